@@ -1,0 +1,38 @@
+// SystemMonitor: a background thread ("metrics-monitor") sampling counter tracks into the
+// active recording session: memory_gib (process RSS), cpu_percent, cores_active_avg,
+// cores_active, thread_count.
+//
+//   jolt::core::SystemMonitor monitor(jolt::core::monitor_interval_from_env());
+//   ... run ...
+//   monitor.stop();   // also done by the destructor; joins the thread
+//
+// Interval: MONITOR_INTERVAL seconds (default 0.1, floor 0.05). Construct and stop from one thread.
+#pragma once
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+namespace jolt::core {
+
+std::chrono::milliseconds monitor_interval_from_env();
+
+class SystemMonitor {
+ public:
+  explicit SystemMonitor(std::chrono::milliseconds interval);
+  ~SystemMonitor();
+  SystemMonitor(const SystemMonitor&) = delete;
+  SystemMonitor& operator=(const SystemMonitor&) = delete;
+  void stop();
+
+ private:
+  void run();
+  std::chrono::milliseconds interval_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+}  // namespace jolt::core

@@ -1,0 +1,179 @@
+// Plugin discovery, ABI checks and loading with Boost.DLL.
+#include "jolt/core/plugin_loader.hpp"
+
+#include <unistd.h>
+
+#include <boost/dll/runtime_symbol_info.hpp>
+#include <boost/dll/shared_library.hpp>
+#include <boost/filesystem.hpp>
+#include <cstdlib>
+#include <set>
+#include <sstream>
+
+namespace fs = boost::filesystem;
+
+namespace jolt::core {
+
+const char* plugin_kind_name(std::uint32_t kind) {
+  switch (kind) {
+    case JOLT_PLUGIN_WORKLOAD:
+      return "workload";
+    case JOLT_PLUGIN_SINK:
+      return "sink";
+    default:
+      return "unknown";
+  }
+}
+
+LoadedPlugin::LoadedPlugin(std::shared_ptr<boost::dll::shared_library> lib,
+                           const jolt_plugin_descriptor* desc, std::string path)
+    : lib_(std::move(lib)), desc_(desc), path_(std::move(path)) {}
+
+namespace {
+
+void add_dir(std::vector<std::string>& dirs, const fs::path& p) {
+  boost::system::error_code ec;
+  if (p.empty() || !fs::is_directory(p, ec)) return;
+  std::string s = fs::weakly_canonical(p, ec).string();
+  if (ec) s = p.string();
+  for (const auto& d : dirs)
+    if (d == s) return;
+  dirs.push_back(s);
+}
+
+std::string join(const std::vector<std::string>& v, const char* sep) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
+  return out;
+}
+
+bool looks_like_path(const std::string& s) {
+  return s.find('/') != std::string::npos;
+}
+
+}  // namespace
+
+PluginLoader::PluginLoader(std::vector<std::string> extra_dirs) {
+  for (const auto& d : extra_dirs) add_dir(dirs_, d);
+  if (const char* env = std::getenv("JOLT_PLUGIN_PATH")) {
+    std::stringstream ss(env);
+    std::string item;
+    while (std::getline(ss, item, ':')) add_dir(dirs_, item);
+  }
+  boost::system::error_code ec;
+  fs::path exe_dir = boost::dll::program_location(ec).parent_path();
+  if (!ec) {
+    add_dir(dirs_, exe_dir / ".." / "plugins");  // build tree: build/bin, build/plugins
+    add_dir(dirs_, exe_dir / ".." / "lib" / "jolt-run" / "plugins");  // installed layout
+  }
+  add_dir(dirs_, JOLT_PLUGIN_BUILD_DIR);
+  add_dir(dirs_, JOLT_PLUGIN_INSTALL_DIR);
+}
+
+LoadedPlugin PluginLoader::load_file(const std::string& path) const {
+  boost::system::error_code ec;
+  if (!fs::exists(path, ec))
+    throw PluginError("plugin file '" + path +
+                      "' does not exist; check the path or use a bare name "
+                      "(see `jolt-run --list-plugins`)");
+  auto lib = std::make_shared<boost::dll::shared_library>();
+  lib->load(path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local, ec);
+  if (ec) {
+    const char* why = dlerror();
+    throw PluginError("cannot load '" + path + "': " + (why ? std::string(why) : ec.message()) +
+                      " — is it a shared library built for this machine?");
+  }
+  if (!lib->has("jolt_plugin_descriptor"))
+    throw PluginError(
+        "'" + path +
+        "' is not a jolt-run plugin: it exports no jolt_plugin_descriptor "
+        "(define one with JOLT_DEFINE_SINK_PLUGIN or JOLT_DEFINE_WORKLOAD_PLUGIN from "
+        "<jolt/plugin.hpp>)");
+  auto getter = lib->get_alias<const jolt_plugin_descriptor*()>("jolt_plugin_descriptor");
+  const jolt_plugin_descriptor* desc = getter();
+  if (!desc) throw PluginError("'" + path + "': its jolt_plugin_descriptor returned null");
+  constexpr std::size_t kMinSize =
+      offsetof(jolt_plugin_descriptor, destroy) + sizeof(desc->destroy);
+  if (desc->abi_major != jolt::kAbiMajor)
+    throw PluginError("'" + path + "' was built for plugin ABI " + std::to_string(desc->abi_major) +
+                      "." + std::to_string(desc->abi_minor) + ", but this jolt-run expects ABI " +
+                      std::to_string(jolt::kAbiMajor) + ".x; rebuild the plugin against this SDK");
+  if (desc->struct_size < kMinSize)
+    throw PluginError("'" + path + "' has a plugin descriptor of " +
+                      std::to_string(desc->struct_size) + " bytes, expected at least " +
+                      std::to_string(kMinSize) + "; rebuild the plugin against this SDK");
+  if (!desc->name || !desc->create || !desc->destroy)
+    throw PluginError("'" + path +
+                      "' has an incomplete plugin descriptor (name/create/destroy missing)");
+  return LoadedPlugin(std::move(lib), desc, path);
+}
+
+LoadedPlugin PluginLoader::load(const std::string& name_or_path,
+                                std::uint32_t expected_kind) const {
+  std::string path;
+  if (looks_like_path(name_or_path)) {
+    path = name_or_path;
+  } else {
+    const std::string file = name_or_path.size() > 3 && name_or_path.ends_with(".so")
+                                 ? name_or_path
+                                 : "lib" + name_or_path + ".so";
+    for (const auto& d : dirs_) {
+      boost::system::error_code ec;
+      fs::path candidate = fs::path(d) / file;
+      if (fs::exists(candidate, ec)) {
+        path = candidate.string();
+        break;
+      }
+    }
+    if (path.empty()) {
+      std::vector<std::string> names;
+      for (const auto& l : list())
+        if (l.problem.empty() && (expected_kind == 0 || l.kind == plugin_kind_name(expected_kind)))
+          names.push_back(l.name);
+      throw PluginError(
+          std::string("unknown ") + plugin_kind_name(expected_kind) + " '" + name_or_path +
+          "': no " + file + " in " + (dirs_.empty() ? "(no plugin folders)" : join(dirs_, ", ")) +
+          "; available " + plugin_kind_name(expected_kind) +
+          "s: " + (names.empty() ? "(none)" : join(names, ", ")) +
+          ". Pass a path to a .so, or add its folder with --plugin-path / JOLT_PLUGIN_PATH");
+    }
+  }
+  LoadedPlugin p = load_file(path);
+  if (expected_kind != 0 && p.descriptor().kind != expected_kind)
+    throw PluginError("'" + path + "' is a " + plugin_kind_name(p.descriptor().kind) +
+                      " plugin ('" + p.name() + "'), but a " + plugin_kind_name(expected_kind) +
+                      " plugin was expected here");
+  return p;
+}
+
+std::vector<PluginListing> PluginLoader::list() const {
+  std::vector<PluginListing> out;
+  std::set<std::string> seen;
+  for (const auto& d : dirs_) {
+    boost::system::error_code ec;
+    std::vector<fs::path> files;
+    for (fs::directory_iterator it(d, ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string fname = it->path().filename().string();
+      if (fname.starts_with("lib") && fname.ends_with(".so")) files.push_back(it->path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+      const std::string fname = f.filename().string();
+      if (!seen.insert(fname).second) continue;
+      PluginListing l;
+      l.path = f.string();
+      try {
+        LoadedPlugin p = load_file(l.path);
+        l.name = p.name();
+        l.kind = plugin_kind_name(p.descriptor().kind);
+        l.description = p.descriptor().description ? p.descriptor().description : "";
+      } catch (const PluginError& e) {
+        l.problem = e.what();
+      }
+      out.push_back(std::move(l));
+    }
+  }
+  return out;
+}
+
+}  // namespace jolt::core

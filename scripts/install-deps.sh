@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages jolt-run needs to build, test and plot.
+# Idempotent: only missing packages are installed; needs root (or sudo).
+set -euo pipefail
+PKGS=(
+  build-essential cmake ninja-build git pkg-config
+  clang lld llvm
+  libboost-dev libboost-program-options-dev libboost-filesystem-dev libboost-system-dev
+  rapidjson-dev libspdlog-dev libfmt-dev libtbb-dev doctest-dev
+  libgmp-dev libsodium-dev
+  python3 python3-matplotlib jq valgrind
+)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all packages present"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,28 @@
+// Recording sessions: the host (jolt-run) starts one around the measured run and collects the
+// per-thread buffers into a Profile afterwards.
+//
+//   jolt::RecordingSession::start({.heap_snapshots = false});
+//   run_the_prover();               // spans, instants, counters from any thread
+//   jolt::Profile p;
+//   jolt::RecordingSession::stop_into(p);  // only once no instrumented code runs any more
+//
+// start/stop are not thread-safe with respect to each other; call them from one thread, and
+// call stop only when no other thread is inside an instrumented scope (the monitor is stopped
+// first, the prover has returned).
+#pragma once
+#include <jolt/profile.hpp>
+
+namespace jolt {
+
+struct RecordingOptions {
+  bool heap_snapshots = false;  // kernels visit their memory at each batch's prepare
+};
+
+class RecordingSession {
+ public:
+  static void start(const RecordingOptions& options);
+  static void stop_into(Profile& profile);
+  static bool active() noexcept;
+};
+
+}  // namespace jolt

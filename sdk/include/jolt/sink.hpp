@@ -1,0 +1,33 @@
+// Sink: a plugin that turns the run's Profile into artifacts in the run directory.
+//
+//   class TopSpans final : public jolt::Sink {
+//    public:
+//     jolt::Status write(const jolt::Profile& p, const jolt::SinkContext& ctx) noexcept override {
+//       return write_file_atomically(ctx.run_dir + "/top.md", render(p));
+//     }
+//   };
+//   JOLT_DEFINE_SINK_PLUGIN(TopSpans, "top-spans", "Markdown top spans", JOLT_CAP_NEEDS_TRACE)
+//
+// write() runs once per run, after prove and verify, on the main thread. It must not throw;
+// report failure through the Status (naming the file and what to do). Write files atomically
+// (temp file + rename) so an earlier artifact is never half-overwritten.
+#pragma once
+#include <string>
+
+#include <jolt/profile.hpp>
+#include <jolt/status.hpp>
+
+namespace jolt {
+
+struct SinkContext {
+  std::string run_dir;  // this run's directory (exists)
+  std::string out_dir;  // the benchmark-runs folder; shared files such as modular_timings.csv
+};
+
+class Sink {
+ public:
+  virtual ~Sink() = default;
+  virtual Status write(const Profile& profile, const SinkContext& ctx) noexcept = 0;
+};
+
+}  // namespace jolt

@@ -1,0 +1,67 @@
+// The measured pipeline behind `jolt-run profile|prove|verify|trace`: run the guest, check its
+// output, pad the trace, prove (measured), verify. The glue between the workload plugin, the
+// tracer and the prover engine.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <jolt/workload.hpp>
+
+namespace jolt::core {
+
+class PipelineError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A guest program and its input: from a workload plugin, or an ad-hoc --elf run.
+struct GuestJob {
+  std::string workload;                     // name used for trace_name and reports
+  std::vector<std::uint8_t> elf;            // RV32IM ELF image
+  std::vector<std::uint8_t> input;          // input region bytes
+  std::uint64_t ops = 0;                    // what the scale mapped to (0 for --elf)
+  const jolt::Workload* checker = nullptr;  // checks the output; null: exit status 0 suffices
+  jolt::WorkloadInput checker_input;
+};
+
+struct TraceReport {
+  std::uint64_t cycles = 0;         // unpadded trace length
+  std::uint64_t padded_length = 0;  // T
+  double seconds_unrecorded = 0;    // execution time without recording rows
+  double seconds_recorded = 0;      // execution time with recording
+  std::uint32_t exit_code = 0;
+  std::vector<std::uint8_t> output;
+  std::string check;  // "ok" or why the check failed
+  bool check_ok = false;
+};
+
+struct ProveReport {
+  std::uint64_t trace_length = 0;  // unpadded
+  std::uint64_t padded_length = 0;
+  std::uint64_t prove_time_ns = 0;
+  std::vector<std::uint8_t> proof;
+  bool verified = false;
+  std::string verify_message;
+};
+
+// Traces the job (twice: unrecorded for speed, recorded for rows) and reports.
+TraceReport trace_job(const GuestJob& job, std::uint32_t max_log2_length);
+
+// Traces, checks, pads; then runs `before_prove`, the measured prove, `after_prove`, then the
+// verifier. Throws PipelineError with a clear message on guest fault, failed check, trace too
+// long for the scale, or a failed verification (after filling `report`).
+ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
+                      const std::function<void()>& before_prove,
+                      const std::function<void()>& after_prove);
+
+// Verifies a proof file's bytes against the job's statement (re-running the guest to obtain
+// the public output).
+ProveReport verify_job(const GuestJob& job, std::uint32_t scale,
+                       std::span<const std::uint8_t> proof);
+
+}  // namespace jolt::core

@@ -1,0 +1,263 @@
+// `jolt-run [profile]`: prove one workload under the recorder, verify, render through sinks,
+// and publish the run directory as latest_{trace_name}.
+#include <spdlog/spdlog.h>
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <iostream>
+#include <jolt/process.hpp>
+#include <jolt/recorder.hpp>
+#include <jolt/sink.hpp>
+#include <memory>
+#include <optional>
+#include <set>
+
+#include "commands/profile/job.hpp"
+#include "commands/profile/pipeline.hpp"
+#include "jolt/core/command.hpp"
+#include "jolt/core/logging.hpp"
+#include "jolt/core/plugin_loader.hpp"
+#include "jolt/core/run_directory.hpp"
+#include "jolt/core/system_monitor.hpp"
+#include "jolt/core/thread_naming.hpp"
+
+namespace po = boost::program_options;
+
+namespace jolt::core {
+namespace {
+
+struct LoadedSink {
+  std::string name;
+  std::string path;
+  std::uint64_t capabilities = 0;
+  std::shared_ptr<jolt::Sink> sink;
+};
+
+std::optional<std::string> git_rev() {
+  FILE* p = ::popen("git rev-parse --short HEAD 2>/dev/null", "r");
+  if (!p) return std::nullopt;
+  char buf[64] = {};
+  std::string out;
+  if (std::fgets(buf, sizeof(buf), p)) out = buf;
+  const int rc = ::pclose(p);
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  if (rc != 0 || out.empty()) return std::nullopt;
+  return out;
+}
+
+std::string format_memory(double gib) {
+  char buf[64];
+  if (gib >= 1.0 || gib <= -1.0)
+    std::snprintf(buf, sizeof(buf), "%.2f GiB", gib);
+  else
+    std::snprintf(buf, sizeof(buf), "%.2f MiB", gib * 1024.0);
+  return buf;
+}
+
+void print_plugins(const PluginLoader& loader) {
+  std::cout << "plugin folders:\n";
+  for (const auto& d : loader.search_dirs()) std::cout << "  " << d << "\n";
+  for (const char* kind : {"workload", "sink"}) {
+    std::cout << kind << "s:\n";
+    for (const auto& l : loader.list())
+      if (l.problem.empty() && l.kind == kind)
+        std::printf("  %-14s %s  (%s)\n", l.name.c_str(), l.description.c_str(), l.path.c_str());
+  }
+  bool header = false;
+  for (const auto& l : loader.list())
+    if (!l.problem.empty()) {
+      if (!header) std::cout << "not loadable:\n";
+      header = true;
+      std::cout << "  " << l.path << ": " << l.problem << "\n";
+    }
+}
+
+// Console report for --format default: per-stage boundary RSS and the stage wall times.
+void print_console_report(const jolt::Profile& p) {
+  if (p.stage_rss.empty()) return;
+  std::cout << "Per-stage RSS at span boundaries (start → end, Δ retained):\n";
+  for (const auto& row : p.stage_rss) {
+    const double open = static_cast<double>(row.rss_open_bytes) / jolt::kBytesPerGib;
+    const double close = static_cast<double>(row.rss_close_bytes) / jolt::kBytesPerGib;
+    std::printf("  %-14s %10s → %10s  (Δ %10s)\n", row.stage.c_str(), format_memory(open).c_str(),
+                format_memory(close).c_str(), format_memory(close - open).c_str());
+  }
+}
+
+int run_profile(int argc, char** argv) {
+  std::string workload, format, out_dir, log_level, elf, input;
+  std::vector<std::string> sinks, plugin_paths;
+  std::uint32_t scale = 0;
+  bool list_plugins = false, heap = false;
+  po::options_description desc(
+      "jolt-run profile: prove a workload under the profiler, verify the proof, write the run's "
+      "artifacts\nusage: jolt-run [profile] --workload NAME|PATH [--sink NAME|PATH]... "
+      "[options]\noptions");
+  desc.add_options()("help,h", "show this help")(
+      "workload,w", po::value(&workload),
+      "workload plugin: bare name (fibonacci, sha2-chain, ...) or path to a .so")(
+      "name", po::value(&workload), "alias of --workload (the original's flag)")(
+      "elf", po::value(&elf),
+      "profile your own RV32IM ELF instead of a workload (exit status 0 = success)")(
+      "input", po::value(&input), "input bytes for --elf")(
+      "sink,s", po::value(&sinks)->composing(), "sink plugin by name or path (repeatable)")(
+      "scale", po::value(&scale),
+      "log2 of the maximum padded trace length (default: the workload's)")(
+      "format", po::value(&format),
+      "chrome = chrome+summary+csv sinks; none = no recorder (prove() timed alone, csv only); "
+      "default = console report only. Default: chrome unless --sink is given")(
+      "heap", po::bool_switch(&heap), "also take per-batch heap snapshots (adds the folded sink)")(
+      "out-dir", po::value(&out_dir)->default_value("benchmark-runs"),
+      "folder for run directories")("plugin-path", po::value(&plugin_paths)->composing(),
+                                    "extra folder searched for plugins (repeatable)")(
+      "list-plugins", po::bool_switch(&list_plugins), "list the plugins found and exit")(
+      "log-level", po::value(&log_level),
+      "trace|debug|info|warn|error|off (default: env JOLT_LOG or info)");
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "jolt-run profile: " << e.what() << "\n(see `jolt-run profile --help`)\n";
+    return 2;
+  }
+  if (vm.count("help")) {
+    std::cout << desc << "\n";
+    return 0;
+  }
+  try {
+    configure_logging(log_level);
+  } catch (const std::exception& e) {
+    std::cerr << "jolt-run profile: " << e.what() << "\n";
+    return 2;
+  }
+  PluginLoader loader(plugin_paths);
+  if (list_plugins) {
+    print_plugins(loader);
+    return 0;
+  }
+
+  try {
+    // Which sinks: --format shorthand, or the --sink list.
+    const bool format_given = vm.count("format") > 0;
+    if (format_given && format != "chrome" && format != "none" && format != "default")
+      throw PipelineError("--format " + format + ": expected chrome, none or default");
+    if (!format_given) format = sinks.empty() ? "chrome" : "";
+    std::vector<std::string> sink_names = sinks;
+    if (format == "chrome") {
+      for (const char* s : {"chrome", "summary", "csv"}) sink_names.push_back(s);
+    } else if (format == "none" || format == "default") {
+      sink_names.push_back("csv");
+    }
+    if (heap) sink_names.push_back("folded");
+
+    std::vector<LoadedSink> loaded_sinks;
+    std::set<std::string> seen_paths;
+    for (const auto& s : sink_names) {
+      LoadedPlugin p = loader.load(s, JOLT_PLUGIN_SINK);
+      if (!seen_paths.insert(p.path()).second) {
+        // The shorthand and an explicit --sink may name the same plugin: that is one sink.
+        bool explicit_twice = std::count(sinks.begin(), sinks.end(), s) > 1;
+        if (explicit_twice)
+          throw PipelineError("sink '" + s +
+                              "' is given twice; each sink runs once per run — drop the repeat");
+        continue;
+      }
+      for (const auto& l : loaded_sinks)
+        if (l.name == p.name())
+          throw PipelineError("two sinks are named '" + p.name() + "' (" + l.path + " and " +
+                              p.path() + "); pass only one of them");
+      loaded_sinks.push_back(
+          LoadedSink{p.name(), p.path(), p.descriptor().capabilities, p.create<jolt::Sink>()});
+    }
+    bool needs_trace = format == "default";
+    bool wants_heap = false;
+    for (const auto& s : loaded_sinks) {
+      needs_trace |= (s.capabilities & (JOLT_CAP_NEEDS_TRACE | JOLT_CAP_HEAP_SNAPSHOTS)) != 0;
+      wants_heap |= (s.capabilities & JOLT_CAP_HEAP_SNAPSHOTS) != 0;
+    }
+    if (format == "none") needs_trace = wants_heap = false;
+
+    LoadedJob loaded = load_job(
+        loader, JobSpec{workload, elf, input,
+                        vm.count("scale") ? std::optional<std::uint32_t>(scale) : std::nullopt});
+    const std::string trace_name = trace_name_for(loaded.job.workload, loaded.scale);
+    RunLock lock(out_dir, trace_name);
+    RunDirectory run = create_run_directory(out_dir, trace_name);
+    spdlog::info("Running modular {} profile at scale 2^{} in {}", loaded.job.workload,
+                 loaded.scale, run.path);
+
+    jolt::Profile profile;
+    std::unique_ptr<SystemMonitor> monitor;
+    std::unique_ptr<TbbThreadNamer> namer;
+    if (needs_trace) namer = std::make_unique<TbbThreadNamer>();
+    ProveReport report;
+    try {
+      report = prove_job(
+          loaded.job, loaded.scale,
+          [&] {
+            if (!needs_trace) return;
+            jolt::set_current_thread_name("main");
+            jolt::RecordingSession::start(jolt::RecordingOptions{wants_heap});
+            monitor = std::make_unique<SystemMonitor>(monitor_interval_from_env());
+          },
+          [&] {
+            if (!needs_trace) return;
+            monitor->stop();
+            jolt::RecordingSession::stop_into(profile);
+          });
+    } catch (...) {
+      if (monitor) monitor->stop();
+      if (jolt::RecordingSession::active()) jolt::RecordingSession::stop_into(profile);
+      throw;
+    }
+    profile.peak_rss_bytes = jolt::peak_rss_bytes();  // before rendering, as the original
+    profile.run = jolt::RunInfo{loaded.job.workload,
+                                loaded.scale,
+                                "reference",
+                                run.timestamp_unix_secs,
+                                git_rev(),
+                                trace_name,
+                                run.path,
+                                boost::filesystem::absolute(out_dir).string()};
+    profile.prove_time_ns = report.prove_time_ns;
+    profile.proof_size_bytes = report.proof.size();
+    profile.trace_length = report.trace_length;
+    profile.padded_trace_length = report.padded_length;
+    profile.verified = report.verified;
+
+    const double secs = static_cast<double>(report.prove_time_ns) / 1e9;
+    std::printf(
+        "modular %s (2^%u, reference): Prover completed in %.2fs (%.1f kHz / padded %.1f kHz)\n",
+        loaded.job.workload.c_str(), loaded.scale, secs,
+        secs > 0 ? static_cast<double>(report.trace_length) / secs / 1000.0 : 0.0,
+        secs > 0 ? static_cast<double>(report.padded_length) / secs / 1000.0 : 0.0);
+    if (profile.peak_rss_bytes)
+      std::printf(
+          "modular %s (2^%u, reference): Peak RSS %s\n", loaded.job.workload.c_str(), loaded.scale,
+          format_memory(static_cast<double>(*profile.peak_rss_bytes) / jolt::kBytesPerGib).c_str());
+    std::printf("modular %s (2^%u): proof %zu bytes, verified\n", loaded.job.workload.c_str(),
+                loaded.scale, report.proof.size());
+
+    if (format == "default") print_console_report(profile);
+    const jolt::SinkContext ctx{run.path, profile.run.out_dir};
+    for (const auto& s : loaded_sinks) {
+      jolt::Status st = s.sink->write(profile, ctx);
+      if (!st) throw PipelineError("sink '" + s.name + "' (" + s.path + ") failed: " + st.message);
+      spdlog::debug("sink {} wrote its artifacts", s.name);
+    }
+    publish_latest(out_dir, trace_name, run);
+    std::printf("Run:     %s (-> %s/latest_%s)\n", run.path.c_str(), out_dir.c_str(),
+                trace_name.c_str());
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "jolt-run profile: error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+const CommandRegistration kProfile{
+    "profile", "prove a workload under the profiler (default command)", &run_profile};
+
+}  // namespace
+}  // namespace jolt::core

@@ -1,0 +1,94 @@
+// Plugin loading: good plugins load; broken ones fail with a message naming file and remedy.
+#include <doctest/doctest.h>
+
+#include <jolt/sink.hpp>
+#include <string>
+
+#include "jolt/core/plugin_loader.hpp"
+
+using jolt::core::PluginError;
+using jolt::core::PluginLoader;
+
+namespace {
+std::string plugin(const char* name) {
+  return std::string(JOLT_TEST_PLUGIN_DIR) + "/lib" + name + ".so";
+}
+
+std::string error_of(const PluginLoader& loader, const std::string& what, std::uint32_t kind) {
+  try {
+    loader.load(what, kind);
+  } catch (const PluginError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("a well-formed sink loads by path and by bare name from --plugin-path") {
+  PluginLoader loader({JOLT_TEST_PLUGIN_DIR});
+  auto p = loader.load(plugin("nullsink"), JOLT_PLUGIN_SINK);
+  CHECK(p.name() == "nullsink");
+  auto sink = p.create<jolt::Sink>();
+  REQUIRE(sink);
+  CHECK(sink->write(jolt::Profile{}, jolt::SinkContext{}).ok);
+  CHECK(loader.load("nullsink", JOLT_PLUGIN_SINK).path() == p.path());
+}
+
+TEST_CASE("the object keeps its library loaded after the loader's handle is gone") {
+  std::shared_ptr<jolt::Sink> sink;
+  {
+    PluginLoader loader;
+    sink = loader.load(plugin("nullsink"), JOLT_PLUGIN_SINK).create<jolt::Sink>();
+  }
+  CHECK(sink->write(jolt::Profile{}, jolt::SinkContext{}).ok);  // would crash if unloaded
+}
+
+TEST_CASE("ABI mismatch names found and expected versions") {
+  PluginLoader loader;
+  std::string e = error_of(loader, plugin("abi_future"), JOLT_PLUGIN_SINK);
+  CHECK(e.find("libabi_future.so") != std::string::npos);
+  CHECK(e.find("ABI 99.0") != std::string::npos);
+  CHECK(e.find("expects ABI 1.x") != std::string::npos);
+  CHECK(e.find("rebuild") != std::string::npos);
+}
+
+TEST_CASE("a shared library without a descriptor is not a plugin") {
+  PluginLoader loader;
+  std::string e = error_of(loader, plugin("not_a_plugin"), JOLT_PLUGIN_SINK);
+  CHECK(e.find("is not a jolt-run plugin") != std::string::npos);
+  CHECK(e.find("JOLT_DEFINE_SINK_PLUGIN") != std::string::npos);
+}
+
+TEST_CASE("a descriptor smaller than the ABI's is refused") {
+  PluginLoader loader;
+  std::string e = error_of(loader, plugin("tiny_descriptor"), JOLT_PLUGIN_SINK);
+  CHECK(e.find("plugin descriptor of 8 bytes") != std::string::npos);
+}
+
+TEST_CASE("a sink passed where a workload is expected is the wrong kind") {
+  PluginLoader loader;
+  std::string e = error_of(loader, plugin("nullsink"), JOLT_PLUGIN_WORKLOAD);
+  CHECK(e.find("is a sink plugin ('nullsink')") != std::string::npos);
+  CHECK(e.find("workload plugin was expected") != std::string::npos);
+}
+
+TEST_CASE("a missing file and an unknown name say what exists") {
+  PluginLoader loader({JOLT_TEST_PLUGIN_DIR});
+  std::string missing = error_of(loader, "/nonexistent/libnope.so", JOLT_PLUGIN_SINK);
+  CHECK(missing.find("'/nonexistent/libnope.so' does not exist") != std::string::npos);
+  std::string unknown = error_of(loader, "nope", JOLT_PLUGIN_SINK);
+  CHECK(unknown.find("unknown sink 'nope'") != std::string::npos);
+  CHECK(unknown.find("nullsink") != std::string::npos);  // lists what is available
+  CHECK(unknown.find("--plugin-path") != std::string::npos);
+}
+
+TEST_CASE("listing reports broken files with their problem instead of failing") {
+  PluginLoader loader({JOLT_TEST_PLUGIN_DIR});
+  bool saw_good = false, saw_bad = false;
+  for (const auto& l : loader.list()) {
+    if (l.name == "nullsink" && l.kind == "sink") saw_good = true;
+    if (l.path.find("libabi_future.so") != std::string::npos && !l.problem.empty()) saw_bad = true;
+  }
+  CHECK(saw_good);
+  CHECK(saw_bad);
+}

@@ -1,9 +1,14 @@
 // The span recorder: per-thread append-only buffers, one registry per process, collected into
 // a Profile when the recording session stops. The hot path (begin/end) takes no lock.
 #include <time.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <x86intrin.h>
+#endif
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -20,13 +25,51 @@ std::atomic<bool> g_recording{false};
 
 namespace {
 
-struct RawEvent {
-  const char* label;
-  std::uint64_t ts;
-  Phase phase;
-  std::uint8_t nargs;
-  std::uint32_t instant_index;  // into ThreadBuffer::instants when phase == kInstant
-  RawArg args[kMaxSpanArgs];
+// Events are packed into 16-byte slots: a header {label | instant index, tsc | phase | nargs}
+// and, for events with args, one slot of arg kinds followed by one {key, value} slot per arg.
+// An end event is one slot. Timestamps are raw TSC ticks (low 4 bits carry phase and nargs)
+// converted to steady-clock ns at collection, calibrated over the session.
+struct Slot {
+  std::uint64_t a;
+  std::uint64_t b;
+};
+
+constexpr std::uint64_t kMetaMask = 0xF;
+
+class EventChunks {
+ public:
+  static constexpr std::size_t kChunkSlots = 8192;  // 128 KiB
+  Slot* reserve(std::size_t n) {
+    if (current_ == chunks_.size() || chunks_[current_].used + n > kChunkSlots) advance();
+    Chunk& c = chunks_[current_];
+    Slot* out = c.slots.get() + c.used;
+    c.used += n;
+    return out;
+  }
+  template <class F>
+  void for_each_chunk(F&& f) const {
+    for (std::size_t i = 0; i <= current_ && i < chunks_.size(); ++i)
+      f(chunks_[i].slots.get(), chunks_[i].used);
+  }
+  bool empty() const { return chunks_.empty() || (current_ == 0 && chunks_[0].used == 0); }
+  // Keeps the chunks (their pages stay warm for the next session).
+  void clear() {
+    for (auto& c : chunks_) c.used = 0;
+    current_ = 0;
+  }
+
+ private:
+  struct Chunk {
+    std::unique_ptr<Slot[]> slots;
+    std::size_t used;
+  };
+  void advance() {
+    if (current_ < chunks_.size() && chunks_[current_].used > 0) ++current_;
+    if (current_ == chunks_.size())
+      chunks_.push_back(Chunk{std::make_unique<Slot[]>(kChunkSlots), 0});
+  }
+  std::vector<Chunk> chunks_;
+  std::size_t current_ = 0;
 };
 
 struct InstantRecord {
@@ -36,37 +79,8 @@ struct InstantRecord {
 
 struct CounterRaw {
   const char* name;
-  std::uint64_t ts;
+  std::uint64_t tick;
   double value;
-};
-
-// Append-only storage in fixed chunks: appending never moves earlier events.
-class EventChunks {
- public:
-  static constexpr std::size_t kChunk = 2048;
-  RawEvent& push() {
-    if (used_ == kChunk || chunks_.empty()) {
-      chunks_.push_back(std::make_unique<std::array<RawEvent, kChunk>>());
-      used_ = 0;
-    }
-    return (*chunks_.back())[used_++];
-  }
-  template <class F>
-  void for_each(F&& f) const {
-    for (std::size_t c = 0; c < chunks_.size(); ++c) {
-      std::size_t n = (c + 1 == chunks_.size()) ? used_ : kChunk;
-      for (std::size_t i = 0; i < n; ++i) f((*chunks_[c])[i]);
-    }
-  }
-  bool empty() const { return chunks_.empty(); }
-  void clear() {
-    chunks_.clear();
-    used_ = 0;
-  }
-
- private:
-  std::vector<std::unique_ptr<std::array<RawEvent, kChunk>>> chunks_;
-  std::size_t used_ = 0;
 };
 
 struct OpenStage {
@@ -90,6 +104,7 @@ struct Registry {
   std::vector<StageRssRow> stage_rows;
   std::vector<HeapSnapshotRecord> heap;
   std::uint64_t start_ns = 0;
+  std::uint64_t start_tick = 0;
   std::atomic<bool> heap_wanted{false};
   bool active = false;
 };
@@ -99,7 +114,38 @@ Registry& registry() {
   return *r;
 }
 
-thread_local ThreadBuffer* tl_buffer = nullptr;
+__attribute__((tls_model("initial-exec"))) thread_local ThreadBuffer* tl_buffer = nullptr;
+
+// The invariant TSC is ~2x cheaper to read than clock_gettime; without it, ticks are ns.
+bool detect_invariant_tsc() {
+#if defined(__x86_64__)
+  unsigned eax, ebx, ecx, edx;
+  if (!__get_cpuid(0x80000000u, &eax, &ebx, &ecx, &edx) || eax < 0x80000007u) return false;
+  __get_cpuid(0x80000007u, &eax, &ebx, &ecx, &edx);
+  return (edx & (1u << 8)) != 0;
+#else
+  return false;
+#endif
+}
+const bool g_use_tsc = detect_invariant_tsc();
+
+inline std::uint64_t tick() noexcept {
+#if defined(__x86_64__)
+  if (g_use_tsc) return __rdtsc();
+#endif
+  return now_ns();
+}
+
+// Maps ticks to ns relative to the session start.
+struct TickScale {
+  std::uint64_t start_tick;
+  double ns_per_tick;
+  std::uint64_t operator()(std::uint64_t t) const {
+    t &= ~kMetaMask;
+    if (t <= start_tick) return 0;
+    return static_cast<std::uint64_t>(static_cast<double>(t - start_tick) * ns_per_tick + 0.5);
+  }
+};
 
 ThreadBuffer& buffer() {
   if (tl_buffer) return *tl_buffer;
@@ -111,10 +157,6 @@ ThreadBuffer& buffer() {
   tl_buffer = b.get();
   r.buffers.push_back(std::move(b));
   return *tl_buffer;
-}
-
-std::uint64_t relative(std::uint64_t ts, std::uint64_t start) {
-  return ts > start ? ts - start : 0;
 }
 
 Arg to_arg(const RawArg& a) {
@@ -167,22 +209,26 @@ namespace detail {
 
 void begin_span(const char* label, const RawArg* args, unsigned nargs) noexcept {
   ThreadBuffer& b = buffer();
-  RawEvent& e = b.events.push();
-  e.label = label;
-  e.phase = Phase::kBegin;
-  e.nargs = static_cast<std::uint8_t>(nargs);
-  for (unsigned i = 0; i < nargs; ++i) e.args[i] = args[i];
-  e.ts = now_ns();
+  Slot* slot = b.events.reserve(nargs ? 2 + nargs : 1);
+  slot[0].a = reinterpret_cast<std::uintptr_t>(label);
+  if (nargs) {
+    std::uint64_t kinds = 0;
+    for (unsigned i = 0; i < nargs; ++i) {
+      kinds |= static_cast<std::uint64_t>(args[i].kind) << (8 * i);
+      slot[2 + i].a = reinterpret_cast<std::uintptr_t>(args[i].key);
+      std::memcpy(&slot[2 + i].b, &args[i].i, sizeof(std::uint64_t));
+    }
+    slot[1].a = kinds;
+    slot[1].b = 0;
+  }
+  slot[0].b = (tick() & ~kMetaMask) | (static_cast<std::uint64_t>(Phase::kBegin) << 2) | nargs;
 }
 
 void end_span(const char* label) noexcept {
-  const std::uint64_t ts = now_ns();
-  ThreadBuffer& b = buffer();
-  RawEvent& e = b.events.push();
-  e.label = label;
-  e.phase = Phase::kEnd;
-  e.nargs = 0;
-  e.ts = ts;
+  const std::uint64_t t = tick();
+  Slot* slot = buffer().events.reserve(1);
+  slot->a = reinterpret_cast<std::uintptr_t>(label);
+  slot->b = (t & ~kMetaMask) | (static_cast<std::uint64_t>(Phase::kEnd) << 2);
 }
 
 void stage_boundary(const char* label, bool open) noexcept {
@@ -240,12 +286,9 @@ void instant(const char* name, std::initializer_list<InstantArg> args) noexcept 
   try {
     ThreadBuffer& b = buffer();
     b.instants.push_back(InstantRecord{name, std::vector<InstantArg>(args)});
-    RawEvent& e = b.events.push();
-    e.label = nullptr;
-    e.phase = Phase::kInstant;
-    e.nargs = 0;
-    e.instant_index = static_cast<std::uint32_t>(b.instants.size() - 1);
-    e.ts = now_ns();
+    Slot* slot = b.events.reserve(1);
+    slot->a = b.instants.size() - 1;
+    slot->b = (tick() & ~kMetaMask) | (static_cast<std::uint64_t>(Phase::kInstant) << 2);
   } catch (...) {
   }
 }
@@ -253,7 +296,7 @@ void instant(const char* name, std::initializer_list<InstantArg> args) noexcept 
 void counter(const char* name, double value) noexcept {
   if (!recording()) return;
   try {
-    buffer().counters.push_back(CounterRaw{name, now_ns(), value});
+    buffer().counters.push_back(CounterRaw{name, tick(), value});
   } catch (...) {
   }
 }
@@ -281,6 +324,7 @@ void RecordingSession::start(const RecordingOptions& options) {
     r.heap.clear();
     r.heap_wanted.store(options.heap_snapshots, std::memory_order_relaxed);
     r.start_ns = now_ns();
+    r.start_tick = tick();
     r.active = true;
   }
   detail::g_recording.store(true, std::memory_order_release);
@@ -296,7 +340,19 @@ void RecordingSession::stop_into(Profile& profile) {
   std::lock_guard<std::mutex> lock(r.mu);
   r.active = false;
   r.heap_wanted.store(false, std::memory_order_relaxed);
-  const std::uint64_t start = r.start_ns;
+  TickScale scale{r.start_tick & ~kMetaMask, 1.0};
+  if (g_use_tsc) {
+    // Calibrate ticks against the steady clock over the session (at least 20 ms of it).
+    std::uint64_t stop_ns = now_ns();
+    while (stop_ns - r.start_ns < 20'000'000) {
+      struct timespec pause = {0, 1'000'000};
+      nanosleep(&pause, nullptr);
+      stop_ns = now_ns();
+    }
+    const std::uint64_t stop_tick = tick();
+    scale.ns_per_tick = static_cast<double>(stop_ns - r.start_ns) /
+                        static_cast<double>(stop_tick - scale.start_tick);
+  }
   profile.threads.clear();
   profile.counters.clear();
   for (auto& b : r.buffers) {
@@ -304,19 +360,35 @@ void RecordingSession::stop_into(Profile& profile) {
       ThreadTrack track;
       track.tid = b->tid;
       track.name = b->name;
-      b->events.for_each([&](const RawEvent& e) {
-        TraceEvent out;
-        out.phase = e.phase;
-        out.ts_ns = relative(e.ts, start);
-        if (e.phase == Phase::kInstant) {
-          const InstantRecord& rec = b->instants[e.instant_index];
-          out.name = rec.name;
-          for (const auto& a : rec.args) out.args.push_back(to_arg(a));
-        } else {
-          out.name = e.label;
-          for (unsigned i = 0; i < e.nargs; ++i) out.args.push_back(to_arg(e.args[i]));
+      b->events.for_each_chunk([&](const Slot* slots, std::size_t used) {
+        for (std::size_t i = 0; i < used;) {
+          const Slot& h = slots[i];
+          TraceEvent out;
+          out.phase = static_cast<Phase>((h.b >> 2) & 0x3);
+          const unsigned nargs = static_cast<unsigned>(h.b & 0x3);
+          out.ts_ns = scale(h.b);
+          if (out.phase == Phase::kInstant) {
+            const InstantRecord& rec = b->instants[h.a];
+            out.name = rec.name;
+            for (const auto& a : rec.args) out.args.push_back(to_arg(a));
+            i += 1;
+          } else {
+            out.name = reinterpret_cast<const char*>(h.a);
+            if (nargs) {
+              for (unsigned k = 0; k < nargs; ++k) {
+                RawArg a;
+                a.kind = static_cast<ArgKind>((slots[i + 1].a >> (8 * k)) & 0xFF);
+                a.key = reinterpret_cast<const char*>(slots[i + 2 + k].a);
+                std::memcpy(&a.i, &slots[i + 2 + k].b, sizeof(std::uint64_t));
+                out.args.push_back(to_arg(a));
+              }
+              i += 2 + nargs;
+            } else {
+              i += 1;
+            }
+          }
+          track.events.push_back(std::move(out));
         }
-        track.events.push_back(std::move(out));
       });
       profile.threads.push_back(std::move(track));
     }
@@ -326,7 +398,7 @@ void RecordingSession::stop_into(Profile& profile) {
         CounterTrack& t = by_name[c.name];
         t.name = c.name;
         t.tid = b->tid;
-        t.samples.push_back({relative(c.ts, start), c.value});
+        t.samples.push_back({scale(c.tick), c.value});
       }
       for (auto& [_, t] : by_name) profile.counters.push_back(std::move(t));
     }

@@ -1,0 +1,284 @@
+// Fr: the BN254 scalar field (r ≈ 2^254), Montgomery form on four little-endian 64-bit limbs.
+//
+//   using jolt::prover::Fr;
+//   Fr a = Fr::from_u64(7), b = Fr::from_i64(-3);
+//   Fr c = (a * b + Fr::one()).inverse();         // field ops are value types, no allocation
+//   std::array<std::uint8_t, 32> bytes = c.to_bytes();   // canonical little-endian
+//   std::optional<Fr> back = Fr::from_bytes(bytes);       // nullopt if >= r
+//   Fr w = Fr::root_of_unity(10);                  // primitive 2^10-th root of unity
+//
+// Header-only (no link dependency), so the PCS can use it without libjolt_prover.
+// Everything here is a pure function of its arguments (thread-safe, no global state).
+// The multiplicative group has 2-adicity 28; root_of_unity(k) is defined for k <= 28 and is
+// derived from the generator 5: w_28 = 5^((r-1)/2^28), w_k = w_28^(2^(28-k)).
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace jolt::prover {
+
+namespace fr_detail {
+__extension__ typedef unsigned __int128 u128;
+
+// r, little-endian limbs.
+inline constexpr std::uint64_t kModulus[4] = {0x43e1f593f0000001ULL, 0x2833e84879b97091ULL,
+                                              0xb85045b68181585dULL, 0x30644e72e131a029ULL};
+// -r^{-1} mod 2^64.
+inline constexpr std::uint64_t kInv = 0xc2e1f593efffffffULL;
+// R = 2^256 mod r (Montgomery one) and R^2 mod r.
+inline constexpr std::uint64_t kR[4] = {0xac96341c4ffffffbULL, 0x36fc76959f60cd29ULL,
+                                        0x666ea36f7879462eULL, 0x0e0a77c19a07df2fULL};
+inline constexpr std::uint64_t kR2[4] = {0x1bb8e645ae216da7ULL, 0x53fe3ab1e35c59e3ULL,
+                                         0x8c49833d53bb8085ULL, 0x0216d0b17f4e44a5ULL};
+// Montgomery form of the primitive 2^28-th root of unity 5^((r-1)/2^28).
+inline constexpr std::uint64_t kRoot28[4] = {0x636e735580d13d9cULL, 0xa22bf3742445ffd6ULL,
+                                             0x56452ac01eb203d8ULL, 0x1860ef942963f9e7ULL};
+inline constexpr unsigned kTwoAdicity = 28;
+
+inline bool geq_modulus(const std::uint64_t* a) {
+  for (int i = 3; i >= 0; --i) {
+    if (a[i] != kModulus[i]) return a[i] > kModulus[i];
+  }
+  return true;
+}
+inline void sub_modulus(std::uint64_t* a) {
+  std::uint64_t borrow = 0;
+  for (int i = 0; i < 4; ++i) {
+    u128 d = static_cast<u128>(a[i]) - kModulus[i] - borrow;
+    a[i] = static_cast<std::uint64_t>(d);
+    borrow = static_cast<std::uint64_t>(d >> 64) & 1;
+  }
+}
+}  // namespace fr_detail
+
+class Fr {
+ public:
+  static constexpr std::size_t kBytes = 32;
+
+  constexpr Fr() : l_{0, 0, 0, 0} {}
+
+  static Fr zero() { return Fr(); }
+  static Fr one() { return from_raw_mont(fr_detail::kR); }
+
+  static Fr from_u64(std::uint64_t x) {
+    Fr t;
+    t.l_[0] = x;
+    return t.to_mont();
+  }
+  static Fr from_i64(std::int64_t x) {
+    if (x >= 0) return from_u64(static_cast<std::uint64_t>(x));
+    // -(x) as unsigned without overflow for INT64_MIN.
+    return -from_u64(static_cast<std::uint64_t>(-(x + 1)) + 1);
+  }
+  static Fr from_u128(std::uint64_t lo, std::uint64_t hi) {
+    Fr t;
+    t.l_[0] = lo;
+    t.l_[1] = hi;
+    return t.to_mont();
+  }
+  // From four canonical little-endian limbs; nullopt if the value is >= r.
+  static std::optional<Fr> from_canonical_limbs(const std::array<std::uint64_t, 4>& c) {
+    Fr t;
+    for (int i = 0; i < 4; ++i) t.l_[i] = c[i];
+    if (fr_detail::geq_modulus(t.l_)) return std::nullopt;
+    return t.to_mont();
+  }
+  // From 32 canonical little-endian bytes; nullopt if the value is >= r.
+  static std::optional<Fr> from_bytes(std::span<const std::uint8_t> b) {
+    if (b.size() != kBytes) return std::nullopt;
+    std::array<std::uint64_t, 4> c{};
+    for (std::size_t i = 0; i < kBytes; ++i)
+      c[i / 8] |= static_cast<std::uint64_t>(b[i]) << (8 * (i % 8));
+    return from_canonical_limbs(c);
+  }
+  // Reduces 64 little-endian bytes (e.g. a hash output) modulo r: uniform up to 2^-250.
+  static Fr from_bytes_wide(std::span<const std::uint8_t, 64> b) {
+    std::array<std::uint64_t, 4> lo{}, hi{};
+    for (std::size_t i = 0; i < 32; ++i) {
+      lo[i / 8] |= static_cast<std::uint64_t>(b[i]) << (8 * (i % 8));
+      hi[i / 8] |= static_cast<std::uint64_t>(b[32 + i]) << (8 * (i % 8));
+    }
+    // value = lo + hi * 2^256; lo, hi < 2^256 < 6r, reduce each by mont(x)*R2 style.
+    Fr a, h;
+    for (int i = 0; i < 4; ++i) {
+      a.l_[i] = lo[i];
+      h.l_[i] = hi[i];
+    }
+    // a*R2*R^-1 = a*R (Montgomery form of a); valid for any 256-bit input since a*R2 < 2^256*r.
+    Fr am = a.mul_raw(from_raw_mont(fr_detail::kR2));
+    // hi * 2^256 in Montgomery form: mont(hi)*R = hi*R2*R2*R^-1... = mul(mont(hi), mont(R)).
+    Fr hm = h.mul_raw(from_raw_mont(fr_detail::kR2));
+    // Montgomery form of 2^256 mod r = R is R*R mod r = R2.
+    return am + hm * from_raw_mont(fr_detail::kR2);
+  }
+
+  std::array<std::uint64_t, 4> to_canonical_limbs() const {
+    Fr one_raw;
+    one_raw.l_[0] = 1;
+    Fr c = mul_raw(one_raw);
+    return {c.l_[0], c.l_[1], c.l_[2], c.l_[3]};
+  }
+  std::array<std::uint8_t, kBytes> to_bytes() const {
+    auto c = to_canonical_limbs();
+    std::array<std::uint8_t, kBytes> out{};
+    for (std::size_t i = 0; i < kBytes; ++i)
+      out[i] = static_cast<std::uint8_t>(c[i / 8] >> (8 * (i % 8)));
+    return out;
+  }
+  std::string to_hex() const {
+    static const char* d = "0123456789abcdef";
+    auto c = to_canonical_limbs();
+    std::string s = "0x";
+    for (int i = 3; i >= 0; --i)
+      for (int j = 60; j >= 0; j -= 4) s.push_back(d[(c[i] >> j) & 0xf]);
+    return s;
+  }
+
+  bool is_zero() const { return (l_[0] | l_[1] | l_[2] | l_[3]) == 0; }
+  friend bool operator==(const Fr& a, const Fr& b) {
+    return a.l_[0] == b.l_[0] && a.l_[1] == b.l_[1] && a.l_[2] == b.l_[2] && a.l_[3] == b.l_[3];
+  }
+  friend bool operator!=(const Fr& a, const Fr& b) { return !(a == b); }
+
+  friend Fr operator+(const Fr& a, const Fr& b) {
+    using fr_detail::u128;
+    Fr r;
+    std::uint64_t carry = 0;
+    for (int i = 0; i < 4; ++i) {
+      u128 s = static_cast<u128>(a.l_[i]) + b.l_[i] + carry;
+      r.l_[i] = static_cast<std::uint64_t>(s);
+      carry = static_cast<std::uint64_t>(s >> 64);
+    }
+    // r < 2^255 always (both inputs < r < 2^254), so the carry is 0.
+    if (fr_detail::geq_modulus(r.l_)) fr_detail::sub_modulus(r.l_);
+    return r;
+  }
+  friend Fr operator-(const Fr& a, const Fr& b) {
+    using fr_detail::u128;
+    Fr r;
+    std::uint64_t borrow = 0;
+    for (int i = 0; i < 4; ++i) {
+      u128 d = static_cast<u128>(a.l_[i]) - b.l_[i] - borrow;
+      r.l_[i] = static_cast<std::uint64_t>(d);
+      borrow = static_cast<std::uint64_t>(d >> 64) & 1;
+    }
+    if (borrow) {
+      std::uint64_t carry = 0;
+      for (int i = 0; i < 4; ++i) {
+        u128 s = static_cast<u128>(r.l_[i]) + fr_detail::kModulus[i] + carry;
+        r.l_[i] = static_cast<std::uint64_t>(s);
+        carry = static_cast<std::uint64_t>(s >> 64);
+      }
+    }
+    return r;
+  }
+  Fr operator-() const { return is_zero() ? *this : Fr() - *this; }
+  friend Fr operator*(const Fr& a, const Fr& b) { return a.mul_raw(b); }
+  Fr& operator+=(const Fr& b) { return *this = *this + b; }
+  Fr& operator-=(const Fr& b) { return *this = *this - b; }
+  Fr& operator*=(const Fr& b) { return *this = *this * b; }
+
+  Fr square() const { return mul_raw(*this); }
+  Fr dbl() const { return *this + *this; }
+
+  // this^e for a 256-bit exponent given as little-endian limbs.
+  Fr pow(const std::array<std::uint64_t, 4>& e) const {
+    Fr acc = one();
+    for (int i = 3; i >= 0; --i)
+      for (int j = 63; j >= 0; --j) {
+        acc = acc.square();
+        if ((e[i] >> j) & 1) acc = acc * *this;
+      }
+    return acc;
+  }
+  Fr pow(std::uint64_t e) const { return pow({e, 0, 0, 0}); }
+
+  // Multiplicative inverse by Fermat (a^(r-2)); the inverse of zero is zero.
+  Fr inverse() const {
+    std::array<std::uint64_t, 4> e = {fr_detail::kModulus[0] - 2, fr_detail::kModulus[1],
+                                      fr_detail::kModulus[2], fr_detail::kModulus[3]};
+    return pow(e);
+  }
+
+  // Inverts every nonzero entry in place with one inversion (Montgomery's trick); zeros stay 0.
+  static void batch_inverse(std::span<Fr> v) {
+    std::vector<Fr> prefix(v.size());
+    Fr acc = one();
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      prefix[i] = acc;
+      if (!v[i].is_zero()) acc = acc * v[i];
+    }
+    Fr inv = acc.inverse();
+    for (std::size_t i = v.size(); i-- > 0;) {
+      if (v[i].is_zero()) continue;
+      Fr vi = v[i];
+      v[i] = inv * prefix[i];
+      inv = inv * vi;
+    }
+  }
+  // A primitive 2^log_n-th root of unity (log_n <= 28).
+  static Fr root_of_unity(unsigned log_n) {
+    if (log_n > fr_detail::kTwoAdicity)
+      throw std::invalid_argument("Fr::root_of_unity: log_n exceeds the 2-adicity 28");
+    Fr w = from_raw_mont(fr_detail::kRoot28);
+    for (unsigned i = log_n; i < fr_detail::kTwoAdicity; ++i) w = w.square();
+    return w;
+  }
+  static constexpr unsigned two_adicity() { return fr_detail::kTwoAdicity; }
+
+  // Raw Montgomery limbs (for hashing/serialization fast paths; not canonical).
+  const std::uint64_t* mont_limbs() const { return l_; }
+
+ private:
+  static Fr from_raw_mont(const std::uint64_t* m) {
+    Fr t;
+    for (int i = 0; i < 4; ++i) t.l_[i] = m[i];
+    return t;
+  }
+  Fr to_mont() const { return mul_raw(from_raw_mont(fr_detail::kR2)); }
+
+  // Montgomery product a*b*R^-1 mod r (CIOS). Requires a*b < r*2^256, true for inputs < 2^256
+  // when one input is < r.
+  Fr mul_raw(const Fr& b) const {
+    using fr_detail::kInv;
+    using fr_detail::kModulus;
+    using fr_detail::u128;
+    std::uint64_t t[6] = {0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < 4; ++i) {
+      std::uint64_t carry = 0;
+      for (int j = 0; j < 4; ++j) {
+        u128 s = static_cast<u128>(l_[j]) * b.l_[i] + t[j] + carry;
+        t[j] = static_cast<std::uint64_t>(s);
+        carry = static_cast<std::uint64_t>(s >> 64);
+      }
+      u128 s4 = static_cast<u128>(t[4]) + carry;
+      t[4] = static_cast<std::uint64_t>(s4);
+      t[5] = static_cast<std::uint64_t>(s4 >> 64);
+      std::uint64_t m = t[0] * kInv;
+      u128 s = static_cast<u128>(m) * kModulus[0] + t[0];
+      carry = static_cast<std::uint64_t>(s >> 64);
+      for (int j = 1; j < 4; ++j) {
+        s = static_cast<u128>(m) * kModulus[j] + t[j] + carry;
+        t[j - 1] = static_cast<std::uint64_t>(s);
+        carry = static_cast<std::uint64_t>(s >> 64);
+      }
+      s = static_cast<u128>(t[4]) + carry;
+      t[3] = static_cast<std::uint64_t>(s);
+      t[4] = t[5] + static_cast<std::uint64_t>(s >> 64);
+    }
+    Fr r;
+    for (int i = 0; i < 4; ++i) r.l_[i] = t[i];
+    if (t[4] != 0 || fr_detail::geq_modulus(r.l_)) fr_detail::sub_modulus(r.l_);
+    return r;
+  }
+
+  std::uint64_t l_[4];
+};
+
+}  // namespace jolt::prover

@@ -1,0 +1,136 @@
+// Fr against GMP on random values: every operation, byte round trips, roots of unity.
+#include <doctest/doctest.h>
+#include <gmp.h>
+
+#include <jolt/prover/field/fr.hpp>
+#include <random>
+
+using jolt::prover::Fr;
+
+namespace {
+
+struct Mpz {
+  mpz_t v;
+  Mpz() { mpz_init(v); }
+  ~Mpz() { mpz_clear(v); }
+  Mpz(const Mpz&) = delete;
+  Mpz& operator=(const Mpz&) = delete;
+};
+
+const char* kModulusDec =
+    "21888242871839275222246405745257275088548364400416034343698204186575808495617";
+
+void to_mpz(const Fr& a, mpz_t out) {
+  auto b = a.to_bytes();
+  mpz_import(out, b.size(), -1, 1, 0, 0, b.data());
+}
+
+Fr random_fr(std::mt19937_64& rng) {
+  for (;;) {
+    std::array<std::uint64_t, 4> c = {rng(), rng(), rng(), rng() >> 2};
+    if (auto f = Fr::from_canonical_limbs(c)) return *f;
+  }
+}
+
+bool same(const Fr& a, const mpz_t b) {
+  Mpz x;
+  to_mpz(a, x.v);
+  return mpz_cmp(x.v, b) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("Fr matches GMP on random values") {
+  Mpz p;
+  mpz_set_str(p.v, kModulusDec, 10);
+  std::mt19937_64 rng(42);
+  for (int it = 0; it < 2000; ++it) {
+    Fr a = random_fr(rng), b = random_fr(rng);
+    if (it == 0) a = Fr::zero();
+    if (it == 1) b = -Fr::one();
+    Mpz ma, mb, r;
+    to_mpz(a, ma.v);
+    to_mpz(b, mb.v);
+    mpz_add(r.v, ma.v, mb.v);
+    mpz_mod(r.v, r.v, p.v);
+    CHECK(same(a + b, r.v));
+    mpz_sub(r.v, ma.v, mb.v);
+    mpz_mod(r.v, r.v, p.v);
+    CHECK(same(a - b, r.v));
+    mpz_mul(r.v, ma.v, mb.v);
+    mpz_mod(r.v, r.v, p.v);
+    CHECK(same(a * b, r.v));
+    mpz_mul(r.v, ma.v, ma.v);
+    mpz_mod(r.v, r.v, p.v);
+    CHECK(same(a.square(), r.v));
+    mpz_neg(r.v, ma.v);
+    mpz_mod(r.v, r.v, p.v);
+    CHECK(same(-a, r.v));
+    if (!a.is_zero()) {
+      mpz_invert(r.v, ma.v, p.v);
+      CHECK(same(a.inverse(), r.v));
+      CHECK(a * a.inverse() == Fr::one());
+    }
+  }
+}
+
+TEST_CASE("Fr conversions from integers and bytes") {
+  Mpz p, r;
+  mpz_set_str(p.v, kModulusDec, 10);
+  std::mt19937_64 rng(7);
+  for (int it = 0; it < 500; ++it) {
+    std::uint64_t u = rng();
+    std::int64_t s = static_cast<std::int64_t>(rng());
+    mpz_set_ui(r.v, u);
+    CHECK(same(Fr::from_u64(u), r.v));
+    mpz_set_si(r.v, s);
+    mpz_mod(r.v, r.v, p.v);
+    CHECK(same(Fr::from_i64(s), r.v));
+    std::uint64_t lo = rng(), hi = rng();
+    mpz_set_ui(r.v, hi);
+    mpz_mul_2exp(r.v, r.v, 64);
+    mpz_add_ui(r.v, r.v, lo);
+    CHECK(same(Fr::from_u128(lo, hi), r.v));
+    Fr a = random_fr(rng);
+    auto bytes = a.to_bytes();
+    auto back = Fr::from_bytes(bytes);
+    REQUIRE(back.has_value());
+    CHECK(*back == a);
+    std::array<std::uint8_t, 64> wide{};
+    for (auto& x : wide) x = static_cast<std::uint8_t>(rng());
+    mpz_import(r.v, 64, -1, 1, 0, 0, wide.data());
+    mpz_mod(r.v, r.v, p.v);
+    CHECK(same(Fr::from_bytes_wide(wide), r.v));
+  }
+  CHECK(Fr::from_i64(INT64_MIN) == -Fr::from_u128(0x8000000000000000ULL, 0));
+  // r itself and all-ones are not canonical encodings.
+  std::array<std::uint8_t, 32> ones;
+  ones.fill(0xff);
+  CHECK_FALSE(Fr::from_bytes(ones).has_value());
+  auto pbytes = (Fr::zero() - Fr::one()).to_bytes();
+  pbytes[0] += 1;  // r - 1 + 1 = r (low byte of r-1 is 0x00)
+  CHECK_FALSE(Fr::from_bytes(pbytes).has_value());
+  CHECK_FALSE(Fr::from_bytes(std::span<const std::uint8_t>(ones.data(), 31)).has_value());
+}
+
+TEST_CASE("Fr batch inverse and roots of unity") {
+  std::mt19937_64 rng(9);
+  std::vector<Fr> v(37);
+  for (auto& x : v) x = random_fr(rng);
+  v[5] = Fr::zero();
+  auto w = v;
+  Fr::batch_inverse(w);
+  for (std::size_t i = 0; i < v.size(); ++i) CHECK(w[i] == v[i].inverse());
+  for (unsigned k = 0; k <= 28; ++k) {
+    Fr g = Fr::root_of_unity(k);
+    Fr x = g;
+    for (unsigned i = 0; i < k; ++i) x = x.square();
+    CHECK(x == Fr::one());
+    if (k > 0) {
+      Fr h = g;
+      for (unsigned i = 0; i + 1 < k; ++i) h = h.square();
+      CHECK(h == -Fr::one());  // primitive: g^(2^(k-1)) = -1
+    }
+  }
+  CHECK_THROWS(Fr::root_of_unity(29));
+}

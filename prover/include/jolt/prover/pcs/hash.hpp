@@ -1,0 +1,34 @@
+// BLAKE2b-256 (libsodium crypto_generichash) digests for Merkle trees, domain-separated
+// between leaves and internal nodes.
+//
+//   using namespace jolt::prover::pcs;
+//   Digest leaf = hash_leaf(column_values);           // H(0x00 ‖ elements)
+//   Digest node = hash_node(leaf, other);             // H(0x01 ‖ left ‖ right)
+//   Digest raw  = blake2b_256(bytes);                 // plain BLAKE2b-256
+//   std::string hex = to_hex(node);
+//
+// Leaf encoding: each Fr contributes its four Montgomery limbs, little-endian (32 bytes). The
+// Montgomery map x ↦ xR mod r is a bijection on Fr, so this binds the values exactly like the
+// canonical encoding while sparing one multiplication per element. All functions are pure and
+// thread-safe (libsodium is initialised once, thread-safely, on first use).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include <jolt/prover/field/fr.hpp>
+
+namespace jolt::prover::pcs {
+
+using Digest = std::array<std::uint8_t, 32>;
+
+Digest blake2b_256(std::span<const std::uint8_t> bytes);
+Digest hash_leaf(std::span<const Fr> values);
+Digest hash_node(const Digest& left, const Digest& right);
+std::string to_hex(const Digest& d);
+
+// Writes v's 32-byte canonical little-endian encoding (as Fr::to_bytes) to out.
+void write_fr_canonical(const Fr& v, std::uint8_t* out);
+
+}  // namespace jolt::prover::pcs

@@ -1,0 +1,347 @@
+// Ligero commit / batched same-point open / verify (protocol and soundness: ligero.hpp).
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include <jolt/instrument.hpp>
+#include <jolt/prover/pcs/ligero.hpp>
+#include <jolt/prover/pcs/reed_solomon.hpp>
+
+namespace jolt::prover::pcs {
+namespace {
+
+constexpr std::size_t kColumnChunk = 64;
+
+// Writes the commitment and the shape into the transcript (identically on both sides).
+void absorb_statement(Transcript& t, const Digest& root, const LigeroShape& shape,
+                      unsigned num_queries, std::span<const Fr> point, std::span<const Fr> evals) {
+  std::uint8_t buf[32 + 4 * 8];
+  std::copy(root.begin(), root.end(), buf);
+  const std::uint64_t fields[4] = {shape.num_vars, shape.num_polys, shape.log_inv_rate,
+                                   num_queries};
+  for (int f = 0; f < 4; ++f)
+    for (int b = 0; b < 8; ++b)
+      buf[32 + f * 8 + b] = static_cast<std::uint8_t>(fields[f] >> (8 * b));
+  t.absorb("ligero/commitment", buf);
+  t.absorb_frs("ligero/point", point);
+  t.absorb_frs("ligero/evals", evals);
+}
+
+// Coefficient of stacked row t = i·R + a in the proximity row (ρ^t) and in the evaluation row
+// (γ^i · eq(r_hi, a)).
+void row_coefficients(const LigeroShape& shape, const Fr& rho, const Fr& gamma,
+                      std::span<const Fr> point, std::vector<Fr>& c_prox, std::vector<Fr>& c_eval) {
+  const std::size_t rows = shape.rows(), h = shape.column_height();
+  const std::vector<Fr> eq_hi = eq_table_le(point.subspan(shape.log_cols));
+  c_prox.resize(h);
+  c_eval.resize(h);
+  Fr rp = Fr::one(), gp = Fr::one();
+  for (std::size_t i = 0; i < shape.num_polys; ++i) {
+    for (std::size_t a = 0; a < rows; ++a) {
+      c_prox[i * rows + a] = rp;
+      rp *= rho;
+      c_eval[i * rows + a] = gp * eq_hi[a];
+    }
+    gp *= gamma;
+  }
+}
+
+// Sorted distinct query indices in [0, codeword_len).
+std::vector<std::uint64_t> draw_queries(Transcript& t, unsigned q, std::size_t codeword_len) {
+  std::vector<std::uint64_t> idx(q);
+  for (unsigned s = 0; s < q; ++s) idx[s] = t.challenge_u64("ligero/query") & (codeword_len - 1);
+  std::sort(idx.begin(), idx.end());
+  idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
+  return idx;
+}
+
+Fr inner_product(std::span<const Fr> a, std::span<const Fr> b) {
+  Fr acc = Fr::zero();
+  for (std::size_t i = 0; i < a.size(); ++i) acc += a[i] * b[i];
+  return acc;
+}
+
+void check_shape_supported(std::uint32_t num_vars, unsigned log_inv_rate) {
+  const unsigned c = (num_vars + 1) / 2;
+  if (c + log_inv_rate > Fr::two_adicity())
+    throw std::invalid_argument("Ligero: 2^" + std::to_string(num_vars) +
+                                " evaluations need an NTT beyond the 2-adicity of Fr");
+}
+
+}  // namespace
+
+std::vector<Fr> eq_table_le(std::span<const Fr> r) {
+  std::vector<Fr> t(std::size_t{1} << r.size());
+  t[0] = Fr::one();
+  for (std::size_t k = 0; k < r.size(); ++k) {
+    const std::size_t half = std::size_t{1} << k;
+    for (std::size_t x = 0; x < half; ++x) {
+      const Fr hi = t[x] * r[k];
+      t[x + half] = hi;
+      t[x] -= hi;  // t[x]·(1 − r_k)
+    }
+  }
+  return t;
+}
+
+unsigned LigeroParams::num_queries() const {
+  const double per_query = -std::log2(1.0 - decoding_radius());
+  return static_cast<unsigned>(std::ceil(static_cast<double>(security_bits) / per_query));
+}
+
+double LigeroParams::decoding_radius() const {
+  const double rate = 1.0 / static_cast<double>(1u << log_inv_rate);
+  return (1.0 - rate) / 2.0;
+}
+
+LigeroShape LigeroShape::make(std::uint32_t num_vars, std::uint32_t num_polys,
+                              unsigned log_inv_rate) {
+  LigeroShape s;
+  s.num_vars = num_vars;
+  s.num_polys = num_polys;
+  s.log_cols = (num_vars + 1) / 2;
+  s.log_rows = num_vars - s.log_cols;
+  s.log_inv_rate = log_inv_rate;
+  return s;
+}
+
+void LigeroProverData::visit_heap(jolt::HeapVisitor& v) const {
+  jolt::HeapScope s(v, "LigeroProverData");
+  v.bytes("matrix", matrix.capacity() * sizeof(Fr));
+  v.bytes("encoded", encoded.capacity() * sizeof(Fr));
+  v.bytes("merkle_tree", tree.heap_bytes());
+}
+
+LigeroPCS::LigeroPCS(LigeroParams params) : params_(params) {
+  if (params_.log_inv_rate < 1 || params_.log_inv_rate > 8)
+    throw std::invalid_argument("LigeroPCS: log_inv_rate must be in [1, 8]");
+  if (params_.security_bits == 0) throw std::invalid_argument("LigeroPCS: security_bits is 0");
+}
+
+CommitOutput LigeroPCS::commit(std::span<const std::span<const Fr>> polys) const {
+  JOLT_SPAN("Ligero::commit", jolt::arg("num_polys", polys.size()));
+  if (polys.empty()) throw std::invalid_argument("Ligero::commit: no polynomials");
+  const std::size_t len = polys[0].size();
+  if (len == 0 || (len & (len - 1)) != 0)
+    throw std::invalid_argument("Ligero::commit: table length " + std::to_string(len) +
+                                " is not a power of two");
+  for (std::size_t i = 0; i < polys.size(); ++i)
+    if (polys[i].size() != len)
+      throw std::invalid_argument("Ligero::commit: polynomial " + std::to_string(i) + " has " +
+                                  std::to_string(polys[i].size()) + " evaluations, expected " +
+                                  std::to_string(len));
+  const auto n = static_cast<std::uint32_t>(std::countr_zero(len));
+  check_shape_supported(n, params_.log_inv_rate);
+
+  auto data = std::make_unique<LigeroProverData>();
+  data->shape =
+      LigeroShape::make(n, static_cast<std::uint32_t>(polys.size()), params_.log_inv_rate);
+  const LigeroShape& shape = data->shape;
+  const std::size_t m = shape.cols(), N = shape.codeword_len(), h = shape.column_height();
+
+  data->matrix.resize(h * m);
+  for (std::size_t i = 0; i < polys.size(); ++i)
+    std::copy(polys[i].begin(), polys[i].end(),
+              data->matrix.begin() + static_cast<std::ptrdiff_t>(i * len));
+
+  data->encoded.resize(h * N);
+  {
+    JOLT_SPAN("Ligero::encode_rows", jolt::arg("rows", h), jolt::arg("codeword_len", N));
+    const ReedSolomonCode code(shape.log_cols, shape.log_inv_rate);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, h, 1),
+                      [&](const tbb::blocked_range<std::size_t>& rg) {
+                        for (std::size_t t = rg.begin(); t < rg.end(); ++t)
+                          code.encode(std::span<const Fr>(data->matrix).subspan(t * m, m),
+                                      std::span<Fr>(data->encoded).subspan(t * N, N));
+                      });
+  }
+  const std::vector<Fr>& enc = data->encoded;
+  data->tree = MerkleTree::build(N, [&](std::size_t j) {
+    thread_local std::vector<Fr> column;
+    column.resize(h);
+    for (std::size_t t = 0; t < h; ++t) column[t] = enc[t * N + j];
+    return hash_leaf(column);
+  });
+
+  CommitOutput out;
+  const Digest& root = data->tree.root();
+  out.commitment.bytes.assign(root.begin(), root.end());
+  out.commitment.num_vars = shape.num_vars;
+  out.commitment.num_polys = shape.num_polys;
+  out.data = std::move(data);
+  return out;
+}
+
+LigeroProof LigeroPCS::prove(const LigeroProverData& data, std::span<const Fr> point,
+                             std::span<const Fr> evals, Transcript& transcript) const {
+  JOLT_SPAN("Ligero::open", jolt::arg("num_vars", data.shape.num_vars),
+            jolt::arg("num_polys", data.shape.num_polys));
+  const LigeroShape& shape = data.shape;
+  if (shape.log_inv_rate != params_.log_inv_rate)
+    throw std::invalid_argument("Ligero::open: prover data was committed at another rate");
+  if (point.size() != shape.num_vars)
+    throw std::invalid_argument("Ligero::open: point has " + std::to_string(point.size()) +
+                                " coordinates, polynomials have " + std::to_string(shape.num_vars) +
+                                " variables");
+  if (evals.size() != shape.num_polys)
+    throw std::invalid_argument("Ligero::open: " + std::to_string(evals.size()) +
+                                " evaluations for " + std::to_string(shape.num_polys) +
+                                " polynomials");
+  const unsigned q = params_.num_queries();
+  const std::size_t m = shape.cols(), N = shape.codeword_len(), h = shape.column_height();
+  absorb_statement(transcript, data.tree.root(), shape, q, point, evals);
+  const Fr rho = transcript.challenge_fr("ligero/proximity_rho");
+  const Fr gamma = transcript.challenge_fr("ligero/batch_gamma");
+
+  std::vector<Fr> c_prox, c_eval;
+  row_coefficients(shape, rho, gamma, point, c_prox, c_eval);
+
+  LigeroProof proof;
+  proof.proximity_row.assign(m, Fr::zero());
+  proof.eval_row.assign(m, Fr::zero());
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, m, kColumnChunk),
+                    [&](const tbb::blocked_range<std::size_t>& rg) {
+                      for (std::size_t t = 0; t < h; ++t) {
+                        const Fr* row = data.matrix.data() + t * m;
+                        const Fr cp = c_prox[t], ce = c_eval[t];
+                        for (std::size_t b = rg.begin(); b < rg.end(); ++b) {
+                          proof.proximity_row[b] += cp * row[b];
+                          proof.eval_row[b] += ce * row[b];
+                        }
+                      }
+                    });
+
+  // Self-check (a debugging aid, not soundness): the claims must match the committed tables.
+  Fr combined = Fr::zero(), gp = Fr::one();
+  for (const Fr& v : evals) {
+    combined += gp * v;
+    gp *= gamma;
+  }
+  const std::vector<Fr> eq_lo = eq_table_le(point.first(shape.log_cols));
+  if (inner_product(proof.eval_row, eq_lo) != combined)
+    throw std::invalid_argument(
+        "Ligero::open: the claimed evaluations do not match the committed polynomials at the "
+        "point");
+
+  transcript.absorb_frs("ligero/proximity_row", proof.proximity_row);
+  transcript.absorb_frs("ligero/eval_row", proof.eval_row);
+  const std::vector<std::uint64_t> queries = draw_queries(transcript, q, N);
+  proof.columns.resize(queries.size());
+  tbb::parallel_for(std::size_t{0}, queries.size(), [&](std::size_t s) {
+    LigeroColumnOpening& col = proof.columns[s];
+    col.index = queries[s];
+    col.values.resize(h);
+    for (std::size_t t = 0; t < h; ++t) col.values[t] = data.encoded[t * N + col.index];
+    col.path = data.tree.path(col.index);
+  });
+  return proof;
+}
+
+std::vector<std::uint8_t> LigeroPCS::open(const ProverData& data, std::span<const Fr> point,
+                                          std::span<const Fr> evals, Transcript& transcript) const {
+  const auto* ld = dynamic_cast<const LigeroProverData*>(&data);
+  if (ld == nullptr) throw std::invalid_argument("Ligero::open: prover data of another scheme");
+  return prove(*ld, point, evals, transcript).encode();
+}
+
+jolt::Status LigeroPCS::verify(const Commitment& commitment, std::span<const Fr> point,
+                               std::span<const Fr> evals, std::span<const std::uint8_t> proof,
+                               Transcript& transcript) const {
+  LigeroProof decoded;
+  if (auto st = LigeroProof::decode(proof, decoded); !st) return st;
+  return verify_proof(commitment, point, evals, decoded, transcript);
+}
+
+jolt::Status LigeroPCS::verify_proof(const Commitment& commitment, std::span<const Fr> point,
+                                     std::span<const Fr> evals, const LigeroProof& proof,
+                                     Transcript& transcript) const {
+  JOLT_SPAN("Ligero::verify", jolt::arg("num_vars", commitment.num_vars),
+            jolt::arg("num_polys", commitment.num_polys));
+  using jolt::Status;
+  if (commitment.bytes.size() != 32)
+    return Status::error("Ligero::verify: commitment is " +
+                         std::to_string(commitment.bytes.size()) +
+                         " bytes, expected a 32-byte Merkle root");
+  if (commitment.num_polys == 0)
+    return Status::error("Ligero::verify: commitment of 0 polynomials");
+  if ((commitment.num_vars + 1) / 2 + params_.log_inv_rate > Fr::two_adicity())
+    return Status::error("Ligero::verify: unsupported number of variables " +
+                         std::to_string(commitment.num_vars));
+  if (point.size() != commitment.num_vars)
+    return Status::error("Ligero::verify: point has " + std::to_string(point.size()) +
+                         " coordinates, commitment has " + std::to_string(commitment.num_vars) +
+                         " variables");
+  if (evals.size() != commitment.num_polys)
+    return Status::error("Ligero::verify: " + std::to_string(evals.size()) + " evaluations for " +
+                         std::to_string(commitment.num_polys) + " committed polynomials");
+  Digest root;
+  std::copy(commitment.bytes.begin(), commitment.bytes.end(), root.begin());
+  const LigeroShape shape =
+      LigeroShape::make(commitment.num_vars, commitment.num_polys, params_.log_inv_rate);
+  const std::size_t m = shape.cols(), N = shape.codeword_len(), h = shape.column_height();
+  if (proof.eval_row.size() != m || proof.proximity_row.size() != m)
+    return Status::error(
+        "Ligero::verify: proof rows have " + std::to_string(proof.eval_row.size()) + "/" +
+        std::to_string(proof.proximity_row.size()) + " entries, expected " + std::to_string(m));
+
+  const unsigned q = params_.num_queries();
+  absorb_statement(transcript, root, shape, q, point, evals);
+  const Fr rho = transcript.challenge_fr("ligero/proximity_rho");
+  const Fr gamma = transcript.challenge_fr("ligero/batch_gamma");
+
+  Fr combined = Fr::zero(), gp = Fr::one();
+  for (const Fr& v : evals) {
+    combined += gp * v;
+    gp *= gamma;
+  }
+  const std::vector<Fr> eq_lo = eq_table_le(point.first(shape.log_cols));
+  if (inner_product(proof.eval_row, eq_lo) != combined)
+    return Status::error(
+        "Ligero::verify: evaluation row does not match the claimed evaluations (⟨u, eq(r_lo)⟩ ≠ "
+        "Σ γ^i v_i)");
+
+  transcript.absorb_frs("ligero/proximity_row", proof.proximity_row);
+  transcript.absorb_frs("ligero/eval_row", proof.eval_row);
+  const std::vector<std::uint64_t> queries = draw_queries(transcript, q, N);
+  if (proof.columns.size() != queries.size())
+    return Status::error("Ligero::verify: proof opens " + std::to_string(proof.columns.size()) +
+                         " columns, the transcript asks for " + std::to_string(queries.size()));
+
+  const ReedSolomonCode code(shape.log_cols, shape.log_inv_rate);
+  const std::vector<Fr> enc_prox = code.encode(proof.proximity_row);
+  const std::vector<Fr> enc_eval = code.encode(proof.eval_row);
+  std::vector<Fr> c_prox, c_eval;
+  row_coefficients(shape, rho, gamma, point, c_prox, c_eval);
+
+  for (std::size_t s = 0; s < queries.size(); ++s) {
+    const LigeroColumnOpening& col = proof.columns[s];
+    const std::string where = "column " + std::to_string(queries[s]);
+    if (col.index != queries[s])
+      return Status::error("Ligero::verify: opening " + std::to_string(s) + " is for column " +
+                           std::to_string(col.index) + ", expected " + where);
+    if (col.values.size() != h)
+      return Status::error("Ligero::verify: " + where + " has " +
+                           std::to_string(col.values.size()) + " values, expected " +
+                           std::to_string(h));
+    if (!MerkleTree::verify(root, N, col.index, hash_leaf(col.values), col.path))
+      return Status::error("Ligero::verify: Merkle path of " + where +
+                           " does not lead to the committed root");
+    if (inner_product(c_prox, col.values) != enc_prox[col.index])
+      return Status::error("Ligero::verify: proximity test fails at " + where);
+    if (inner_product(c_eval, col.values) != enc_eval[col.index])
+      return Status::error("Ligero::verify: evaluation row is inconsistent with " + where);
+  }
+  return Status::success();
+}
+
+std::size_t LigeroPCS::max_proof_size(std::uint32_t num_vars, std::uint32_t num_polys) const {
+  const LigeroShape s = LigeroShape::make(num_vars, num_polys, params_.log_inv_rate);
+  const std::size_t cols = std::min<std::size_t>(params_.num_queries(), s.codeword_len());
+  const std::size_t depth = s.log_cols + s.log_inv_rate;
+  return 40 + 2 * s.cols() * Fr::kBytes + cols * (8 + (s.column_height() + depth) * Fr::kBytes);
+}
+
+}  // namespace jolt::prover::pcs

@@ -9,6 +9,7 @@ PKGS=(
   rapidjson-dev libspdlog-dev libfmt-dev libtbb-dev doctest-dev
   libgmp-dev libsodium-dev
   python3 python3-matplotlib jq valgrind
+  chromium
 )
 missing=()
 for p in "${PKGS[@]}"; do

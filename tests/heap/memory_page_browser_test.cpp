@@ -30,7 +30,7 @@ BrowserRun run_chromium(const std::string& url, const std::string& extra, const 
   const std::string cmd =
       "timeout 45 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
       "--disable-background-networking --disable-component-update --disable-sync "
-      "--disable-dev-shm-usage --enable-logging=stderr --v=0 --virtual-time-budget=2000 "
+      "--disable-dev-shm-usage --enable-logging=stderr --v=0 --virtual-time-budget=1000 "
       "--user-data-dir=" +
       std::string(profile) + " " + extra + " '" + url + "' >" + out + " 2>" + err;
   BrowserRun r;

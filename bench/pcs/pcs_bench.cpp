@@ -1,6 +1,6 @@
 // Ligero PCS benchmark: for 2^16..2^20 total evaluations (one polynomial, and a batch of 4),
 // prints commit, open and verify wall time and the encoded proof size. Not a test.
-//   pcs_bench [max_log_total=20] [threads]
+//   pcs_bench [max_log_total=20] [extra_log_cols=0] [threads]
 #include <tbb/global_control.h>
 
 #include <chrono>
@@ -25,12 +25,14 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 int main(int argc, char** argv) {
   const unsigned max_log = argc > 1 ? static_cast<unsigned>(std::atoi(argv[1])) : 20;
   std::unique_ptr<tbb::global_control> limit;
-  if (argc > 2)
+  LigeroParams params;
+  if (argc > 2) params.extra_log_cols = static_cast<unsigned>(std::atoi(argv[2]));
+  if (argc > 3)
     limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism,
-                                                  static_cast<std::size_t>(std::atoi(argv[2])));
-  const LigeroPCS pcs;
-  std::printf("Ligero over BN254 Fr, rate 1/4, q = %u queries (%u-bit)\n",
-              pcs.params().num_queries(), pcs.params().security_bits);
+                                                  static_cast<std::size_t>(std::atoi(argv[3])));
+  const LigeroPCS pcs(params);
+  std::printf("Ligero over BN254 Fr, rate 1/4, q = %u queries (%u-bit), extra_log_cols = %u\n",
+              pcs.params().num_queries(), pcs.params().security_bits, params.extra_log_cols);
   std::printf("%-8s %-6s %-5s %-12s %10s %10s %10s %12s\n", "total", "n", "k", "rows x cols",
               "commit_ms", "open_ms", "verify_ms", "proof_bytes");
   std::mt19937_64 rng(1);
@@ -68,7 +70,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "verification failed: %s\n", st.message.c_str());
         return 1;
       }
-      const auto shape = LigeroShape::make(n, k, 2);
+      const auto shape = LigeroShape::make(n, k, pcs.params());
       char geom[64];
       std::snprintf(geom, sizeof geom, "%zux%zu", shape.rows(), shape.cols());
       std::printf("2^%-6u %-6u %-5u %-12s %10.1f %10.1f %10.1f %12zu\n", log_total, n, k, geom,

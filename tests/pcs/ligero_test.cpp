@@ -118,6 +118,28 @@ TEST_CASE("honest batched openings verify for several sizes and batch counts") {
   }
 }
 
+TEST_CASE("wide matrices (extra_log_cols) open and verify; parameters must agree") {
+  LigeroParams wide;
+  wide.extra_log_cols = 2;
+  const LigeroPCS pcs(wide), square;
+  for (auto [n, k] : {std::pair{3u, 2u}, std::pair{9u, 3u}, std::pair{12u, 1u}}) {
+    CAPTURE(n);
+    const Instance in = make_instance(n, k, 500 + n);
+    auto spans = in.spans();
+    auto com = pcs.commit(spans);
+    const auto& data = dynamic_cast<const LigeroProverData&>(*com.data);
+    CHECK(data.shape.log_cols == std::min(n, (n + 1) / 2 + 2));
+    Blake2bTranscript tp("pcs-test"), tv("pcs-test"), tv2("pcs-test");
+    const auto bytes = pcs.open(*com.data, in.point, in.evals, tp);
+    const auto st = pcs.verify(com.commitment, in.point, in.evals, bytes, tv);
+    CHECK_MESSAGE(st.ok, st.message);
+    // A verifier with the square geometry rejects the proof (shape and transcript differ).
+    CHECK_FALSE(square.verify(com.commitment, in.point, in.evals, bytes, tv2).ok);
+    Blake2bTranscript tp2("pcs-test");
+    CHECK_THROWS_AS(square.open(*com.data, in.point, in.evals, tp2), std::invalid_argument);
+  }
+}
+
 TEST_CASE("commitment is deterministic and binds the tables") {
   const LigeroPCS pcs;
   Instance in = make_instance(6, 2, 5);

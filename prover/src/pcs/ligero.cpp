@@ -20,7 +20,8 @@ void absorb_statement(Transcript& t, const Digest& root, const LigeroShape& shap
                       unsigned num_queries, std::span<const Fr> point, std::span<const Fr> evals) {
   std::uint8_t buf[32 + 4 * 8];
   std::copy(root.begin(), root.end(), buf);
-  const std::uint64_t fields[4] = {shape.num_vars, shape.num_polys, shape.log_inv_rate,
+  const std::uint64_t fields[4] = {shape.num_vars, shape.num_polys,
+                                   shape.log_inv_rate | (std::uint64_t{shape.log_cols} << 32),
                                    num_queries};
   for (int f = 0; f < 4; ++f)
     for (int b = 0; b < 8; ++b)
@@ -64,13 +65,6 @@ Fr inner_product(std::span<const Fr> a, std::span<const Fr> b) {
   return acc;
 }
 
-void check_shape_supported(std::uint32_t num_vars, unsigned log_inv_rate) {
-  const unsigned c = (num_vars + 1) / 2;
-  if (c + log_inv_rate > Fr::two_adicity())
-    throw std::invalid_argument("Ligero: 2^" + std::to_string(num_vars) +
-                                " evaluations need an NTT beyond the 2-adicity of Fr");
-}
-
 }  // namespace
 
 std::vector<Fr> eq_table_le(std::span<const Fr> r) {
@@ -98,13 +92,13 @@ double LigeroParams::decoding_radius() const {
 }
 
 LigeroShape LigeroShape::make(std::uint32_t num_vars, std::uint32_t num_polys,
-                              unsigned log_inv_rate) {
+                              const LigeroParams& params) {
   LigeroShape s;
   s.num_vars = num_vars;
   s.num_polys = num_polys;
-  s.log_cols = (num_vars + 1) / 2;
+  s.log_cols = std::min<unsigned>(num_vars, (num_vars + 1) / 2 + params.extra_log_cols);
   s.log_rows = num_vars - s.log_cols;
-  s.log_inv_rate = log_inv_rate;
+  s.log_inv_rate = params.log_inv_rate;
   return s;
 }
 
@@ -134,11 +128,11 @@ CommitOutput LigeroPCS::commit(std::span<const std::span<const Fr>> polys) const
                                   std::to_string(polys[i].size()) + " evaluations, expected " +
                                   std::to_string(len));
   const auto n = static_cast<std::uint32_t>(std::countr_zero(len));
-  check_shape_supported(n, params_.log_inv_rate);
-
   auto data = std::make_unique<LigeroProverData>();
-  data->shape =
-      LigeroShape::make(n, static_cast<std::uint32_t>(polys.size()), params_.log_inv_rate);
+  data->shape = LigeroShape::make(n, static_cast<std::uint32_t>(polys.size()), params_);
+  if (!data->shape.supported())
+    throw std::invalid_argument("Ligero::commit: 2^" + std::to_string(n) +
+                                " evaluations need an NTT beyond the 2-adicity of Fr");
   const LigeroShape& shape = data->shape;
   const std::size_t m = shape.cols(), N = shape.codeword_len(), h = shape.column_height();
 
@@ -180,8 +174,9 @@ LigeroProof LigeroPCS::prove(const LigeroProverData& data, std::span<const Fr> p
   JOLT_SPAN("Ligero::open", jolt::arg("num_vars", data.shape.num_vars),
             jolt::arg("num_polys", data.shape.num_polys));
   const LigeroShape& shape = data.shape;
-  if (shape.log_inv_rate != params_.log_inv_rate)
-    throw std::invalid_argument("Ligero::open: prover data was committed at another rate");
+  if (shape.log_inv_rate != params_.log_inv_rate ||
+      shape.log_cols != LigeroShape::make(shape.num_vars, shape.num_polys, params_).log_cols)
+    throw std::invalid_argument("Ligero::open: prover data was committed with other parameters");
   if (point.size() != shape.num_vars)
     throw std::invalid_argument("Ligero::open: point has " + std::to_string(point.size()) +
                                 " coordinates, polynomials have " + std::to_string(shape.num_vars) +
@@ -267,7 +262,8 @@ jolt::Status LigeroPCS::verify_proof(const Commitment& commitment, std::span<con
                          " bytes, expected a 32-byte Merkle root");
   if (commitment.num_polys == 0)
     return Status::error("Ligero::verify: commitment of 0 polynomials");
-  if ((commitment.num_vars + 1) / 2 + params_.log_inv_rate > Fr::two_adicity())
+  const LigeroShape shape = LigeroShape::make(commitment.num_vars, commitment.num_polys, params_);
+  if (commitment.num_vars > 64 || !shape.supported())
     return Status::error("Ligero::verify: unsupported number of variables " +
                          std::to_string(commitment.num_vars));
   if (point.size() != commitment.num_vars)
@@ -279,8 +275,6 @@ jolt::Status LigeroPCS::verify_proof(const Commitment& commitment, std::span<con
                          std::to_string(commitment.num_polys) + " committed polynomials");
   Digest root;
   std::copy(commitment.bytes.begin(), commitment.bytes.end(), root.begin());
-  const LigeroShape shape =
-      LigeroShape::make(commitment.num_vars, commitment.num_polys, params_.log_inv_rate);
   const std::size_t m = shape.cols(), N = shape.codeword_len(), h = shape.column_height();
   if (proof.eval_row.size() != m || proof.proximity_row.size() != m)
     return Status::error(
@@ -309,6 +303,11 @@ jolt::Status LigeroPCS::verify_proof(const Commitment& commitment, std::span<con
   if (proof.columns.size() != queries.size())
     return Status::error("Ligero::verify: proof opens " + std::to_string(proof.columns.size()) +
                          " columns, the transcript asks for " + std::to_string(queries.size()));
+  for (const LigeroColumnOpening& col : proof.columns)
+    if (col.values.size() != h)
+      return Status::error("Ligero::verify: column " + std::to_string(col.index) + " has " +
+                           std::to_string(col.values.size()) + " values, expected " +
+                           std::to_string(h));
 
   const ReedSolomonCode code(shape.log_cols, shape.log_inv_rate);
   const std::vector<Fr> enc_prox = code.encode(proof.proximity_row);
@@ -338,7 +337,7 @@ jolt::Status LigeroPCS::verify_proof(const Commitment& commitment, std::span<con
 }
 
 std::size_t LigeroPCS::max_proof_size(std::uint32_t num_vars, std::uint32_t num_polys) const {
-  const LigeroShape s = LigeroShape::make(num_vars, num_polys, params_.log_inv_rate);
+  const LigeroShape s = LigeroShape::make(num_vars, num_polys, params_);
   const std::size_t cols = std::min<std::size_t>(params_.num_queries(), s.codeword_len());
   const std::size_t depth = s.log_cols + s.log_inv_rate;
   return 40 + 2 * s.cols() * Fr::kBytes + cols * (8 + (s.column_height() + depth) * Fr::kBytes);

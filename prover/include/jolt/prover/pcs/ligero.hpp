@@ -7,7 +7,8 @@
 //   std::vector<std::uint8_t> bytes = proof.encode();         // == pcs.open(...)
 //   jolt::Status ok = pcs.verify(com, point, evals, bytes, verifier_transcript);
 //
-// Geometry. With n variables, c = ⌈n/2⌉ low variables index the m = 2^c columns and the n − c
+// Geometry. With n variables, c = ⌈n/2⌉ (+ LigeroParams::extra_log_cols, capped at n) low
+// variables index the m = 2^c columns and the n − c
 // high ones the R = 2^(n−c) rows: M_i[a][b] = f_i[a·m + b] (bit order as commitment_scheme.hpp:
 // point[0..c) = r_lo selects the column, point[c..n) = r_hi the row). Each row is read as the
 // coefficients of a polynomial of degree < m and encoded by evaluating it on the 4m-th roots of
@@ -68,6 +69,10 @@ namespace jolt::prover::pcs {
 struct LigeroParams {
   unsigned log_inv_rate = 2;     // rate 1/4
   unsigned security_bits = 100;  // λ of the query phase
+  // Columns get c = min(n, ⌈n/2⌉ + extra_log_cols) variables. 0 (square) follows the survey;
+  // the proof (2m + q·kR field elements) is smallest near m ≈ √(q·k·2^n / 2), i.e. 2–3 extra
+  // column bits at 2^20, at the price of longer NTTs. Absorbed into the transcript.
+  unsigned extra_log_cols = 0;
   // q = ⌈λ / −log2(1 − δ)⌉ with δ = (1 − rate)/2 (unique decoding). 148 for the defaults.
   unsigned num_queries() const;
   double decoding_radius() const;
@@ -77,10 +82,13 @@ struct LigeroParams {
 struct LigeroShape {
   std::uint32_t num_vars = 0;
   std::uint32_t num_polys = 0;
-  unsigned log_cols = 0;  // c = ⌈n/2⌉
+  unsigned log_cols = 0;  // c = min(n, ⌈n/2⌉ + extra_log_cols)
   unsigned log_rows = 0;  // n − c
   unsigned log_inv_rate = 2;
-  static LigeroShape make(std::uint32_t num_vars, std::uint32_t num_polys, unsigned log_inv_rate);
+  static LigeroShape make(std::uint32_t num_vars, std::uint32_t num_polys,
+                          const LigeroParams& params);
+  // False if the codeword length exceeds the NTT domains of Fr (2^28).
+  bool supported() const { return log_cols + log_inv_rate <= Fr::two_adicity(); }
   std::size_t cols() const { return std::size_t{1} << log_cols; }
   std::size_t rows() const { return std::size_t{1} << log_rows; }
   std::size_t codeword_len() const { return cols() << log_inv_rate; }

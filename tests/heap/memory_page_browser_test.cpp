@@ -94,3 +94,22 @@ TEST_CASE("memory.html renders in headless Chromium") {
     }
   }
 }
+
+TEST_CASE("memory.html copes with a sparse run: no RSS samples, no stages, an untimed snapshot") {
+  REQUIRE(chromium_available());
+  const std::string dir = fresh_dir("sparse");
+  jolt::Profile p = synthetic_profile(dir);
+  p.counters.clear();
+  p.peak_rss_bytes.reset();
+  p.threads[0].events = {begin("jolt_prover::prove", 0), snapshot_instant("Stage3_prepared", kMs),
+                         end("jolt_prover::prove", 2 * kMs)};
+  p.heap = {{"Stage3_prepared", {{"SpartanShift;next", 4096}}},
+            {"stage8", {{"NaiveSumcheckProver<F, RamValCheck<F>>;eq", 100}}}};
+  LoadedFoldedSink sink;
+  REQUIRE(sink.write(p).ok);
+  const BrowserRun r = run_chromium("file://" + dir + "/memory.html", "--dump-dom", "dom-sparse");
+  check_no_script_errors(r);
+  CHECK(r.out.find("data-ready=\"1\"") != std::string::npos);
+  CHECK(r.out.find("data-columns=\"1\"") != std::string::npos);  // the untimed one is table-only
+  CHECK(r.out.find("stage8 (no instant)") != std::string::npos);
+}

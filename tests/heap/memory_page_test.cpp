@@ -17,6 +17,14 @@ std::size_t count(const std::string& hay, const std::string& needle) {
 }
 }  // namespace
 
+TEST_CASE("the embedded template is the checked-in file with exactly one placeholder") {
+  const std::string_view tpl = jolt::heap::memory_page_template();
+  CHECK(count(std::string(tpl), std::string(jolt::heap::kDataPlaceholder)) == 1);
+  CHECK(tpl.starts_with("<!DOCTYPE html>"));
+  CHECK(tpl.find("</html>") != std::string_view::npos);
+  CHECK(tpl.find('\0') == std::string_view::npos);
+}
+
 TEST_CASE("memory.html is self-contained and carries every snapshot") {
   const std::string dir = fresh_dir("page");
   const jolt::Profile p = synthetic_profile(dir);

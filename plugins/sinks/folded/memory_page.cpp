@@ -176,11 +176,15 @@ std::string memory_page_data_json(const Profile& profile, const RootTimeline& ti
   return escaped;
 }
 
+std::string_view memory_page_template() {
+  return kMemoryPageTemplate;
+}
+
 std::string render_memory_page(const Profile& profile, const RootTimeline& timeline,
                                const std::vector<SnapshotSummary>& snapshots) {
   std::string page(kMemoryPageTemplate);
   const std::size_t at = page.find(kDataPlaceholder);
-  if (at == std::string::npos) return page;  // unreachable: the template test pins it
+  if (at == std::string::npos) return page;  // unreachable: memory_page_test pins the placeholder
   page.replace(at, kDataPlaceholder.size(), memory_page_data_json(profile, timeline, snapshots));
   return page;
 }

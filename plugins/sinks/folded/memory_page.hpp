@@ -31,6 +31,9 @@ inline constexpr std::size_t kMaxRssPoints = 1500;
 std::string memory_page_data_json(const Profile& profile, const RootTimeline& timeline,
                                   const std::vector<SnapshotSummary>& snapshots);
 
+// memory_template.html as embedded at build time.
+std::string_view memory_page_template();
+
 // The template with the data JSON substituted (exactly one placeholder is replaced).
 std::string render_memory_page(const Profile& profile, const RootTimeline& timeline,
                                const std::vector<SnapshotSummary>& snapshots);

@@ -1,0 +1,113 @@
+// M1 statement: the uniform per-cycle R1CS over committed trace columns (RV32IM adaptation of
+// Jolt's rv64 constraints; reference §3), and the witness extraction from TraceRows.
+//
+//   std::vector<std::vector<Fr>> cols = m1::extract_columns(rows);  // kNumColumns × T
+//   const auto& rows = m1::constraints();                           // 22 eq-conditional rows
+//   bool ok = m1::check_cycle(cols, t);                             // debugging aid
+//
+// Every row is guard·(left − right) = 0 with guard and left − right affine in z, where z is the
+// per-cycle vector (z[0] = 1, z[1 + c] = column c). The outer Spartan sumcheck proves A·z ∘ B·z = 0
+// over (row, cycle), rows padded to kNumRowsPadded with zero rows. Five product columns are
+// defined by product constraints proved in stage 2 (kProducts).
+//
+// Column semantics are fixed by extract_columns(); in M1 the values are NOT yet tied to the
+// program (bytecode) or the ISA semantics of lookups (reference §8 M1): this proves that the
+// committed columns satisfy the uniform constraints and the shift relations.
+// Known M1 restriction: RAM address = Rs1 + Imm is an integer identity (no 2^32 wrap-around).
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include <jolt/prover/field/fr.hpp>
+#include <jolt/prover/tracer/trace_row.hpp>
+
+namespace jolt::prover::m1 {
+
+enum Column : std::uint32_t {
+  kUnexpandedPC,
+  kImm,
+  kRs1Value,
+  kRs2Value,
+  kRdWriteValue,
+  kRamAddress,
+  kRamReadValue,
+  kRamWriteValue,
+  kLeftInstructionInput,
+  kRightInstructionInput,
+  kLeftLookupOperand,
+  kRightLookupOperand,
+  kProduct,
+  kLookupOutput,
+  kNextUnexpandedPC,
+  kNextIsNoop,
+  kShouldBranch,
+  kShouldJump,
+  kBranchToNext,
+  kStepToNext,
+  // circuit / instruction flags
+  kAddOperands,
+  kSubtractOperands,
+  kMultiplyOperands,
+  kLoad,
+  kStore,
+  kLoadWord,
+  kStoreWord,
+  kJump,
+  kBranch,
+  kWriteLookupOutputToRD,
+  kWritePCtoRD,
+  kLeftOperandIsRs1,
+  kLeftOperandIsPC,
+  kRightOperandIsRs2,
+  kRightOperandIsImm,
+  kIsNoop,
+  kNumColumns
+};
+
+std::string_view column_name(std::uint32_t c);
+
+// An affine form over z: constant + Σ coeff·column.
+struct LinearForm {
+  std::int64_t constant = 0;
+  std::vector<std::pair<std::uint32_t, std::int64_t>> terms;  // (column, coeff)
+  Fr evaluate(std::span<const Fr> column_values) const;       // values indexed by Column
+};
+
+struct ConstraintRow {
+  std::string_view name;
+  std::string_view family;  // "ram_address", "lookup_operands", "pc_update", ...
+  LinearForm a;             // guard
+  LinearForm b;             // left − right
+};
+
+const std::vector<ConstraintRow>& constraints();
+inline constexpr std::size_t kRowBits = 5;
+inline constexpr std::size_t kNumRowsPadded = std::size_t{1} << kRowBits;  // 32
+
+// Product constraint: out = left · right (left/right affine in the columns).
+struct ProductConstraint {
+  std::string_view name;
+  std::uint32_t out;
+  LinearForm left;
+  LinearForm right;
+};
+const std::vector<ProductConstraint>& products();
+
+// Columns (kNumColumns tables of rows.size() entries). rows.size() must be a power of two.
+// NextUnexpandedPC(t) = pc(t+1) and NextIsNoop(t) = IsNoop(t+1), with NextUnexpandedPC = 0 and
+// NextIsNoop = 1 on the last row (the shift sumcheck ties (1 − NextIsNoop) to (1 − IsNoop)).
+std::vector<std::vector<Fr>> extract_columns(std::span<const TraceRow> rows);
+
+// The value an RV32IM instruction's lookup produces in this witness (rd result, branch
+// condition, jump target, loaded value, store address).
+std::uint32_t lookup_output(const TraceRow& row);
+
+// Debugging aid: names of the constraints that fail at cycle t (empty if all hold).
+std::vector<std::string_view> failing_constraints(const std::vector<std::vector<Fr>>& cols,
+                                                  std::size_t t);
+
+}  // namespace jolt::prover::m1

@@ -1,0 +1,146 @@
+// M1 protocol description (see m1_protocol.hpp).
+#include "pipeline/m1_protocol.hpp"
+
+#include <algorithm>
+#include <jolt/prover/pipeline/r1cs.hpp>
+#include <jolt/prover/poly/eq.hpp>
+
+namespace jolt::prover::m1proto {
+
+using m1::kNumColumns;
+
+void absorb_statement(Transcript& t, const Statement& st, std::uint32_t log_t,
+                      std::uint8_t pcs_kind, std::uint32_t num_columns) {
+  t.absorb_bytes("program_digest", st.program_digest);
+  t.absorb_bytes("inputs", st.inputs);
+  t.absorb_bytes("outputs", st.outputs);
+  t.absorb_u64("trace_length", st.trace_length);
+  t.absorb_u64("log_padded_trace_length", log_t);
+  t.absorb_u64("pcs_kind", pcs_kind);
+  t.absorb_u64("num_columns", num_columns);
+}
+
+const std::vector<std::uint32_t>& product_factor_columns() {
+  static const std::vector<std::uint32_t> cols = [] {
+    std::vector<std::uint32_t> c;
+    for (const auto& p : m1::products())
+      for (const m1::LinearForm* f : {&p.left, &p.right})
+        for (auto [col, k] : f->terms) c.push_back(col);
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+    return c;
+  }();
+  return cols;
+}
+
+Expr outer_expr() {
+  Expr e;
+  e.add_product(Fr::one(), {Linear::leaf(0), Linear::leaf(1), Linear::leaf(2)});
+  return e;
+}
+
+Fr outer_expected(std::span<const Fr> tau, std::span<const Fr> point, std::span<const Fr> v1) {
+  const auto row_point = point.subspan(0, m1::kRowBits);
+  const std::vector<Fr> row_eq = EqPolynomial::evals(row_point);
+  Fr a = Fr::zero(), b = Fr::zero();
+  const auto& rows = m1::constraints();
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    a += row_eq[k] * rows[k].a.evaluate(v1);
+    b += row_eq[k] * rows[k].b.evaluate(v1);
+  }
+  return EqPolynomial::evaluate(tau, point) * a * b;
+}
+
+namespace {
+Linear to_leaves(const m1::LinearForm& f) {
+  const auto& cols = product_factor_columns();
+  Linear l{Fr::from_i64(f.constant), {}};
+  for (auto [c, k] : f.terms) {
+    const auto idx =
+        static_cast<std::uint32_t>(std::find(cols.begin(), cols.end(), c) - cols.begin());
+    l.terms.push_back({1 + idx, Fr::from_i64(k)});
+  }
+  return l;
+}
+}  // namespace
+
+Expr product_expr(const Fr& gamma) {
+  Expr e;
+  Fr g = Fr::one();
+  for (const auto& p : m1::products()) {
+    e.add_product(g, {Linear::leaf(0), to_leaves(p.left), to_leaves(p.right)});
+    g *= gamma;
+  }
+  return e;
+}
+
+Fr product_input(const Fr& gamma, std::span<const Fr> v1) {
+  Fr acc = Fr::zero(), g = Fr::one();
+  for (const auto& p : m1::products()) {
+    acc += g * v1[p.out];
+    g *= gamma;
+  }
+  return acc;
+}
+
+Expr shift_expr(const Fr& gamma) {
+  Expr e;
+  e.add_product(Fr::one(), {Linear::leaf(0), Linear::leaf(1)});
+  e.add_product(gamma, {Linear::leaf(0), Linear::one_minus(2)});
+  return e;
+}
+
+Fr shift_input(const Fr& gamma, std::span<const Fr> v1) {
+  return v1[m1::kNextUnexpandedPC] + gamma * (Fr::one() - v1[m1::kNextIsNoop]);
+}
+
+Expr reduction_expr() {
+  Expr e;
+  e.add_product(Fr::one(), {Linear::leaf(0), Linear::leaf(2)});
+  e.add_product(Fr::one(), {Linear::leaf(1), Linear::leaf(3)});
+  return e;
+}
+
+std::vector<Fr> reduction_weights(const Fr& beta) {
+  std::vector<Fr> w;
+  Fr g = Fr::one();
+  for (std::size_t i = 0; i < kNumColumns + product_factor_columns().size(); ++i) {
+    w.push_back(g);
+    g *= beta;
+  }
+  return w;
+}
+
+Fr reduction_input(std::span<const Fr> w, std::span<const Fr> v1, std::span<const Fr> v2) {
+  Fr acc = Fr::zero();
+  for (std::size_t c = 0; c < kNumColumns; ++c) acc += w[c] * v1[c];
+  for (std::size_t i = 0; i < v2.size(); ++i) acc += w[kNumColumns + i] * v2[i];
+  return acc;
+}
+
+std::pair<Fr, Fr> reduction_folds(std::span<const Fr> w, std::span<const Fr> v) {
+  Fr p1 = Fr::zero(), p2 = Fr::zero();
+  for (std::size_t c = 0; c < kNumColumns; ++c) p1 += w[c] * v[c];
+  const auto& f = product_factor_columns();
+  for (std::size_t i = 0; i < f.size(); ++i) p2 += w[kNumColumns + i] * v[f[i]];
+  return {p1, p2};
+}
+
+Fr padding_indicator(std::uint64_t L, std::span<const Fr> r) {
+  const std::size_t n = r.size();
+  if (n < 64 && (L >> n) != 0) return Fr::zero();  // L ≥ 2^n: no padding cycles
+  // Σ_{t<L} eq(r,t): for each 1-bit of L (MSB first), the prefix agrees with L and this bit is 0.
+  Fr below = Fr::zero(), prefix = Fr::one();
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool bit = (L >> (n - 1 - i)) & 1;
+    if (bit) {
+      below += prefix * (Fr::one() - r[i]);
+      prefix *= r[i];
+    } else {
+      prefix *= Fr::one() - r[i];
+    }
+  }
+  return Fr::one() - below;
+}
+
+}  // namespace jolt::prover::m1proto

@@ -1,0 +1,52 @@
+// Expr: expansion of products of affine forms into monomials, and pointwise evaluation.
+#include <algorithm>
+#include <jolt/prover/sumcheck/expression.hpp>
+
+namespace jolt::prover {
+
+void Expr::add_monomial(Monomial m) {
+  if (m.coeff.is_zero()) return;
+  monomials_.push_back(std::move(m));
+}
+
+void Expr::add_product(const Fr& coeff, const std::vector<Linear>& factors) {
+  std::vector<Monomial> acc = {Monomial{coeff, {}}};
+  for (const Linear& f : factors) {
+    std::vector<Monomial> next;
+    for (const Monomial& m : acc) {
+      if (!f.constant.is_zero()) next.push_back(Monomial{m.coeff * f.constant, m.leaves});
+      for (const auto& [leaf, c] : f.terms) {
+        Monomial n{m.coeff * c, m.leaves};
+        n.leaves.push_back(leaf);
+        next.push_back(std::move(n));
+      }
+    }
+    acc = std::move(next);
+  }
+  for (auto& m : acc) add_monomial(std::move(m));
+}
+
+Fr Expr::evaluate(std::span<const Fr> v) const {
+  Fr total = Fr::zero();
+  for (const Monomial& m : monomials_) {
+    Fr p = m.coeff;
+    for (std::uint32_t l : m.leaves) p *= v[l];
+    total += p;
+  }
+  return total;
+}
+
+std::size_t Expr::degree() const {
+  std::size_t d = 0;
+  for (const Monomial& m : monomials_) d = std::max(d, m.leaves.size());
+  return d;
+}
+
+std::uint32_t Expr::num_leaves() const {
+  std::uint32_t n = 0;
+  for (const Monomial& m : monomials_)
+    for (std::uint32_t l : m.leaves) n = std::max(n, l + 1);
+  return n;
+}
+
+}  // namespace jolt::prover

@@ -1,0 +1,168 @@
+// A tiny RV32IM executor for tests: runs a hand-assembled program (one Instr per 4-byte slot
+// from pc 0) and records TraceRows the way the tracer does, then pads with TraceRow{}.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <vector>
+
+#include <jolt/prover/pipeline/prover.hpp>
+#include <jolt/prover/pipeline/r1cs.hpp>
+
+namespace testutil {
+
+using jolt::prover::MemAccess;
+using jolt::prover::Opcode;
+using jolt::prover::TraceRow;
+
+struct Instr {
+  Opcode op;
+  std::uint8_t rd = 0, rs1 = 0, rs2 = 0;
+  std::int32_t imm = 0;
+};
+
+inline std::vector<TraceRow> run(const std::vector<Instr>& prog, std::size_t max_cycles = 100000) {
+  std::uint32_t x[32] = {};
+  std::map<std::uint32_t, std::uint32_t> mem;  // word address → word
+  std::vector<TraceRow> rows;
+  std::uint32_t pc = 0;
+  while (rows.size() < max_cycles) {
+    const Instr& in = prog.at(pc / 4);
+    TraceRow r;
+    r.pc = pc;
+    r.opcode = in.op;
+    r.rd = in.rd;
+    r.rs1 = in.rs1;
+    r.rs2 = in.rs2;
+    r.imm = in.imm;
+    r.rs1_val = x[in.rs1];
+    r.rs2_val = x[in.rs2];
+    r.rd_pre = x[in.rd];
+    std::uint32_t next = pc + 4;
+    const std::uint32_t a = r.rs1_val, b = r.rs2_val, imm = static_cast<std::uint32_t>(in.imm);
+    std::uint32_t rdv = 0;
+    bool writes = false;
+    auto cond = [&](Opcode o) {
+      const auto sa = static_cast<std::int32_t>(a), sb = static_cast<std::int32_t>(b);
+      switch (o) {
+        case Opcode::kBeq:
+          return a == b;
+        case Opcode::kBne:
+          return a != b;
+        case Opcode::kBlt:
+          return sa < sb;
+        case Opcode::kBge:
+          return sa >= sb;
+        case Opcode::kBltu:
+          return a < b;
+        default:
+          return a >= b;
+      }
+    };
+    switch (in.op) {
+      case Opcode::kEcall:
+        break;
+      case Opcode::kJal:
+        rdv = pc + 4, writes = true, next = pc + imm;
+        break;
+      case Opcode::kJalr:
+        rdv = pc + 4, writes = true, next = (a + imm) & ~1u;
+        break;
+      case Opcode::kBeq:
+      case Opcode::kBne:
+      case Opcode::kBlt:
+      case Opcode::kBge:
+      case Opcode::kBltu:
+      case Opcode::kBgeu:
+        if (cond(in.op)) next = pc + imm;
+        break;
+      case Opcode::kLw:
+      case Opcode::kLb:
+      case Opcode::kLbu:
+      case Opcode::kLh:
+      case Opcode::kLhu: {
+        r.mem = MemAccess::kLoad;
+        r.mem_addr = a + imm;
+        r.mem_word_addr = r.mem_addr & ~3u;
+        r.mem_width = in.op == Opcode::kLw                              ? 4
+                      : (in.op == Opcode::kLh || in.op == Opcode::kLhu) ? 2
+                                                                        : 1;
+        r.mem_pre = r.mem_post = mem[r.mem_word_addr];
+        rdv = jolt::prover::m1::lookup_output(r), writes = true;
+        break;
+      }
+      case Opcode::kSw:
+      case Opcode::kSb:
+      case Opcode::kSh: {
+        r.mem = MemAccess::kStore;
+        r.mem_addr = a + imm;
+        r.mem_word_addr = r.mem_addr & ~3u;
+        r.mem_pre = mem[r.mem_word_addr];
+        const std::uint32_t sh = 8 * (r.mem_addr & 3);
+        std::uint32_t w = r.mem_pre;
+        if (in.op == Opcode::kSw) w = b, r.mem_width = 4;
+        if (in.op == Opcode::kSb) w = (w & ~(0xffu << sh)) | ((b & 0xff) << sh), r.mem_width = 1;
+        if (in.op == Opcode::kSh)
+          w = (w & ~(0xffffu << sh)) | ((b & 0xffff) << sh), r.mem_width = 2;
+        r.mem_post = mem[r.mem_word_addr] = w;
+        break;
+      }
+      default:
+        rdv = jolt::prover::m1::lookup_output(r), writes = true;
+    }
+    if (writes && in.rd != 0) x[in.rd] = rdv;
+    r.rd_post = x[in.rd];
+    r.next_pc = next;
+    rows.push_back(r);
+    if (in.op == Opcode::kEcall) break;
+    pc = next;
+  }
+  return rows;
+}
+
+// A loop with loads/stores, arithmetic, a taken/not-taken branch, jal/jalr and sub-word memory.
+inline std::vector<Instr> sample_program(std::int32_t iterations) {
+  using O = Opcode;
+  return {
+      {O::kAddi, 1, 0, 0, 0},           // 0: x1 = 0
+      {O::kAddi, 2, 0, 0, 1},           // 4: x2 = 1
+      {O::kAddi, 3, 0, 0, iterations},  // 8: x3 = n
+      {O::kLui, 5, 0, 0, 0x10000000},   // 12: x5 = RAM base
+      {O::kAdd, 4, 1, 2, 0},            // 16: loop: x4 = x1 + x2
+      {O::kAddi, 1, 2, 0, 0},           // 20
+      {O::kAddi, 2, 4, 0, 0},           // 24
+      {O::kSw, 0, 5, 4, 0},             // 28: mem[x5] = x4
+      {O::kLw, 6, 5, 0, 0},             // 32: x6 = mem[x5]
+      {O::kAddi, 5, 5, 0, 4},           // 36
+      {O::kMul, 7, 6, 3, 0},            // 40
+      {O::kSub, 8, 7, 1, 0},            // 44
+      {O::kAddi, 3, 3, 0, -1},          // 48
+      {O::kBne, 0, 3, 0, -36},          // 52: → 16
+      {O::kJal, 9, 0, 0, 8},            // 56: → 64, x9 = 60
+      {O::kAddi, 0, 0, 0, 0},           // 60 (skipped)
+      {O::kLb, 10, 5, 0, -3},           // 64
+      {O::kSb, 0, 5, 10, 2},            // 68
+      {O::kJalr, 11, 9, 0, 16},         // 72: → 76
+      {O::kXor, 12, 10, 4, 0},          // 76
+      {O::kSltu, 13, 12, 4, 0},         // 80
+      {O::kEcall, 0, 0, 0, 0},          // 84
+  };
+}
+
+struct TestTrace {
+  jolt::prover::Statement statement;
+  std::vector<TraceRow> rows;  // padded
+};
+
+inline TestTrace sample_trace(std::int32_t iterations) {
+  TestTrace t;
+  t.rows = run(sample_program(iterations));
+  t.statement.program_digest = {1, 2, 3, 4};
+  t.statement.inputs = {static_cast<std::uint8_t>(iterations)};
+  t.statement.outputs = {42};
+  t.statement.trace_length = t.rows.size();
+  t.rows.resize(jolt::prover::padded_trace_length(t.rows.size()));
+  return t;
+}
+
+}  // namespace testutil

@@ -39,7 +39,15 @@ void NttDomain::transform(std::span<Fr> v, const std::vector<Fr>& tw) const {
     j ^= bit;
     if (i < j) std::swap(v[i], v[j]);
   }
-  for (std::size_t len = 2; len <= n; len <<= 1) {
+  layers(v, tw, 1);
+}
+
+void NttDomain::layers(std::span<Fr> v, const std::vector<Fr>& tw, unsigned first_log_len) const {
+  const std::size_t n = size();
+  if (v.size() != n)
+    throw std::invalid_argument("NttDomain: buffer of " + std::to_string(v.size()) +
+                                " elements, domain size " + std::to_string(n));
+  for (std::size_t len = std::size_t{1} << first_log_len; len <= n; len <<= 1) {
     const std::size_t half = len / 2, step = n / len;
     for (std::size_t base = 0; base < n; base += len) {
       for (std::size_t j = 0; j < half; ++j) {
@@ -56,6 +64,10 @@ void NttDomain::forward(std::span<Fr> v) const {
   transform(v, twiddles_);
 }
 
+void NttDomain::forward_layers(std::span<Fr> v, unsigned first_log_len) const {
+  layers(v, twiddles_, first_log_len);
+}
+
 void NttDomain::inverse(std::span<Fr> v) const {
   transform(v, inv_twiddles_);
   for (Fr& x : v) x *= size_inv_;
@@ -67,9 +79,19 @@ ReedSolomonCode::ReedSolomonCode(unsigned log_message_len, unsigned log_inv_rate
 void ReedSolomonCode::encode(std::span<const Fr> msg, std::span<Fr> out) const {
   if (msg.size() != message_len() || out.size() != codeword_len())
     throw std::invalid_argument("ReedSolomonCode::encode: wrong message or codeword length");
-  std::copy(msg.begin(), msg.end(), out.begin());
-  std::fill(out.begin() + static_cast<std::ptrdiff_t>(msg.size()), out.end(), Fr::zero());
-  domain_.forward(out);
+  // Zero-padded input of length 2^(L+ρ) with L = log message length, ρ = log inverse rate: after
+  // the bit-reversal permutation position (i << ρ) | s holds msg[rev_L(i)] for s = 0 and zero
+  // otherwise, and the first ρ butterfly layers (twiddles ω^0 on those blocks) merely copy it
+  // across its block of 2^ρ. So write that state directly and run the remaining L layers.
+  const unsigned L = log_message_len_;
+  const unsigned rho = domain_.log_size() - L;
+  const std::size_t block = std::size_t{1} << rho;
+  for (std::size_t i = 0; i < msg.size(); ++i) {
+    std::size_t r = 0;
+    for (unsigned b = 0; b < L; ++b) r |= ((i >> b) & 1) << (L - 1 - b);
+    std::fill_n(out.begin() + static_cast<std::ptrdiff_t>(i * block), block, msg[r]);
+  }
+  domain_.forward_layers(out, rho + 1);
 }
 
 std::vector<Fr> ReedSolomonCode::encode(std::span<const Fr> msg) const {

@@ -27,9 +27,14 @@ class NttDomain {
   // In place; v.size() must equal size() (std::invalid_argument otherwise).
   void forward(std::span<Fr> v) const;
   void inverse(std::span<Fr> v) const;
+  // The forward transform's butterfly layers from block length 2^first_log_len on, for a buffer
+  // that is already in bit-reversed order with the earlier layers applied (used by the RS
+  // encoder, whose zero padding makes the first layers plain copies).
+  void forward_layers(std::span<Fr> v, unsigned first_log_len) const;
 
  private:
   void transform(std::span<Fr> v, const std::vector<Fr>& twiddles) const;
+  void layers(std::span<Fr> v, const std::vector<Fr>& twiddles, unsigned first_log_len) const;
   unsigned log_size_;
   Fr omega_;
   std::vector<Fr> twiddles_;      // ω^i, i < size/2

@@ -1,0 +1,68 @@
+// Taxonomy: the normative list of span labels jolt-run's prover emits (a versioned public
+// schema — renaming or removing a label bumps kTaxonomyVersion and its pinning test).
+//
+//   #include <jolt/taxonomy.hpp>
+//   for (auto label : jolt::taxonomy::kAlwaysPresentSpans) check(trace_has(label));
+//
+// Level policy: every span is recorded when a recording session is active; there is no level
+// filtering of spans (JOLT_LOG filters only console logging). Counters come from the monitor.
+// Hot-loop rule: `sumcheck_round` granularity is the floor; no span inside a per-index loop,
+// which keeps the full stack within the 5% overhead budget.
+// Naming: `Type::method` for kernel seams, `prove_stageN` for stages, `<StageLabel>::prove` for
+// batch drivers, `<Relation>::prepare|prove_round|finish_rounds` per member (per-relation names
+// vary and are not in the presence set), bare snake_case for free functions.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace jolt::taxonomy {
+
+inline constexpr std::uint32_t kTaxonomyVersion = 1;
+
+inline constexpr std::string_view kRootSpan = "jolt_prover::prove";  // arg trace_length
+
+// Stage spans in pipeline order (the stage rollup of summary.json follows this order). This is
+// the full Jolt shape; the M1 prover emits only kEmittedStageSpans (stages 4–7 arrive with
+// M2–M5 and are never emitted empty).
+inline constexpr std::array<std::string_view, 10> kStageSpans = {
+    "prove_stage0", "prove_stage1",  "prove_stage2",  "prove_stage3", "prove_stage4",
+    "prove_stage5", "prove_stage6a", "prove_stage6b", "prove_stage7", "prove_stage8"};
+
+inline constexpr std::array<std::string_view, 2> kSumcheckEngineSpans = {
+    "prove_batch",      // num_rounds, members
+    "sumcheck_round"};  // round
+
+// The stage spans the current (M1) prover opens on every prove() call, in order.
+inline constexpr std::array<std::string_view, 5> kEmittedStageSpans = {
+    "prove_stage0", "prove_stage1", "prove_stage2", "prove_stage3", "prove_stage8"};
+
+// Every label here fires at least once on every prove() call (jolt_prover::prove is the root;
+// each stage span is a child of it; prove_batch / sumcheck_round nest under the batch drivers).
+inline constexpr std::array<std::string_view, 14> kAlwaysPresentSpans = {
+    "jolt_prover::prove",                // trace_length
+    "prove_stage0",                      //
+    "commit_witness",                    // columns, log_t   (stage 0)
+    "prove_stage1",                      //
+    "Stage1Batch::prove",                // stage-1 batch driver
+    "prove_stage2",                      //
+    "Stage2Batch::prove",                // stage-2 batch driver
+    "prove_stage3",                      //
+    "Stage3::prove",                     // stage-3 batch driver
+    "prove_stage8",                      //
+    "JointOpeningPolynomials::prepare",  // polys          (stage 8)
+    "prove_batch",                       // num_rounds, members
+    "sumcheck_round",                    // round
+    "EqPolynomial::evals"};              // num_vars
+
+// Per-relation kernel seams of the M1 prover (they fire on every prove() but are milestone-
+// specific, so they are not part of the presence contract): <Relation>::prepare|prove_round|
+// finish_rounds for each relation below.
+inline constexpr std::array<std::string_view, 4> kM1Relations = {
+    "SpartanOuter", "ProductVirtualization", "SpartanShift", "ColumnClaimReduction"};
+
+// Instants.
+inline constexpr std::string_view kStageRssInstant = "stage_rss";
+inline constexpr std::string_view kHeapSnapshotInstant = "heap_snapshot";  // arg snapshot
+
+}  // namespace jolt::taxonomy

@@ -1,0 +1,60 @@
+// The prover's span contract: every always-present label fires, the root span wraps the stages,
+// no stage 4–7 span is emitted, and sumcheck_round is the finest engine granularity.
+#include <doctest/doctest.h>
+
+#include <jolt/instrument.hpp>
+#include <jolt/recorder.hpp>
+#include <jolt/taxonomy.hpp>
+#include <map>
+#include <string>
+
+#include "mini_trace.hpp"
+
+using namespace jolt::prover;
+
+TEST_CASE("prove() emits the taxonomy's always-present spans") {
+  auto tr = testutil::sample_trace(5);  // T = 64
+  jolt::RecordingSession::start({.heap_snapshots = true});
+  auto proof = prove(tr.statement, tr.rows);
+  jolt::Profile p;
+  jolt::RecordingSession::stop_into(p);
+  CHECK(verify(tr.statement, proof).ok);
+
+  std::map<std::string, int> begins;
+  std::string first_begin;
+  int roots_open_at_stage = 0;
+  for (const auto& th : p.threads) {
+    int root_depth = 0;
+    for (const auto& e : th.events) {
+      if (e.phase == jolt::Phase::kBegin) {
+        if (first_begin.empty()) first_begin = e.name;
+        ++begins[e.name];
+        if (e.name == "jolt_prover::prove") ++root_depth;
+        if (e.name == "prove_stage0" && root_depth == 1) ++roots_open_at_stage;
+      } else if (e.phase == jolt::Phase::kEnd && e.name == "jolt_prover::prove") {
+        --root_depth;
+      }
+    }
+  }
+  for (auto label : jolt::taxonomy::kAlwaysPresentSpans) {
+    INFO(label);
+    CHECK(begins[std::string(label)] > 0);
+  }
+  for (auto label : jolt::taxonomy::kEmittedStageSpans) CHECK(begins[std::string(label)] == 1);
+  for (const char* absent :
+       {"prove_stage4", "prove_stage5", "prove_stage6a", "prove_stage6b", "prove_stage7"})
+    CHECK(begins[absent] == 0);
+  CHECK(begins["jolt_prover::prove"] == 1);
+  CHECK(first_begin == "jolt_prover::prove");
+  CHECK(roots_open_at_stage == 1);
+  for (auto rel : jolt::taxonomy::kM1Relations) {
+    CHECK(begins[std::string(rel) + "::prepare"] == 1);
+    CHECK(begins[std::string(rel) + "::prove_round"] > 0);
+    CHECK(begins[std::string(rel) + "::finish_rounds"] == 1);
+  }
+  // Round granularity: exactly one sumcheck_round per round of the three batches.
+  const int log_t = 6;
+  CHECK(begins["prove_batch"] == 3);
+  CHECK(begins["sumcheck_round"] == (5 + log_t) + log_t + log_t);
+  CHECK(p.heap.size() >= 3);  // Stage1Batch_prepared, Stage2Batch_prepared, Stage3_prepared
+}

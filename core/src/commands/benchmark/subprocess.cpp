@@ -1,0 +1,126 @@
+// posix_spawn-based child processes for benchmark / overhead / measure-objectives.
+#include "commands/benchmark/subprocess.hpp"
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+extern char** environ;
+
+namespace jolt::core {
+
+std::string ProcessResult::describe() const {
+  if (!spawned) return "spawn failed: " + spawn_error;
+  if (term_signal != 0)
+    return "killed by signal " + std::to_string(term_signal) + " (" + strsignal(term_signal) + ")";
+  return "exit status " + std::to_string(exit_code);
+}
+
+ProcessResult run_process(const std::vector<std::string>& argv, ChildStdout out) {
+  ProcessResult result;
+  if (argv.empty()) {
+    result.spawn_error = "empty command";
+    return result;
+  }
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+
+  int pipe_fds[2] = {-1, -1};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (out == ChildStdout::kToStderr) {
+    posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO);
+  } else if (out == ChildStdout::kTeeCapture) {
+    if (::pipe(pipe_fds) != 0) {
+      result.spawn_error = std::string("pipe: ") + std::strerror(errno);
+      posix_spawn_file_actions_destroy(&actions);
+      return result;
+    }
+    posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
+    posix_spawn_file_actions_addclose(&actions, pipe_fds[1]);
+  }
+  std::fflush(stdout);
+  std::fflush(stderr);
+  pid_t pid = 0;
+  const int rc = ::posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (pipe_fds[1] >= 0) ::close(pipe_fds[1]);
+  if (rc != 0) {
+    if (pipe_fds[0] >= 0) ::close(pipe_fds[0]);
+    result.spawn_error = std::strerror(rc);
+    return result;
+  }
+  result.spawned = true;
+  if (pipe_fds[0] >= 0) {
+    char buf[4096];
+    for (;;) {
+      const ssize_t n = ::read(pipe_fds[0], buf, sizeof(buf));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      result.captured_stdout.append(buf, static_cast<std::size_t>(n));
+      std::fwrite(buf, 1, static_cast<std::size_t>(n), stdout);
+      std::fflush(stdout);
+    }
+    ::close(pipe_fds[0]);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) {
+      result.spawn_error = std::string("waitpid: ") + std::strerror(errno);
+      result.spawned = false;
+      return result;
+    }
+  }
+  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) result.term_signal = WTERMSIG(status);
+  return result;
+}
+
+std::string self_executable() {
+  char buf[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  if (n <= 0)
+    throw std::runtime_error(std::string("readlink /proc/self/exe: ") + std::strerror(errno));
+  return std::string(buf, static_cast<std::size_t>(n));
+}
+
+std::string command_line(const std::vector<std::string>& argv) {
+  std::string line;
+  for (const auto& a : argv) {
+    if (!line.empty()) line += ' ';
+    const bool plain = !a.empty() && a.find_first_of(" \t\n'\"\\$`*?;&|<>()") == std::string::npos;
+    if (plain) {
+      line += a;
+    } else {
+      line += '\'';
+      for (char c : a) line += (c == '\'') ? std::string("'\\''") : std::string(1, c);
+      line += '\'';
+    }
+  }
+  return line;
+}
+
+std::string format_duration(double seconds) {
+  if (!(seconds >= 0)) seconds = 0;
+  char buf[32];
+  if (seconds < 60) {
+    std::snprintf(buf, sizeof(buf), "%.1fs", seconds);
+  } else if (seconds < 3600) {
+    const long s = std::lround(seconds);
+    std::snprintf(buf, sizeof(buf), "%ldm%02lds", s / 60, s % 60);
+  } else {
+    const long m = std::lround(seconds / 60);
+    std::snprintf(buf, sizeof(buf), "%ldh%02ldm", m / 60, m % 60);
+  }
+  return buf;
+}
+
+}  // namespace jolt::core

@@ -1,0 +1,46 @@
+// Child processes for the sweep-style commands (benchmark, overhead, measure-objectives): find
+// the jolt-run executable, spawn it with an argument vector, wait for it, optionally capture its
+// stdout while echoing it.
+//
+//   auto r = jolt::core::run_process({self_executable(), "profile", "--workload", "fibonacci"});
+//   if (!r.ok()) std::cerr << "failed: " << r.describe() << "\n";
+//
+// Not thread-safe (one child at a time per caller); no shell is involved, so arguments are
+// passed verbatim.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace jolt::core {
+
+// Where the child's stdout goes.
+enum class ChildStdout {
+  kInherit,    // same as ours
+  kToStderr,   // our stderr (keeps our stdout clean, e.g. for --json)
+  kTeeCapture  // echoed to our stdout and captured into ProcessResult::captured_stdout
+};
+
+struct ProcessResult {
+  bool spawned = false;
+  int exit_code = -1;   // valid when exited normally
+  int term_signal = 0;  // non-zero when killed by a signal
+  std::string spawn_error;
+  std::string captured_stdout;
+  bool ok() const { return spawned && term_signal == 0 && exit_code == 0; }
+  // "exit status 1", "killed by signal 9", "spawn failed: No such file or directory".
+  std::string describe() const;
+};
+
+ProcessResult run_process(const std::vector<std::string>& argv,
+                          ChildStdout out = ChildStdout::kInherit);
+
+// Absolute path of the running executable (/proc/self/exe).
+std::string self_executable();
+
+// The argument vector as one shell-quoted line, for messages a user can paste.
+std::string command_line(const std::vector<std::string>& argv);
+
+// "1m02s", "12.3s", "1h05m".
+std::string format_duration(double seconds);
+
+}  // namespace jolt::core

@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <new>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include <jolt/instrument.hpp>
 #include <jolt/prover/pcs/ligero.hpp>
@@ -13,6 +16,7 @@
 namespace jolt::prover::pcs {
 namespace {
 
+static_assert(std::is_trivially_copyable_v<Fr> && std::is_trivially_destructible_v<Fr>);
 constexpr std::size_t kColumnChunk = 64;
 constexpr std::size_t kLeafBlock = 8;  // columns gathered together: 8 × 32 B = 4 cache lines
 
@@ -103,10 +107,23 @@ LigeroShape LigeroShape::make(std::uint32_t num_vars, std::uint32_t num_polys,
   return s;
 }
 
+FrArray::FrArray(std::size_t n) : n_(n) {
+  if (n == 0) return;
+  // Fr is trivially copyable and destructible (an implicit-lifetime type), so raw storage from
+  // malloc holds Fr objects once written.
+  void* p = std::malloc(n * sizeof(Fr));
+  if (p == nullptr) throw std::bad_alloc();
+  p_.reset(static_cast<Fr*>(p));
+}
+
+void FrArray::Free::operator()(Fr* p) const noexcept {
+  std::free(p);
+}
+
 void LigeroProverData::visit_heap(jolt::HeapVisitor& v) const {
   jolt::HeapScope s(v, "LigeroProverData");
-  v.bytes("matrix", matrix.capacity() * sizeof(Fr));
-  v.bytes("encoded", encoded.capacity() * sizeof(Fr));
+  v.bytes("matrix", matrix.size() * sizeof(Fr));
+  v.bytes("encoded", encoded.size() * sizeof(Fr));
   v.bytes("merkle_tree", tree.heap_bytes());
 }
 
@@ -137,25 +154,26 @@ CommitOutput LigeroPCS::commit(std::span<const std::span<const Fr>> polys) const
   const LigeroShape& shape = data->shape;
   const std::size_t m = shape.cols(), N = shape.codeword_len(), h = shape.column_height();
 
-  data->matrix.resize(h * m);
-  for (std::size_t i = 0; i < polys.size(); ++i)
-    std::copy(polys[i].begin(), polys[i].end(),
-              data->matrix.begin() + static_cast<std::ptrdiff_t>(i * len));
-
-  data->encoded.resize(h * N);
+  data->matrix = FrArray(h * m);
+  data->encoded = FrArray(h * N);
   {
     JOLT_SPAN("Ligero::encode_rows", jolt::arg("rows", h), jolt::arg("codeword_len", N));
     const ReedSolomonCode code(shape.log_cols, shape.log_inv_rate);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, h, 1),
                       [&](const tbb::blocked_range<std::size_t>& rg) {
-                        for (std::size_t t = rg.begin(); t < rg.end(); ++t)
-                          code.encode(std::span<const Fr>(data->matrix).subspan(t * m, m),
-                                      std::span<Fr>(data->encoded).subspan(t * N, N));
+                        for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
+                          // Stacked row t = i·R + a is entries [a·m, (a+1)·m) of table i.
+                          const std::span<const Fr> src =
+                              polys[t / shape.rows()].subspan((t % shape.rows()) * m, m);
+                          std::span<Fr> row = data->matrix.span().subspan(t * m, m);
+                          std::copy(src.begin(), src.end(), row.begin());
+                          code.encode(row, data->encoded.span().subspan(t * N, N));
+                        }
                       });
   }
   // Leaf digests over blocks of adjacent columns, so each row is read a cache line at a time
   // instead of one strided element per leaf.
-  const std::vector<Fr>& enc = data->encoded;
+  const FrArray& enc = data->encoded;
   std::vector<Digest> leaves(N);
   const std::size_t block = std::min<std::size_t>(kLeafBlock, N);
   tbb::parallel_for(std::size_t{0}, N / block, [&](std::size_t blk) {

@@ -50,7 +50,13 @@ void NttDomain::layers(std::span<Fr> v, const std::vector<Fr>& tw, unsigned firs
   for (std::size_t len = std::size_t{1} << first_log_len; len <= n; len <<= 1) {
     const std::size_t half = len / 2, step = n / len;
     for (std::size_t base = 0; base < n; base += len) {
-      for (std::size_t j = 0; j < half; ++j) {
+      {  // j = 0: the twiddle is 1
+        const Fr t = v[base + half];
+        const Fr u = v[base];
+        v[base] = u + t;
+        v[base + half] = u - t;
+      }
+      for (std::size_t j = 1; j < half; ++j) {
         const Fr t = v[base + j + half] * tw[j * step];
         const Fr u = v[base + j];
         v[base + j] = u + t;

@@ -116,6 +116,29 @@ struct LigeroProof {
   static jolt::Status decode(std::span<const std::uint8_t> bytes, LigeroProof& out);
 };
 
+// A fixed-size Fr array whose storage is not zero-filled on allocation: commit writes every
+// entry from TBB workers, so the pages are first touched in parallel instead of by a serial
+// memset. Move-only.
+class FrArray {
+ public:
+  FrArray() = default;
+  explicit FrArray(std::size_t n);
+  std::size_t size() const { return n_; }
+  Fr* data() { return p_.get(); }
+  const Fr* data() const { return p_.get(); }
+  Fr& operator[](std::size_t i) { return p_[i]; }
+  const Fr& operator[](std::size_t i) const { return p_[i]; }
+  std::span<Fr> span() { return {p_.get(), n_}; }
+  std::span<const Fr> span() const { return {p_.get(), n_}; }
+
+ private:
+  struct Free {
+    void operator()(Fr* p) const noexcept;
+  };
+  std::unique_ptr<Fr[], Free> p_;
+  std::size_t n_ = 0;
+};
+
 class LigeroProverData final : public ProverData {
  public:
   std::uint32_t num_vars() const override { return shape.num_vars; }
@@ -123,8 +146,8 @@ class LigeroProverData final : public ProverData {
   void visit_heap(jolt::HeapVisitor& v) const override;
 
   LigeroShape shape;
-  std::vector<Fr> matrix;   // k·R·m: poly-major, then row, then column (a copy of the tables)
-  std::vector<Fr> encoded;  // k·R·4m: poly-major, then row, then codeword position
+  FrArray matrix;   // k·R·m: poly-major, then row, then column (a copy of the tables)
+  FrArray encoded;  // k·R·4m: poly-major, then row, then codeword position
   MerkleTree tree;
 };
 

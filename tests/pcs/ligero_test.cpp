@@ -94,7 +94,8 @@ TEST_CASE("honest batched openings verify for several sizes and batch counts") {
   const LigeroPCS pcs;
   const std::pair<unsigned, unsigned> cases[] = {{0, 1}, {1, 1}, {1, 2}, {2, 3},  {3, 1},
                                                  {5, 2}, {6, 4}, {9, 1}, {10, 3}, {13, 2}};
-  for (auto [n, k] : cases) {
+  for (const auto& c : cases) {
+    const unsigned n = c.first, k = c.second;  // named copies: clang 14 cannot capture bindings
     CAPTURE(n);
     CAPTURE(k);
     const Instance in = make_instance(n, k, 100 + n * 10 + k);
@@ -122,7 +123,8 @@ TEST_CASE("wide matrices (extra_log_cols) open and verify; parameters must agree
   LigeroParams wide;
   wide.extra_log_cols = 2;
   const LigeroPCS pcs(wide), square;
-  for (auto [n, k] : {std::pair{3u, 2u}, std::pair{9u, 3u}, std::pair{12u, 1u}}) {
+  for (const auto& c : {std::pair{3u, 2u}, std::pair{9u, 3u}, std::pair{12u, 1u}}) {
+    const unsigned n = c.first, k = c.second;
     CAPTURE(n);
     const Instance in = make_instance(n, k, 500 + n);
     auto spans = in.spans();

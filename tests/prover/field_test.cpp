@@ -103,6 +103,13 @@ TEST_CASE("Fr conversions from integers and bytes") {
     CHECK(same(Fr::from_bytes_wide(wide), r.v));
   }
   CHECK(Fr::from_i64(INT64_MIN) == -Fr::from_u128(0x8000000000000000ULL, 0));
+  {
+    std::array<std::uint8_t, 64> wide;
+    wide.fill(0xff);  // 2^512 − 1: both halves exceed r
+    mpz_import(r.v, 64, -1, 1, 0, 0, wide.data());
+    mpz_mod(r.v, r.v, p.v);
+    CHECK(same(Fr::from_bytes_wide(wide), r.v));
+  }
   // r itself and all-ones are not canonical encodings.
   std::array<std::uint8_t, 32> ones;
   ones.fill(0xff);

@@ -17,13 +17,29 @@ std::pair<std::vector<Fr>, std::vector<Fr>> outer_tables(const std::vector<std::
   std::vector<Fr> az(kNumRowsPadded * T), bz(kNumRowsPadded * T);
   const auto& rows = constraints();
   // Small integer coefficients as field elements, once.
+  // Coefficients ±1 (almost all of them) become additions/subtractions, others multiplications.
   struct Lin {
     Fr c;
-    std::vector<std::pair<std::uint32_t, Fr>> t;
+    std::vector<std::uint32_t> plus, minus;
+    std::vector<std::pair<std::uint32_t, Fr>> other;
+    Fr eval(const std::vector<std::vector<Fr>>& cols, std::size_t t) const {
+      Fr v = c;
+      for (std::uint32_t i : plus) v += cols[i][t];
+      for (std::uint32_t i : minus) v -= cols[i][t];
+      for (const auto& [i, w] : other) v += w * cols[i][t];
+      return v;
+    }
   };
   auto conv = [](const LinearForm& f) {
-    Lin l{Fr::from_i64(f.constant), {}};
-    for (auto [c, k] : f.terms) l.t.push_back({c, Fr::from_i64(k)});
+    Lin l{Fr::from_i64(f.constant), {}, {}, {}};
+    for (auto [c, k] : f.terms) {
+      if (k == 1)
+        l.plus.push_back(c);
+      else if (k == -1)
+        l.minus.push_back(c);
+      else
+        l.other.push_back({c, Fr::from_i64(k)});
+    }
     return l;
   };
   std::vector<Lin> a, b;
@@ -35,11 +51,8 @@ std::pair<std::vector<Fr>, std::vector<Fr>> outer_tables(const std::vector<std::
                     [&](const tbb::blocked_range<std::size_t>& rg) {
                       for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
                         for (std::size_t k = 0; k < rows.size(); ++k) {
-                          Fr va = a[k].c, vb = b[k].c;
-                          for (const auto& [c, w] : a[k].t) va += w * cols[c][t];
-                          for (const auto& [c, w] : b[k].t) vb += w * cols[c][t];
-                          az[k * T + t] = va;
-                          bz[k * T + t] = vb;
+                          az[k * T + t] = a[k].eval(cols, t);
+                          bz[k * T + t] = b[k].eval(cols, t);
                         }
                       }
                     });

@@ -104,13 +104,16 @@ class Fr {
       lo[i / 8] |= static_cast<std::uint64_t>(b[i]) << (8 * (i % 8));
       hi[i / 8] |= static_cast<std::uint64_t>(b[32 + i]) << (8 * (i % 8));
     }
-    // value = lo + hi * 2^256; lo, hi < 2^256 < 6r, reduce each by mont(x)*R2 style.
+    // value = lo + hi·2^256.
     Fr a, h;
     for (int i = 0; i < 4; ++i) {
       a.l_[i] = lo[i];
       h.l_[i] = hi[i];
     }
-    // a*R2*R^-1 = a*R (Montgomery form of a); valid for any 256-bit input since a*R2 < 2^256*r.
+    // Reduce both halves below r first (2^256 < 6r): mul_raw requires canonical inputs.
+    while (fr_detail::geq_modulus(a.l_)) fr_detail::sub_modulus(a.l_);
+    while (fr_detail::geq_modulus(h.l_)) fr_detail::sub_modulus(h.l_);
+    // a*R2*R^-1 = a*R: the Montgomery form of a.
     Fr am = a.mul_raw(from_raw_mont(fr_detail::kR2));
     // hi * 2^256 in Montgomery form: mont(hi)*R = hi*R2*R2*R^-1... = mul(mont(hi), mont(R)).
     Fr hm = h.mul_raw(from_raw_mont(fr_detail::kR2));
@@ -243,38 +246,45 @@ class Fr {
   }
   Fr to_mont() const { return mul_raw(from_raw_mont(fr_detail::kR2)); }
 
-  // Montgomery product a*b*R^-1 mod r (CIOS). Requires a*b < r*2^256, true for inputs < 2^256
-  // when one input is < r.
+  // Montgomery product a*b*R^-1 mod r: CIOS with the "no-carry" shortcut, valid because the
+  // top limb of r is < 2^63 − 1 (the running value never needs a fifth limb).
   Fr mul_raw(const Fr& b) const {
     using fr_detail::kInv;
     using fr_detail::kModulus;
     using fr_detail::u128;
-    std::uint64_t t[6] = {0, 0, 0, 0, 0, 0};
+    std::uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0;
+    const std::uint64_t a0 = l_[0], a1 = l_[1], a2 = l_[2], a3 = l_[3];
     for (int i = 0; i < 4; ++i) {
-      std::uint64_t carry = 0;
-      for (int j = 0; j < 4; ++j) {
-        u128 s = static_cast<u128>(l_[j]) * b.l_[i] + t[j] + carry;
-        t[j] = static_cast<std::uint64_t>(s);
-        carry = static_cast<std::uint64_t>(s >> 64);
-      }
-      u128 s4 = static_cast<u128>(t[4]) + carry;
-      t[4] = static_cast<std::uint64_t>(s4);
-      t[5] = static_cast<std::uint64_t>(s4 >> 64);
-      std::uint64_t m = t[0] * kInv;
-      u128 s = static_cast<u128>(m) * kModulus[0] + t[0];
-      carry = static_cast<std::uint64_t>(s >> 64);
-      for (int j = 1; j < 4; ++j) {
-        s = static_cast<u128>(m) * kModulus[j] + t[j] + carry;
-        t[j - 1] = static_cast<std::uint64_t>(s);
-        carry = static_cast<std::uint64_t>(s >> 64);
-      }
-      s = static_cast<u128>(t[4]) + carry;
-      t[3] = static_cast<std::uint64_t>(s);
-      t[4] = t[5] + static_cast<std::uint64_t>(s >> 64);
+      const std::uint64_t bi = b.l_[i];
+      u128 x = static_cast<u128>(a0) * bi + t0;
+      std::uint64_t A = static_cast<std::uint64_t>(x >> 64);
+      t0 = static_cast<std::uint64_t>(x);
+      const std::uint64_t m = t0 * kInv;
+      u128 y = static_cast<u128>(m) * kModulus[0] + t0;
+      std::uint64_t C = static_cast<std::uint64_t>(y >> 64);
+      x = static_cast<u128>(a1) * bi + t1 + A;
+      A = static_cast<std::uint64_t>(x >> 64);
+      y = static_cast<u128>(m) * kModulus[1] + static_cast<std::uint64_t>(x) + C;
+      C = static_cast<std::uint64_t>(y >> 64);
+      t0 = static_cast<std::uint64_t>(y);
+      x = static_cast<u128>(a2) * bi + t2 + A;
+      A = static_cast<std::uint64_t>(x >> 64);
+      y = static_cast<u128>(m) * kModulus[2] + static_cast<std::uint64_t>(x) + C;
+      C = static_cast<std::uint64_t>(y >> 64);
+      t1 = static_cast<std::uint64_t>(y);
+      x = static_cast<u128>(a3) * bi + t3 + A;
+      A = static_cast<std::uint64_t>(x >> 64);
+      y = static_cast<u128>(m) * kModulus[3] + static_cast<std::uint64_t>(x) + C;
+      C = static_cast<std::uint64_t>(y >> 64);
+      t2 = static_cast<std::uint64_t>(y);
+      t3 = C + A;
     }
     Fr r;
-    for (int i = 0; i < 4; ++i) r.l_[i] = t[i];
-    if (t[4] != 0 || fr_detail::geq_modulus(r.l_)) fr_detail::sub_modulus(r.l_);
+    r.l_[0] = t0;
+    r.l_[1] = t1;
+    r.l_[2] = t2;
+    r.l_[3] = t3;
+    if (fr_detail::geq_modulus(r.l_)) fr_detail::sub_modulus(r.l_);
     return r;
   }
 

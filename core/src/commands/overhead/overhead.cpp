@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <boost/algorithm/string.hpp>
 #include <boost/program_options.hpp>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>

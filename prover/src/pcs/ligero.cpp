@@ -176,15 +176,19 @@ CommitOutput LigeroPCS::commit(std::span<const std::span<const Fr>> polys) const
   const FrArray& enc = data->encoded;
   std::vector<Digest> leaves(N);
   const std::size_t block = std::min<std::size_t>(kLeafBlock, N);
-  tbb::parallel_for(std::size_t{0}, N / block, [&](std::size_t blk) {
-    thread_local std::vector<Fr> columns;
-    columns.resize(block * h);
-    const std::size_t j0 = blk * block;
-    for (std::size_t t = 0; t < h; ++t)
-      for (std::size_t s = 0; s < block; ++s) columns[s * h + t] = enc[t * N + j0 + s];
-    for (std::size_t s = 0; s < block; ++s)
-      leaves[j0 + s] = hash_leaf(std::span<const Fr>(columns).subspan(s * h, h));
-  });
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, N / block),
+                    [&](const tbb::blocked_range<std::size_t>& rg) {
+                      std::vector<Fr> columns(block * h);  // one buffer per task range
+                      for (std::size_t blk = rg.begin(); blk < rg.end(); ++blk) {
+                        const std::size_t j0 = blk * block;
+                        for (std::size_t t = 0; t < h; ++t)
+                          for (std::size_t s = 0; s < block; ++s)
+                            columns[s * h + t] = enc[t * N + j0 + s];
+                        for (std::size_t s = 0; s < block; ++s)
+                          leaves[j0 + s] =
+                              hash_leaf(std::span<const Fr>(columns).subspan(s * h, h));
+                      }
+                    });
   data->tree = MerkleTree::from_leaves(leaves);
 
   CommitOutput out;

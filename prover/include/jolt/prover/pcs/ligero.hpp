@@ -27,13 +27,16 @@
 //
 // Soundness (why q = 148 for 100 bits at rate 1/4). The code C = RS[4m, m] has relative
 // distance d = 1 − (m−1)/4m > 3/4; take δ = 3/8 < d/2, the unique-decoding radius (rounded down,
-// which is conservative). Stack all kR committed rows into one interleaved word U ∈ C^(kR).
-//  (1) U is δ-far from C^(kR) (> δ·4m columns must change). By the proximity gap for RS codes in
-//      the unique-decoding regime (Ames–Hazay–Ishai–Venkitasubramaniam 2017; Ben-Sasson et al.
-//      2020, Thm 1.2/6.2 for the power-of-ρ "curve" variant), Σ ρ^t U_t is δ-far from C except
-//      with probability ≤ (kR−1)·4m/|Fr| < 2^-200 for any practical size. The verifier encodes w
-//      itself, so Enc(w) ∈ C and it differs from the opened combination on > δ·4m columns;
-//      every query hits one with probability ≥ δ.
+// which is conservative). Stack all kR committed rows (whatever the Merkle leaves bind, codeword
+// or not) into one interleaved word U ∈ Fr^(kR × 4m).
+//  (1) U is δ-far from the interleaved code C^(kR) (more than δ·4m columns would have to
+//      change). By the correlated-agreement / proximity-gap property of RS codes in the
+//      unique-decoding regime (Ames–Hazay–Ishai–Venkitasubramaniam, Ligero, CCS 2017; Ben-Sasson–
+//      Carmon–Ishai–Kopparty–Saraf, "Proximity gaps for Reed–Solomon codes", 2020, including the
+//      version for combinations along a degree-(kR−1) curve, i.e. powers of one ρ), Σ ρ^t U_t is
+//      δ-far from C except with probability ≤ (kR−1)·4m/|Fr| < 2^-200 for any practical size. The
+//      verifier encodes w itself, so Enc(w) ∈ C and it differs from the opened combination on >
+//      δ·4m columns; every query hits one with probability ≥ δ.
 //  (2) U is δ-close: each row has a unique nearest codeword, defining the polynomials f_i* the
 //      prover is bound to; the corrupted columns form a set E with |E| ≤ δ·4m. If some claimed
 //      v_i ≠ f_i*(r) then, except with probability (k−1)/|Fr| over γ, the check on ⟨u, eq(r_lo)⟩

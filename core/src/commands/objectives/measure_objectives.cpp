@@ -99,6 +99,7 @@ std::uint64_t measure_callgrind(const CallgrindObjective& c, const fs::path& bin
                                "valgrind",
                                "--tool=callgrind",
                                "-q",
+                               "--toggle-collect=main",
                                "--callgrind-out-file=" + out_file.string(),
                                exe.string()};
   std::cerr << "Measuring " << c.bench << ": " << jolt::core::command_line(cmd) << "\n";

@@ -391,3 +391,41 @@ TEST_CASE("prover data reports its heap bytes") {
   // n = 6: 8 rows × 8 columns, codewords of 32 → matrix 64 + encoded 256 Fr, 2·32 digests.
   CHECK(v.total >= (64 + 256) * sizeof(Fr) + 2 * 32 * 32);
 }
+
+TEST_CASE("every single-byte corruption of an encoded proof is rejected without a crash") {
+  const LigeroPCS pcs;
+  const Instance in = make_instance(6, 2, 21);
+  auto spans = in.spans();
+  const auto com = pcs.commit(spans);
+  Blake2bTranscript tp("pcs-test");
+  const auto bytes = pcs.open(*com.data, in.point, in.evals, tp);
+  std::mt19937_64 rng(99);
+  for (int trial = 0; trial < 300; ++trial) {
+    auto bad = bytes;
+    const std::size_t pos = rng() % bad.size();
+    bad[pos] ^= static_cast<std::uint8_t>(1u << (rng() % 8));
+    Blake2bTranscript tv("pcs-test");
+    CAPTURE(pos);
+    CHECK_FALSE(pcs.verify(com.commitment, in.point, in.evals, bad, tv).ok);
+  }
+}
+
+TEST_CASE("the verifier rejects absurd commitment shapes with an error, not a crash") {
+  const LigeroPCS pcs;
+  const Instance in = make_instance(4, 1, 2);
+  auto spans = in.spans();
+  const auto com = pcs.commit(spans);
+  Blake2bTranscript tp("pcs-test");
+  const auto bytes = pcs.open(*com.data, in.point, in.evals, tp);
+  for (std::uint32_t n : {52u, 60u, 0xffffffffu}) {
+    Commitment c = com.commitment;
+    c.num_vars = n;
+    std::vector<Fr> point(n <= 60 ? n : 4);
+    Blake2bTranscript tv("pcs-test");
+    CHECK_FALSE(pcs.verify(c, point, in.evals, bytes, tv).ok);
+  }
+  Commitment c = com.commitment;
+  c.num_polys = 0;
+  Blake2bTranscript tv("pcs-test");
+  CHECK_FALSE(pcs.verify(c, in.point, {}, bytes, tv).ok);
+}

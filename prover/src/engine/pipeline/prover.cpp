@@ -34,9 +34,15 @@ constexpr KernelLabels kReductionLabels = {"ColumnClaimReduction::prepare",
                                            "ColumnClaimReduction::finish_rounds"};
 
 // Session state passed between stages.
-struct Witness {
+struct Witness : jolt::HeapReportable {
   std::vector<std::vector<Fr>> columns;
   std::size_t log_t = 0;
+  void visit_heap(jolt::HeapVisitor& v) const override {
+    jolt::HeapScope s(v, "Witness");
+    std::uint64_t b = columns.capacity() * sizeof(std::vector<Fr>);
+    for (const auto& c : columns) b += c.capacity() * sizeof(Fr);
+    v.bytes("columns", b);
+  }
 };
 struct Stage1Out {
   std::vector<Fr> r1;  // cycle point
@@ -119,7 +125,7 @@ class M1Prover {
       auto [az, bz] = m1::outer_tables(w.columns);
       k = std::make_unique<SpartanOuterKernel>(std::move(az), std::move(bz), tau);
     }
-    snapshot("Stage1Batch_prepared", {k.get()});
+    snapshot("Stage1Batch_prepared", {&w, k.get()});
     BatchProverOutput out = prove_batch({{k.get(), Fr::zero()}}, t_, opt_.self_check);
     Stage1Out s;
     s.r1.assign(out.challenges.begin() + m1::kRowBits, out.challenges.end());
@@ -149,7 +155,7 @@ class M1Prover {
       for (std::uint32_t c : factors) leaves.push_back(w.columns[c]);
       k = std::make_unique<NaiveKernel>(kProductLabels, std::move(leaves), expr);
     }
-    snapshot("Stage2Batch_prepared", {k.get()});
+    snapshot("Stage2Batch_prepared", {&w, k.get()});
     BatchProverOutput out =
         prove_batch({{k.get(), m1proto::product_input(gamma, s1.v1)}}, t_, opt_.self_check);
     Stage2Out s;
@@ -211,7 +217,7 @@ class M1Prover {
       leaves.push_back(std::move(p2));
       kr = std::make_unique<NaiveKernel>(kReductionLabels, std::move(leaves), red);
     }
-    snapshot("Stage3_prepared", {ks.get(), kr.get()});
+    snapshot("Stage3_prepared", {&w, ks.get(), kr.get()});
     BatchProverOutput out =
         prove_batch({{ks.get(), m1proto::shift_input(gamma, s1.v1)},
                      {kr.get(), m1proto::reduction_input(weights, s1.v1, s2.v2)}},

@@ -18,7 +18,7 @@ VerifyResult reject(std::string check, std::string message) {
 
 }  // namespace
 
-VerifyResult verify(const Statement& st, std::span<const std::uint8_t> bytes) {
+static VerifyResult verify_impl(const Statement& st, std::span<const std::uint8_t> bytes) {
   using m1::kNumColumns;
   DecodeResult d = decode_proof(bytes);
   if (!d.proof) return reject("decode", d.error);
@@ -104,6 +104,15 @@ VerifyResult verify(const Statement& st, std::span<const std::uint8_t> bytes) {
   if (auto err = pcs->verify(p.commitment, kNumColumns, log_t, r3, v3, p.pcs_opening, t))
     return reject("stage8.pcs", *err);
   return VerifyResult{true, "", ""};
+}
+
+VerifyResult verify(const Statement& st, std::span<const std::uint8_t> bytes) {
+  // A malformed proof must never escape as an exception (e.g. an allocation failure).
+  try {
+    return verify_impl(st, bytes);
+  } catch (const std::exception& e) {
+    return reject("internal", std::string("verifier error: ") + e.what());
+  }
 }
 
 }  // namespace jolt::prover

@@ -5,8 +5,8 @@
 //   jolt::prover::pcs::LigeroPCS pcs;                        // any CommitmentScheme
 //   std::vector<std::span<const Fr>> polys = {a, b};         // each of length 2^n
 //   auto [commitment, data] = pcs.commit(polys);
-//   std::vector<std::uint8_t> proof = pcs.open(*data, r, {va, vb}, prover_transcript);
-//   jolt::Status ok = pcs.verify(commitment, r, {va, vb}, proof, verifier_transcript);
+//   std::vector<std::uint8_t> proof = pcs.open(*data, r, evals, prover_transcript);
+//   jolt::Status ok = pcs.verify(commitment, r, evals, proof, verifier_transcript);
 //
 // Variable / index order (every scheme): entry x of a table holds f at the boolean point whose
 // coordinate i is bit i of x, i.e. point[i] ↔ bit i (LITTLE-endian; point[0] ↔ the LSB). The

@@ -1,0 +1,155 @@
+#!/usr/bin/python3
+"""Runs the result scripts (benchmark_summary.py, plot_benchmarks.py, plot_memory_usage.py) on a
+generated sweep CSV and generated summaries; checks the table, that the PNG/HTML files are
+written, and that missing or malformed input gives a clear message and a non-zero exit."""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+SCRIPTS = None
+PY = "/usr/bin/python3"
+HEADER = ("benchmark_name,scale,prover_time_s,trace_length,proving_hz,proof_size,"
+          "proof_size_compressed,backend\n")
+
+
+def run(script, *args, cwd=None):
+    return subprocess.run([PY, os.path.join(SCRIPTS, script), *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=60)
+
+
+def summary(workload, scale, peak_rss, peak_mem=0.5):
+    return {"schema_version": 1, "taxonomy_version": 1,
+            "run": {"workload": workload, "scale_log2": scale, "backend": "reference",
+                    "timestamp_unix_secs": 1, "git_rev": None},
+            "root": {"label": "jolt_prover::prove", "wall_time_ns": 10**9, "dark_time_ns": 0,
+                     "dark_time_fraction": 0.0, "peak_memory_gib": peak_mem},
+            "peak_rss_gib": peak_rss, "spans": {}, "stages": [], "counters": {}, "heap": {}}
+
+
+class ScriptsTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+        self.csv = os.path.join(self.dir, "modular_timings.csv")
+        with open(self.csv, "w") as f:
+            f.write(HEADER)
+            f.write("fibonacci,10,0.05,1024,20480.00,1000,1000,reference\n")
+            f.write("fibonacci,11,0.10,2048,20480.00,1100,1100,reference\n")
+            f.write("sha2-chain,11,0.20,2048,10240.00,1200,1200,reference\n")
+            f.write("fibonacci,11,0.08,2048,25600.00,1100,1100,reference\n")  # later row wins
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_summary_table_per_scale(self):
+        r = run("benchmark_summary.py", "--csv", self.csv)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertEqual(lines[0], "Benchmark Summary (kHz)")
+        self.assertIn("Fibonacci", lines[2])
+        self.assertIn("SHA2-chain", lines[2])
+        row10 = next(l for l in lines if l.strip().startswith("2^10"))
+        row11 = next(l for l in lines if l.strip().startswith("2^11"))
+        self.assertIn("20.5 kHz", row10)
+        self.assertIn("25.6 kHz", row11)  # last row for (fibonacci, 11) wins
+        self.assertIn("10.2 kHz", row11)
+
+    def test_summary_other_metrics(self):
+        r = run("benchmark_summary.py", "--csv", self.csv, "--metric", "prover_time_s")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("0.05s", r.stdout)
+        r = run("benchmark_summary.py", "--csv", self.csv, "--metric", "proof_size")
+        self.assertIn("1.1 KB", r.stdout)
+        for m in ("trace_length", "proof_size_compressed"):
+            self.assertEqual(run("benchmark_summary.py", "--csv", self.csv, "--metric", m)
+                             .returncode, 0)
+
+    def test_summary_bad_input(self):
+        r = run("benchmark_summary.py", "--csv", os.path.join(self.dir, "missing.csv"))
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("no such file", r.stderr)
+        bad = os.path.join(self.dir, "bad.csv")
+        with open(bad, "w") as f:
+            f.write("name,value\nx,1\n")
+        r = run("benchmark_summary.py", "--csv", bad)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("no 'benchmark_name' column", r.stderr)
+        with open(bad, "w") as f:
+            f.write(HEADER)
+        r = run("benchmark_summary.py", "--csv", bad)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("no result rows", r.stderr)
+
+    def test_plots_written(self):
+        out = os.path.join(self.dir, "plots")
+        r = run("plot_benchmarks.py", "--csv", self.csv, "--output-dir", out, "--html")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for name in ("benchmark_plot.png", "proof_size_plot.png", "benchmark_plots.html"):
+            path = os.path.join(out, name)
+            self.assertTrue(os.path.getsize(path) > 1000, path)
+        with open(os.path.join(out, "benchmark_plot.png"), "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+        with open(os.path.join(out, "benchmark_plots.html")) as f:
+            self.assertIn("Hardware: ", f.read())
+        out2 = os.path.join(self.dir, "speed-only")
+        r = run("plot_benchmarks.py", "--csv", self.csv, "--output-dir", out2,
+                "--plot-type", "speed")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(os.listdir(out2), ["benchmark_plot.png"])
+
+    def test_plots_bad_input(self):
+        r = run("plot_benchmarks.py", "--csv", os.path.join(self.dir, "none.csv"),
+                "--output-dir", self.dir)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("no such file", r.stderr)
+        bad = os.path.join(self.dir, "bad.csv")
+        with open(bad, "w") as f:
+            f.write("benchmark_name,scale\nfibonacci,x\n")
+        r = run("plot_benchmarks.py", "--csv", bad, "--output-dir", self.dir)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("missing column", r.stderr)
+
+    def test_memory_plot(self):
+        runs = os.path.join(self.dir, "runs")
+        for w, s, rss in (("fibonacci", 10, 0.2), ("fibonacci", 11, 0.3), ("sha2-chain", 11, 0.4)):
+            d = os.path.join(runs, f"20260101-000000_modular_{w.replace('-', '_')}_{s}")
+            os.makedirs(d)
+            with open(os.path.join(d, "summary.json"), "w") as f:
+                json.dump(summary(w, s, rss), f)
+            os.symlink(os.path.basename(d),
+                       os.path.join(runs, f"latest_modular_{w.replace('-', '_')}_{s}"))
+        broken = os.path.join(runs, "latest_modular_btreemap_10")
+        os.makedirs(broken)
+        with open(os.path.join(broken, "summary.json"), "w") as f:
+            f.write("{not json")
+        out = os.path.join(self.dir, "mem")
+        r = run("plot_memory_usage.py", "--traces-dir", runs, "--output-dir", out,
+                "--output-name", "mem.html")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("latest_modular_btreemap_10/summary.json: skipping", r.stderr)
+        self.assertTrue(os.path.getsize(os.path.join(out, "mem.png")) > 1000)
+        self.assertTrue(os.path.isfile(os.path.join(out, "mem.html")))
+
+    def test_memory_plot_bad_input(self):
+        r = run("plot_memory_usage.py", "--traces-dir", self.dir, "--output-dir", self.dir)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("no latest_*/summary.json", r.stderr)
+        r = run("plot_memory_usage.py", "--traces-dir", os.path.join(self.dir, "nope"))
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("no such folder", r.stderr)
+        r = run("plot_memory_usage.py", "--traces-dir", self.dir, "--output-name", "x.svg")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("expected a .png or .html", r.stderr)
+
+
+if __name__ == "__main__":
+    p = argparse.ArgumentParser()
+    p.add_argument("--scripts-dir", required=True)
+    args, rest = p.parse_known_args()
+    SCRIPTS = os.path.abspath(args.scripts_dir)
+    unittest.main(argv=[sys.argv[0], *rest], verbosity=2)

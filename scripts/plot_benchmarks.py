@@ -7,12 +7,25 @@ trace length, from the sweep CSV; PNG files (plus an HTML page with --html).
 
 import argparse
 import csv
+import math
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from jolt_plot_common import (die, hardware_line, label_for, ordered_workloads,  # noqa: E402
                               use_agg, write_html)
+
+def pow2_label(x, _pos):
+    """Tick label 2^n (with the size in words for the round ones: 2^20 = 1 million)."""
+    if x <= 0:
+        return ""
+    n = math.log2(x)
+    if abs(n - round(n)) > 1e-9:
+        return ""
+    n = int(round(n))
+    words = {20: " (1 million)", 30: " (1 billion)"}
+    return f"2^{n}{words.get(n, '')}"
+
 
 REQUIRED = ("benchmark_name", "scale", "prover_time_s", "proof_size")
 
@@ -55,6 +68,7 @@ def main():
 
     rows = read_rows(args.csv)
     plt = use_agg()
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
     os.makedirs(args.output_dir, exist_ok=True)
     names = ordered_workloads({n for n, _ in rows})
     hw = hardware_line()
@@ -66,6 +80,8 @@ def main():
             pts = sorted((s, v[0]) for (m, s), v in rows.items() if m == n and v[0] is not None)
             if pts:
                 ax.plot([s for s, _ in pts], [k for _, k in pts], marker="o", label=label_for(n))
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _p: f"2^{int(x)}"))
         ax.set_xlabel("Scale (log2 of padded trace length)")
         ax.set_ylabel("Prover speed (cycles proved per millisecond, aka kHz)")
         ax.set_title(f"Jolt zkVM Benchmark\n{hw}", fontsize=11)
@@ -81,13 +97,14 @@ def main():
         for i, n in enumerate(names):
             pts = sorted((v[1], v[2], v[3]) for (m, _), v in rows.items() if m == n)
             color = f"C{i}"
-            ax.plot([t / 1e6 for t, _, _ in pts], [b / 1024 for _, b, _ in pts], marker="o",
+            ax.plot([t for t, _, _ in pts], [b / 1024 for _, b, _ in pts], marker="o",
                     color=color, label=f"{label_for(n)} (uncompressed)")
-            ax.plot([t / 1e6 for t, _, _ in pts], [c / 1024 for _, _, c in pts], marker="o",
+            ax.plot([t for t, _, _ in pts], [c / 1024 for _, _, c in pts], marker="o",
                     linestyle="--", color=color, markerfacecolor="none",
                     label=f"{label_for(n)} (compressed)")
         ax.set_xscale("log", base=2)
-        ax.set_xlabel("Trace length (millions of cycles, padded)")
+        ax.xaxis.set_major_formatter(FuncFormatter(pow2_label))
+        ax.set_xlabel("Trace length (cycles, padded to a power of two)")
         ax.set_ylabel("Proof size (KB)")
         ax.set_title(f"Jolt zkVM Proof Size\n{hw}", fontsize=11)
         ax.grid(True, alpha=0.3)

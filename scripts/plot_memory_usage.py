@@ -57,11 +57,14 @@ def main():
 
     points = load_points(args.traces_dir)
     plt = use_agg()
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
     os.makedirs(args.output_dir, exist_ok=True)
     fig, ax = plt.subplots(figsize=(12, 8))
     for n in ordered_workloads(set(points)):
         pts = sorted(points[n])
         ax.plot([s for s, _ in pts], [g for _, g in pts], marker="o", label=label_for(n))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _p: f"2^{int(x)}"))
     ax.set_xlabel("Scale (log2 of padded trace length)")
     ax.set_ylabel("Peak Memory Usage (GiB)")
     ax.set_title(f"Jolt zkVM Peak Memory Usage\n{hardware_line()}", fontsize=11)

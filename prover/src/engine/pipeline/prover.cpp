@@ -122,8 +122,7 @@ class M1Prover {
     std::unique_ptr<SpartanOuterKernel> k;
     {
       JOLT_SPAN(SpartanOuterKernel::kLabels.prepare);
-      auto [az, bz] = m1::outer_tables(w.columns);
-      k = std::make_unique<SpartanOuterKernel>(std::move(az), std::move(bz), tau);
+      k = std::make_unique<SpartanOuterKernel>(w.columns, tau);
     }
     snapshot("Stage1Batch_prepared", {&w, k.get()});
     BatchProverOutput out = prove_batch({{k.get(), Fr::zero()}}, t_, opt_.self_check);

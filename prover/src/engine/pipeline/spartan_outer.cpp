@@ -1,4 +1,4 @@
-// Outer Spartan: Az/Bz materialisation and the split-eq degree-3 round kernel.
+// Outer Spartan: streaming row rounds, then T-sized cycle rounds with a split eq (see header).
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
@@ -11,108 +11,203 @@
 
 namespace jolt::prover {
 
+namespace {
+
+using m1::kNumRowsPadded;
+using m1::kRowBits;
+
+// A constraint side with ±1 coefficients (almost all of them) as additions/subtractions.
+struct Lin {
+  Fr c;
+  std::vector<std::uint32_t> plus, minus;
+  std::vector<std::pair<std::uint32_t, Fr>> other;
+  Fr eval(const std::vector<std::vector<Fr>>& cols, std::size_t t) const {
+    Fr v = c;
+    for (std::uint32_t i : plus) v += cols[i][t];
+    for (std::uint32_t i : minus) v -= cols[i][t];
+    for (const auto& [i, w] : other) v += w * cols[i][t];
+    return v;
+  }
+};
+
+Lin to_lin(const m1::LinearForm& f) {
+  Lin l{Fr::from_i64(f.constant), {}, {}, {}};
+  for (auto [c, k] : f.terms) {
+    if (k == 1)
+      l.plus.push_back(c);
+    else if (k == -1)
+      l.minus.push_back(c);
+    else
+      l.other.push_back({c, Fr::from_i64(k)});
+  }
+  return l;
+}
+
+struct Rows {
+  std::vector<Lin> a, b;
+};
+const Rows& rows() {
+  static const Rows r = [] {
+    Rows x;
+    for (const auto& row : m1::constraints()) {
+      x.a.push_back(to_lin(row.a));
+      x.b.push_back(to_lin(row.b));
+    }
+    return x;
+  }();
+  return r;
+}
+
+void sum_halves(std::vector<Fr>& v) {
+  const std::size_t h = v.size() / 2;
+  for (std::size_t i = 0; i < h; ++i) v[i] += v[i + h];
+  v.resize(h);
+}
+
+using Acc = std::array<Fr, 3>;
+Acc add(Acc x, const Acc& y) {
+  for (int i = 0; i < 3; ++i) x[i] += y[i];
+  return x;
+}
+
+}  // namespace
+
 namespace m1 {
 std::pair<std::vector<Fr>, std::vector<Fr>> outer_tables(const std::vector<std::vector<Fr>>& cols) {
   const std::size_t T = cols.at(0).size();
   std::vector<Fr> az(kNumRowsPadded * T), bz(kNumRowsPadded * T);
-  const auto& rows = constraints();
-  // Small integer coefficients as field elements, once.
-  // Coefficients ±1 (almost all of them) become additions/subtractions, others multiplications.
-  struct Lin {
-    Fr c;
-    std::vector<std::uint32_t> plus, minus;
-    std::vector<std::pair<std::uint32_t, Fr>> other;
-    Fr eval(const std::vector<std::vector<Fr>>& cols, std::size_t t) const {
-      Fr v = c;
-      for (std::uint32_t i : plus) v += cols[i][t];
-      for (std::uint32_t i : minus) v -= cols[i][t];
-      for (const auto& [i, w] : other) v += w * cols[i][t];
-      return v;
-    }
-  };
-  auto conv = [](const LinearForm& f) {
-    Lin l{Fr::from_i64(f.constant), {}, {}, {}};
-    for (auto [c, k] : f.terms) {
-      if (k == 1)
-        l.plus.push_back(c);
-      else if (k == -1)
-        l.minus.push_back(c);
-      else
-        l.other.push_back({c, Fr::from_i64(k)});
-    }
-    return l;
-  };
-  std::vector<Lin> a, b;
-  for (const auto& r : rows) {
-    a.push_back(conv(r.a));
-    b.push_back(conv(r.b));
-  }
+  const Rows& r = rows();
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 512),
                     [&](const tbb::blocked_range<std::size_t>& rg) {
-                      for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
-                        for (std::size_t k = 0; k < rows.size(); ++k) {
-                          az[k * T + t] = a[k].eval(cols, t);
-                          bz[k * T + t] = b[k].eval(cols, t);
+                      for (std::size_t t = rg.begin(); t < rg.end(); ++t)
+                        for (std::size_t k = 0; k < r.a.size(); ++k) {
+                          az[k * T + t] = r.a[k].eval(cols, t);
+                          bz[k * T + t] = r.b[k].eval(cols, t);
                         }
-                      }
                     });
   return {std::move(az), std::move(bz)};
 }
 }  // namespace m1
 
-SpartanOuterKernel::SpartanOuterKernel(std::vector<Fr> az, std::vector<Fr> bz, std::vector<Fr> tau)
-    : az_(std::move(az)), bz_(std::move(bz)), tau_(std::move(tau)) {
-  if (az_.size() != (std::size_t{1} << tau_.size()) || bz_.size() != az_.size())
-    throw std::invalid_argument("SpartanOuterKernel: table size != 2^|tau|");
-  eq_rest_ = EqPolynomial::evals(std::span<const Fr>(tau_).subspan(1));
+SpartanOuterKernel::SpartanOuterKernel(const std::vector<std::vector<Fr>>& columns,
+                                       std::vector<Fr> tau)
+    : cols_(columns), tau_(std::move(tau)) {
+  if (cols_.empty() || tau_.size() != kRowBits + log2_exact(cols_[0].size()))
+    throw std::invalid_argument("SpartanOuterKernel: |tau| != row bits + log T");
+  const std::span<const Fr> t(tau_);
+  eq_row_ = EqPolynomial::evals(t.subspan(1, kRowBits - 1));
+  eq_cyc_ = EqPolynomial::evals(t.subspan(kRowBits));
 }
 
 void SpartanOuterKernel::bind(const Fr& r) {
   const Fr& tj = tau_[round_];
   eq_bound_ *= (tj * r).dbl() + Fr::one() - tj - r;
-  bind_top_in_place(az_, r);
-  bind_top_in_place(bz_, r);
-  ++round_;
-  if (round_ < tau_.size()) {
-    const std::size_t h = eq_rest_.size() / 2;
-    for (std::size_t i = 0; i < h; ++i) eq_rest_[i] += eq_rest_[i + h];
-    eq_rest_.resize(h);
+  if (round_ < kRowBits) {
+    row_challenges_.push_back(r);
+    if (eq_row_.size() > 1) sum_halves(eq_row_);
+    if (round_ + 1 == kRowBits) materialise();
+  } else {
+    bind_top_in_place(az_, r);
+    bind_top_in_place(bz_, r);
   }
+  ++round_;
+  if (round_ >= kRowBits && round_ < tau_.size()) sum_halves(eq_cyc_);
 }
 
-std::vector<Fr> SpartanOuterKernel::prove_round(const std::optional<Fr>& bind_r, std::size_t,
-                                                const Fr&) {
-  if (bind_r) bind(*bind_r);
-  const std::size_t half = az_.size() / 2;
-  using Acc = std::array<Fr, 3>;  // q(0), q(1), q(2)
-  Acc q = tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, half, 2048), Acc{},
-      [&](const tbb::blocked_range<std::size_t>& rg, Acc acc) {
-        for (std::size_t i = rg.begin(); i < rg.end(); ++i) {
-          const Fr a0 = az_[i], a1 = az_[i + half], b0 = bz_[i], b1 = bz_[i + half];
-          const Fr& e = eq_rest_[i];
-          acc[0] += e * (a0 * b0);
-          acc[1] += e * (a1 * b1);
-          acc[2] += e * ((a1.dbl() - a0) * (b1.dbl() - b0));
-        }
-        return acc;
-      },
-      [](Acc x, const Acc& y) {
-        for (int i = 0; i < 3; ++i) x[i] += y[i];
-        return x;
-      });
-  const Fr q3 = q[0] - (q[1] + q[1] + q[1]) + (q[2] + q[2] + q[2]);
+// Az(r_row, t) = Σ_k eq(r_row, k)·A_k(z(t)), likewise Bz: T entries each.
+void SpartanOuterKernel::materialise() {
+  const std::vector<Fr> w = EqPolynomial::evals(row_challenges_);
+  const std::size_t T = cols_[0].size();
+  const Rows& r = rows();
+  az_.assign(T, Fr::zero());
+  bz_.assign(T, Fr::zero());
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 512),
+                    [&](const tbb::blocked_range<std::size_t>& rg) {
+                      for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
+                        Fr a = Fr::zero(), b = Fr::zero();
+                        for (std::size_t k = 0; k < r.a.size(); ++k) {
+                          a += w[k] * r.a[k].eval(cols_, t);
+                          b += w[k] * r.b[k].eval(cols_, t);
+                        }
+                        az_[t] = a;
+                        bz_[t] = b;
+                      }
+                    });
+}
+
+std::vector<Fr> SpartanOuterKernel::evals_from_q(const Fr& q0, const Fr& q1, const Fr& q2) const {
+  const Fr q3 = q0 - (q1 + q1 + q1) + (q2 + q2 + q2);
   const Fr& tj = tau_[round_];
   // eq(τ_j, X) = (1 − τ_j) + X·(2τ_j − 1)
-  const Fr l0 = Fr::one() - tj, slope = tj.dbl() - Fr::one();
+  const Fr slope = tj.dbl() - Fr::one();
+  Fr l = Fr::one() - tj;
+  const Fr qs[4] = {q0, q1, q2, q3};
   std::vector<Fr> evals(4);
-  const Fr qs[4] = {q[0], q[1], q[2], q3};
-  Fr l = l0;
   for (int x = 0; x < 4; ++x) {
     evals[x] = eq_bound_ * l * qs[x];
     l += slope;
   }
   return evals;
+}
+
+std::vector<Fr> SpartanOuterKernel::prove_round(const std::optional<Fr>& bind_r, std::size_t,
+                                                const Fr&) {
+  if (bind_r) bind(*bind_r);
+  const std::size_t T = cols_[0].size();
+  Acc q{};
+  if (round_ < kRowBits) {
+    // Streaming row round j: fold each cycle's rows with eq(r_<j), then pair on row bit j.
+    const std::size_t j = round_;
+    const std::vector<Fr> w = EqPolynomial::evals(row_challenges_);  // 2^j weights
+    const std::size_t sub = kNumRowsPadded >> j, half = sub / 2;
+    const Rows& r = rows();
+    q = tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, T, 256), Acc{},
+        [&](const tbb::blocked_range<std::size_t>& rg, Acc acc) {
+          std::array<Fr, kNumRowsPadded> fa{}, fb{};
+          for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
+            for (std::size_t k = 0; k < sub; ++k) fa[k] = fb[k] = Fr::zero();
+            for (std::size_t k = 0; k < r.a.size(); ++k) {
+              const Fr va = r.a[k].eval(cols_, t), vb = r.b[k].eval(cols_, t);
+              if (j == 0) {
+                fa[k] = va;
+                fb[k] = vb;
+              } else {
+                fa[k % sub] += w[k / sub] * va;
+                fb[k % sub] += w[k / sub] * vb;
+              }
+            }
+            Acc at{};
+            for (std::size_t k = 0; k < half; ++k) {
+              const Fr a0 = fa[k], a1 = fa[k + half], b0 = fb[k], b1 = fb[k + half];
+              const Fr& e = eq_row_[k];
+              at[0] += e * (a0 * b0);
+              at[1] += e * (a1 * b1);
+              at[2] += e * ((a1.dbl() - a0) * (b1.dbl() - b0));
+            }
+            const Fr& ec = eq_cyc_[t];
+            for (int x = 0; x < 3; ++x) acc[x] += ec * at[x];
+          }
+          return acc;
+        },
+        add);
+  } else {
+    const std::size_t half = az_.size() / 2;
+    q = tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, half, 2048), Acc{},
+        [&](const tbb::blocked_range<std::size_t>& rg, Acc acc) {
+          for (std::size_t i = rg.begin(); i < rg.end(); ++i) {
+            const Fr a0 = az_[i], a1 = az_[i + half], b0 = bz_[i], b1 = bz_[i + half];
+            const Fr& e = eq_cyc_[i];
+            acc[0] += e * (a0 * b0);
+            acc[1] += e * (a1 * b1);
+            acc[2] += e * ((a1.dbl() - a0) * (b1.dbl() - b0));
+          }
+          return acc;
+        },
+        add);
+  }
+  return evals_from_q(q[0], q[1], q[2]);
 }
 
 void SpartanOuterKernel::finish_rounds(const Fr& r) {
@@ -128,7 +223,8 @@ void SpartanOuterKernel::visit_heap(jolt::HeapVisitor& v) const {
   jolt::HeapScope s(v, "SpartanOuter");
   v.bytes("Az", az_.capacity() * sizeof(Fr));
   v.bytes("Bz", bz_.capacity() * sizeof(Fr));
-  v.bytes("eq_rest", eq_rest_.capacity() * sizeof(Fr));
+  v.bytes("eq_cycle", eq_cyc_.capacity() * sizeof(Fr));
+  v.bytes("eq_row", eq_row_.capacity() * sizeof(Fr));
 }
 
 }  // namespace jolt::prover

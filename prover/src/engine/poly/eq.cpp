@@ -8,37 +8,43 @@
 
 namespace jolt::prover {
 
+namespace {
+// Serial doubling: after r[0..k), out[0..2^k) = eq(r[0..k), x) · scale, x big-endian; each new
+// variable becomes the least significant bit (walk i downwards so reads precede overwrites).
+void evals_serial(std::span<const Fr> r, const Fr& scale, Fr* out) {
+  out[0] = scale;
+  for (std::size_t k = 0; k < r.size(); ++k) {
+    const std::size_t len = std::size_t{1} << k;
+    const Fr rk = r[k];
+    for (std::size_t i = len; i-- > 0;) {
+      const Fr hi = out[i] * rk;
+      out[2 * i + 1] = hi;
+      out[2 * i] = out[i] - hi;
+    }
+  }
+}
+}  // namespace
+
 std::vector<Fr> EqPolynomial::evals(std::span<const Fr> r, const Fr& scale) {
   JOLT_SPAN("EqPolynomial::evals", jolt::arg("num_vars", r.size()));
   const std::size_t n = r.size();
   std::vector<Fr> out(std::size_t{1} << n);
-  out[0] = scale;
-  // After processing r[0..k), out[0..2^k) holds eq(r[0..k), x) with x big-endian; each new
-  // variable becomes the new least significant bit: out[2i+1] = out[i]·r_k, out[2i] = out[i] −
-  // out[2i+1]. Walk i downwards so entries are read before they are overwritten.
-  for (std::size_t k = 0; k < n; ++k) {
-    const std::size_t len = std::size_t{1} << k;
-    const Fr rk = r[k];
-    if (k >= kParallelThreshold) {
-      // Parallel variant: write into a fresh buffer (in-place order matters serially).
-      std::vector<Fr> next(2 * len);
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, len, 1 << 12),
-                        [&](const tbb::blocked_range<std::size_t>& rg) {
-                          for (std::size_t i = rg.begin(); i < rg.end(); ++i) {
-                            Fr hi = out[i] * rk;
-                            next[2 * i + 1] = hi;
-                            next[2 * i] = out[i] - hi;
-                          }
-                        });
-      std::copy(next.begin(), next.end(), out.begin());
-    } else {
-      for (std::size_t i = len; i-- > 0;) {
-        Fr hi = out[i] * rk;
-        out[2 * i + 1] = hi;
-        out[2 * i] = out[i] - hi;
-      }
-    }
+  if (n <= kParallelThreshold) {
+    evals_serial(r, scale, out.data());
+    return out;
   }
+  // Tensor split eq(r) = eq(r_hi) ⊗ eq(r_lo): two small serial tables, then every output entry
+  // is written exactly once (one multiplication), in parallel over the high index. Touching
+  // the output once matters: first-touch page faults dominate large tables.
+  const std::size_t n_hi = n / 2, n_lo = n - n_hi;
+  std::vector<Fr> hi(std::size_t{1} << n_hi), lo(std::size_t{1} << n_lo);
+  evals_serial(r.subspan(0, n_hi), scale, hi.data());
+  evals_serial(r.subspan(n_hi), Fr::one(), lo.data());
+  const std::size_t L = lo.size();
+  tbb::parallel_for(std::size_t{0}, hi.size(), [&](std::size_t h) {
+    Fr* dst = out.data() + h * L;
+    for (std::size_t l = 0; l < L; ++l) dst[l] = hi[h] * lo[l];
+  });
   return out;
 }
 

@@ -2,13 +2,18 @@
 // over kNumRowsPadded constraint rows × T cycles, index = k·T + t (row bits are the MOST
 // significant, so they are bound first and the last log T challenges are the cycle point).
 //
-//   auto [az, bz] = m1::outer_tables(columns);            // 32·T each
-//   SpartanOuterKernel k(std::move(az), std::move(bz), tau);  // span SpartanOuter::prepare
+//   SpartanOuterKernel k(columns, tau);   // columns must outlive the kernel
+//   auto [az, bz] = m1::outer_tables(columns);   // the 32·T tables (naive oracle only)
 //
-// Optimisations over NaiveKernel (which is its test oracle): eq(τ,·) is never materialised at
-// full size or bound — the bound prefix is one scalar and the unbound suffix table shrinks by
-// summing halves (Dao–Thaler/Gruen); the round polynomial is scalar·eq(τ_j,X)·q(X) with q of
-// degree 2; evaluation and binding are TBB-parallel over fixed blocks (deterministic).
+// Optimisations over NaiveKernel (its test oracle; round polynomials are identical):
+//  * the 32·T tables Az, Bz are never built: the kRowBits row rounds stream over the cycles,
+//    evaluating each constraint row from the columns and folding it with the row challenges;
+//    only after the last row round are the T-sized tables Az(r_row, t), Bz(r_row, t) built;
+//  * eq(τ,·) is split: a 16-entry row table ⊗ a T-entry cycle table; the bound prefix is one
+//    scalar and the unbound suffix shrinks by summing halves (Dao–Thaler/Gruen), so no
+//    2^(5+log T) eq table exists and eq is never bound;
+//  * s(X) = eq_bound·eq(τ_j,X)·q(X), q of degree 2 from three points;
+//  * TBB reductions over fixed cycle blocks (exact field sums: deterministic at any thread count).
 #pragma once
 #include <utility>
 #include <vector>
@@ -26,7 +31,7 @@ class SpartanOuterKernel final : public SumcheckKernel {
  public:
   static constexpr KernelLabels kLabels = {"SpartanOuter::prepare", "SpartanOuter::prove_round",
                                            "SpartanOuter::finish_rounds"};
-  SpartanOuterKernel(std::vector<Fr> az, std::vector<Fr> bz, std::vector<Fr> tau);
+  SpartanOuterKernel(const std::vector<std::vector<Fr>>& columns, std::vector<Fr> tau);
 
   const KernelLabels& labels() const override { return kLabels; }
   std::size_t num_rounds() const override { return tau_.size(); }
@@ -40,9 +45,15 @@ class SpartanOuterKernel final : public SumcheckKernel {
 
  private:
   void bind(const Fr& r);
-  std::vector<Fr> az_, bz_, tau_;
-  std::vector<Fr> eq_rest_;  // eq(τ[j+1..], ·) for the current round j
-  Fr eq_bound_ = Fr::one();  // Π_{i<j} eq(τ_i, r_i)
+  void materialise();
+  std::vector<Fr> evals_from_q(const Fr& q0, const Fr& q1, const Fr& q2) const;
+  const std::vector<std::vector<Fr>>& cols_;
+  std::vector<Fr> tau_;
+  std::vector<Fr> row_challenges_;  // r_0.. while in the row rounds
+  std::vector<Fr> az_, bz_;         // T-sized after the row rounds
+  std::vector<Fr> eq_row_;          // eq(τ[j+1..kRowBits), ·) during row rounds
+  std::vector<Fr> eq_cyc_;          // eq(τ[max(j+1,kRowBits)..], ·)
+  Fr eq_bound_ = Fr::one();         // Π_{i<j} eq(τ_i, r_i)
   std::size_t round_ = 0;
 };
 

@@ -128,11 +128,11 @@ TEST_CASE("absent labels and null values are errors, never 0") {
   CHECK(contains(err("telemetry:fibonacci:heap:Stage9Batch_prepared"), "no entry"));
   CHECK(contains(err("telemetry:fibonacci:heap:Stage2Batch_prepared:Other"), "no entry \"Other\""));
 
-  const std::string no_heap = std::string(kSummary).replace(
-      std::string(kSummary).find("\"heap\""), std::string::npos, "\"heap\": {}}");
-  CHECK(contains(error_of([&] { value("telemetry:fibonacci:heap:Stage2Batch_prepared",
-                                      no_heap.c_str()); }),
-                 "heap is empty"));
+  const std::string no_heap = std::string(kSummary).replace(std::string(kSummary).find("\"heap\""),
+                                                            std::string::npos, "\"heap\": {}}");
+  CHECK(contains(
+      error_of([&] { value("telemetry:fibonacci:heap:Stage2Batch_prepared", no_heap.c_str()); }),
+      "heap is empty"));
   const char* null_root = R"({"schema_version": 1, "root": null, "spans": {}})";
   CHECK(contains(error_of([&] { value("telemetry:fibonacci:prover_time_s", null_root); }),
                  "root is null"));

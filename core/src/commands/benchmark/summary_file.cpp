@@ -17,8 +17,9 @@ rapidjson::Document parse_summary(const std::string& text, const std::string& so
                        rapidjson::GetParseError_En(doc.GetParseError()) + " at offset " +
                        std::to_string(doc.GetErrorOffset()) + ")");
   if (!doc.IsObject()) throw SummaryError(source + ": expected a JSON object at the top level");
-  auto it = doc.FindMember("schema_version");
-  if (it == doc.MemberEnd() || !it->value.IsInt())
+  const rapidjson::Value& top = doc;  // const iterators: clang's C++20 operator== check
+  auto it = top.FindMember("schema_version");
+  if (it == top.MemberEnd() || !it->value.IsInt())
     throw SummaryError(source + ": no integer schema_version; is this a summary.json?");
   if (it->value.GetInt() != kSummarySchemaVersion)
     throw SummaryError(source + ": schema_version " + std::to_string(it->value.GetInt()) +

@@ -102,8 +102,8 @@ int run_overhead(int argc, char** argv) {
       "`profile --format none` / `--format chrome` runs; exit 1 when a budget is broken\n"
       "(root.wall_time_ns <= 1.05 x uninstrumented prove time, dark_time_fraction <= 0.05)\n"
       "usage: jolt-run overhead [--workload NAME] [--scale S] [--runs N] [--out-dir D]\noptions");
-  desc.add_options()("help,h", "show this help")(
-      "workload,w", po::value(&workload)->default_value("sha2-chain"), "workload to prove")(
+  desc.add_options()("help,h", "show this help")("workload,w", po::value(&workload),
+                                                 "workload to prove (default: sha2-chain)")(
       "name", po::value(&workload), "alias of --workload")(
       "scale", po::value(&scale), "log2 trace length (default: the workload's)")(
       "runs", po::value(&runs)->default_value(3), "pairs of runs (median over them)")(
@@ -121,6 +121,7 @@ int run_overhead(int argc, char** argv) {
     std::cout << desc << "\n";
     return 0;
   }
+  if (workload.empty()) workload = "sha2-chain";
   if (runs == 0) {
     std::cerr << "jolt-run overhead: --runs must be at least 1\n";
     return 2;

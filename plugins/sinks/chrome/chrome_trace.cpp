@@ -1,0 +1,203 @@
+// Chrome trace rendering with RapidJSON's Writer straight into a buffered temp file.
+#include "chrome_trace.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <variant>
+#include <vector>
+
+#include <rapidjson/filewritestream.h>
+#include <rapidjson/writer.h>
+
+#include "atomic_output.hpp"
+
+namespace jolt::sinks {
+namespace {
+
+using Writer = rapidjson::Writer<rapidjson::FileWriteStream>;
+
+struct CounterPoint {
+  std::uint64_t ts_ns;
+  const std::string* name;
+  double value;
+};
+
+class TraceWriter {
+ public:
+  explicit TraceWriter(Writer& w) : w_(w) {}
+
+  void ts(std::uint64_t ns) {
+    char buf[32];
+    const int n =
+        std::snprintf(buf, sizeof buf, "%llu.%03llu", static_cast<unsigned long long>(ns / 1000),
+                      static_cast<unsigned long long>(ns % 1000));
+    w_.Key("ts");
+    w_.RawValue(buf, rapidjson::SizeType(n), rapidjson::kNumberType);
+  }
+
+  void header(const std::string& name, const char* ph, std::uint32_t tid) {
+    w_.StartObject();
+    w_.Key("name");
+    w_.String(name);
+    w_.Key("ph");
+    w_.String(ph);
+    w_.Key("pid");
+    w_.Uint(1);
+    w_.Key("tid");
+    w_.Uint(tid);
+  }
+
+  void metadata(const char* what, std::uint32_t tid, const std::string& value) {
+    header(what, "M", tid);
+    w_.Key("args");
+    w_.StartObject();
+    w_.Key("name");
+    w_.String(value);
+    w_.EndObject();
+    w_.EndObject();
+  }
+
+  void args(const std::vector<Arg>& args) {
+    w_.Key("args");
+    w_.StartObject();
+    for (const Arg& a : args) {
+      w_.Key(a.key.data(), rapidjson::SizeType(a.key.size()));
+      if (const auto* i = std::get_if<std::int64_t>(&a.value)) {
+        w_.Int64(*i);
+      } else if (const auto* d = std::get_if<double>(&a.value)) {
+        std::isfinite(*d) ? void(w_.Double(*d)) : void(w_.Null());
+      } else {
+        w_.String(std::get<std::string>(a.value));
+      }
+    }
+    w_.EndObject();
+  }
+
+  void begin(const TraceEvent& e, std::uint32_t tid, std::uint64_t ts_ns) {
+    header(e.name, "B", tid);
+    ts(ts_ns);
+    if (!e.args.empty()) args(e.args);
+    w_.EndObject();
+  }
+
+  void end(const std::string& name, std::uint32_t tid, std::uint64_t ts_ns) {
+    header(name, "E", tid);
+    ts(ts_ns);
+    w_.EndObject();
+  }
+
+  void instant(const TraceEvent& e, std::uint32_t tid, std::uint64_t ts_ns) {
+    header(e.name, "i", tid);
+    w_.Key("s");
+    w_.String("t");
+    ts(ts_ns);
+    args(e.args);
+    w_.EndObject();
+  }
+
+  void counter(const CounterPoint& c, std::uint32_t tid) {
+    header(*c.name, "C", tid);
+    ts(c.ts_ns);
+    w_.Key("args");
+    w_.StartObject();
+    w_.Key(c.name->data(), rapidjson::SizeType(c.name->size()));
+    w_.Double(c.value);
+    w_.EndObject();
+    w_.EndObject();
+  }
+
+ private:
+  Writer& w_;
+};
+
+void write_thread(TraceWriter& tw, const ThreadTrack& t,
+                  const std::vector<CounterPoint>& counters) {
+  std::vector<const std::string*> open;
+  std::uint64_t last = 0;
+  std::size_t next_counter = 0;
+  auto flush_counters = [&](std::uint64_t upto) {
+    while (next_counter < counters.size() && counters[next_counter].ts_ns <= upto) {
+      tw.counter(counters[next_counter], t.tid);
+      last = std::max(last, counters[next_counter].ts_ns);
+      ++next_counter;
+    }
+  };
+  for (const TraceEvent& e : t.events) {
+    const std::uint64_t ts = std::max(e.ts_ns, last);  // keep per-thread ts non-decreasing
+    flush_counters(ts);
+    if (e.phase == Phase::kBegin) {
+      tw.begin(e, t.tid, ts);
+      open.push_back(&e.name);
+    } else if (e.phase == Phase::kEnd) {
+      auto it = std::find_if(open.rbegin(), open.rend(),
+                             [&](const std::string* n) { return *n == e.name; });
+      if (it == open.rend()) continue;  // end without open: dropped
+      const std::size_t index = std::size_t(open.rend() - it) - 1;
+      while (open.size() > index) {
+        tw.end(*open.back(), t.tid, ts);
+        open.pop_back();
+      }
+    } else {
+      tw.instant(e, t.tid, ts);
+    }
+    last = ts;
+  }
+  flush_counters(UINT64_MAX);
+  while (!open.empty()) {
+    tw.end(*open.back(), t.tid, last);
+    open.pop_back();
+  }
+}
+
+}  // namespace
+
+Status write_chrome_trace(const Profile& profile, const std::string& path) noexcept {
+  try {
+    AtomicOutputFile out(path);
+    if (!out.open()) return out.status();
+    std::vector<char> buffer(1 << 16);
+    rapidjson::FileWriteStream stream(out.stream(), buffer.data(), buffer.size());
+    Writer w(stream);
+    TraceWriter tw(w);
+
+    std::map<std::uint32_t, std::vector<CounterPoint>> counters;  // tid -> points by ts
+    for (const CounterTrack& c : profile.counters)
+      for (const CounterSample& s : c.samples)
+        if (std::isfinite(s.value)) counters[c.tid].push_back({s.ts_ns, &c.name, s.value});
+    for (auto& [tid, points] : counters)
+      std::stable_sort(
+          points.begin(), points.end(),
+          [](const CounterPoint& a, const CounterPoint& b) { return a.ts_ns < b.ts_ns; });
+
+    w.StartArray();
+    const std::string process =
+        "jolt-run " +
+        (profile.run.trace_name.empty() ? profile.run.workload : profile.run.trace_name);
+    tw.metadata("process_name", 0, process);
+    for (const ThreadTrack& t : profile.threads)
+      tw.metadata("thread_name", t.tid,
+                  t.name.empty() ? "thread-" + std::to_string(t.tid) : t.name);
+    static const std::vector<CounterPoint> kNone;
+    for (const ThreadTrack& t : profile.threads) {
+      auto it = counters.find(t.tid);
+      write_thread(tw, t, it == counters.end() ? kNone : it->second);
+      if (it != counters.end()) counters.erase(it);
+    }
+    for (const auto& [tid, points] : counters) {  // counters sampled on a thread with no track
+      tw.metadata("thread_name", tid, "counters-" + std::to_string(tid));
+      for (const CounterPoint& c : points) tw.counter(c, tid);
+    }
+    w.EndArray();
+    stream.Flush();
+    std::fputc('\n', out.stream());
+    return out.commit();
+  } catch (const std::exception& e) {
+    return Status::error("writing chrome trace " + path + " failed: " + e.what());
+  } catch (...) {
+    return Status::error("writing chrome trace " + path + " failed (unknown error)");
+  }
+}
+
+}  // namespace jolt::sinks

@@ -1,0 +1,33 @@
+// The `summary` sink: writes {run_dir}/summary.json, the schema-v1 aggregates of the run.
+#include <exception>
+
+#include <jolt/plugin.hpp>
+#include <jolt/sink.hpp>
+#include <jolt/summary.hpp>
+
+#include "atomic_output.hpp"
+#include "summary_json.hpp"
+
+namespace {
+
+class SummarySink final : public jolt::Sink {
+ public:
+  jolt::Status write(const jolt::Profile& profile, const jolt::SinkContext& ctx) noexcept override {
+    const std::string path = ctx.run_dir + "/summary.json";
+    try {
+      jolt::ProfileSummary summary = jolt::summarize(profile);
+      if (!summary.run.git_rev) summary.run.git_rev = jolt::sinks::git_short_rev();
+      return jolt::sinks::write_file_atomically(path, jolt::sinks::summary_to_json(summary));
+    } catch (const std::exception& e) {
+      return jolt::Status::error("summary sink: writing " + path + " failed: " + e.what());
+    } catch (...) {
+      return jolt::Status::error("summary sink: writing " + path + " failed (unknown error)");
+    }
+  }
+};
+
+}  // namespace
+
+JOLT_DEFINE_SINK_PLUGIN(SummarySink, "summary",
+                        "summary.json: per-span, stage, counter and heap aggregates (schema v1)",
+                        JOLT_CAP_NEEDS_TRACE)

@@ -6,6 +6,7 @@
 #include <boost/filesystem.hpp>
 #include <boost/program_options.hpp>
 #include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
@@ -121,6 +122,7 @@ int run_benchmark(int argc, char** argv) {
   std::size_t executed = 0;
   std::vector<std::string> failed;
   std::uint32_t current_scale = 0;
+  bool interrupted = false;
 
   for (const auto& pair : pairs) {
     if (pair.scale != current_scale) {
@@ -166,6 +168,11 @@ int run_benchmark(int argc, char** argv) {
         std::fprintf(stderr, "  ❌ FAILED to spawn (%s): %s\n\n", r.spawn_error.c_str(),
                      line.c_str());
       failed.push_back(line + "  [" + r.describe() + "]");
+      // Ctrl-C reaches the child too (same process group): stop instead of starting the next run.
+      if (r.term_signal == SIGINT || r.term_signal == SIGTERM) {
+        interrupted = true;
+        break;
+      }
     }
     std::fflush(stdout);
   }
@@ -176,6 +183,7 @@ int run_benchmark(int argc, char** argv) {
               format_duration(elapsed).c_str());
   std::printf("  ✓ Completed: %zu\n", completed);
   if (skipped) std::printf("  ⏭ Skipped: %zu\n", skipped);
+  if (interrupted) std::printf("  ⏹ Interrupted: %zu run(s) not started\n", total - done);
   if (!failed.empty()) {
     std::printf("  ❌ Failed: %zu\n", failed.size());
     for (const auto& f : failed) std::printf("     %s\n", f.c_str());
@@ -188,6 +196,7 @@ int run_benchmark(int argc, char** argv) {
   std::printf("  /usr/bin/python3 scripts/plot_memory_usage.py --traces-dir %s --output-dir %s\n",
               out_dir.c_str(), out_dir.c_str());
   std::fflush(stdout);
+  if (interrupted) return 130;
   return failed.empty() ? 0 : 1;
 }
 

@@ -1,0 +1,101 @@
+// Every rendered summary.json validates against the checked-in schema (RapidJSON
+// SchemaValidator), and the schema really rejects what it must.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <rapidjson/document.h>
+#include <rapidjson/schema.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <jolt/summary.hpp>
+
+#include "fixture_profile.hpp"
+#include "summary_json.hpp"
+
+namespace {
+
+std::string read_all(const char* path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string validate(const std::string& json) {
+  static const std::string schema_text = read_all(JOLT_SUMMARY_SCHEMA_PATH);
+  rapidjson::Document sd;
+  sd.Parse(schema_text);
+  REQUIRE_FALSE(sd.HasParseError());
+  rapidjson::SchemaDocument schema(sd);
+  rapidjson::Document d;
+  d.Parse(json);
+  if (d.HasParseError()) return "parse error";
+  rapidjson::SchemaValidator v(schema);
+  if (d.Accept(v)) return "";
+  rapidjson::StringBuffer sb;
+  v.GetInvalidSchemaPointer().StringifyUriFragment(sb);
+  return std::string(v.GetInvalidSchemaKeyword()) + " at " + sb.GetString();
+}
+
+}  // namespace
+
+TEST_CASE("rendered summaries validate against the schema") {
+  using jolt::testing::fixture_profile;
+  const std::string fixture = jolt::sinks::summary_to_json(jolt::summarize(fixture_profile()));
+  CHECK(validate(fixture) == "");
+  CHECK(validate(jolt::sinks::summary_to_json(jolt::summarize(jolt::Profile{}))) == "");
+  jolt::Profile no_git = fixture_profile();
+  no_git.run.git_rev.reset();
+  no_git.peak_rss_bytes.reset();
+  CHECK(validate(jolt::sinks::summary_to_json(jolt::summarize(no_git))) == "");
+}
+
+TEST_CASE("summary json keeps schema field order and nulls") {
+  const std::string json =
+      jolt::sinks::summary_to_json(jolt::summarize(jolt::testing::fixture_profile()));
+  const char* order[] = {"\"schema_version\"", "\"taxonomy_version\"", "\"run\"",
+                         "\"root\"",           "\"peak_rss_gib\"",     "\"spans\"",
+                         "\"stages\"",         "\"counters\"",         "\"heap\""};
+  std::size_t at = 0;
+  for (const char* k : order) {
+    const std::size_t pos = json.find(k, at);
+    REQUIRE_MESSAGE(pos != std::string::npos, k);
+    at = pos;
+  }
+  rapidjson::Document d;
+  d.Parse(json);
+  REQUIRE_FALSE(d.HasParseError());
+  CHECK(d["stages"][1]["rss_open_gib"].IsNull());
+  CHECK(d["root"]["dark_time_ns"].GetUint64() == 600'000);
+  CHECK(d["heap"]["Stage2Batch_prepared"]["at_ns"].GetUint64() == 1'350'000);
+  const std::string empty = jolt::sinks::summary_to_json(jolt::summarize(jolt::Profile{}));
+  d.Parse(empty);
+  CHECK(d["root"].IsNull());
+  CHECK(d["peak_rss_gib"].IsNull());
+}
+
+TEST_CASE("schema rejects missing fields, unknown fields, wrong types, negatives") {
+  const std::string good =
+      jolt::sinks::summary_to_json(jolt::summarize(jolt::testing::fixture_profile()));
+  auto mutate = [&](auto&& f) {
+    rapidjson::Document d;
+    d.Parse(good);
+    f(d);
+    rapidjson::StringBuffer sb;
+    rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+    d.Accept(w);
+    return std::string(sb.GetString());
+  };
+  CHECK(validate(mutate([](auto& d) { d.RemoveMember("spans"); })) != "");
+  CHECK(validate(mutate([](auto& d) { d["run"].RemoveMember("git_rev"); })) != "");
+  CHECK(validate(mutate([](auto& d) { d.AddMember("extra", 1, d.GetAllocator()); })) != "");
+  CHECK(validate(mutate([](auto& d) { d["root"]["wall_time_ns"].SetInt(-1); })) != "");
+  CHECK(validate(mutate([](auto& d) { d["root"]["wall_time_ns"].SetString("1"); })) != "");
+  CHECK(validate(mutate([](auto& d) { d["spans"]["prove_batch"]["count"].SetDouble(1.5); })) != "");
+  CHECK(validate(mutate([](auto& d) { d["stages"][0].AddMember("bogus", 1, d.GetAllocator()); })) !=
+        "");
+  CHECK(validate(mutate([](auto& d) { d.RemoveMember("heap"); })) == "");  // heap defaults to {}
+}

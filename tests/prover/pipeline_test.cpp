@@ -179,3 +179,39 @@ TEST_CASE("proofs are identical with 1 and 2 threads") {
   CHECK(p1 == p2);
   CHECK(verify(tr.statement, p1).ok);
 }
+
+TEST_CASE("every claim in the proof is checked: targeted edits are rejected") {
+  auto tr = sample_trace(5);
+  const auto bytes = prove(tr.statement, tr.rows);
+  const Proof honest = *decode_proof(bytes).proof;
+  auto rejects = [&](const Proof& p) { return !verify(tr.statement, encode_proof(p)).ok; };
+  CHECK_FALSE(rejects(honest));
+  for (std::uint32_t c = 0; c < m1::kNumColumns; ++c) {
+    INFO("column " << m1::column_name(c));
+    Proof p = honest;
+    p.stage1_openings[c] += Fr::one();
+    CHECK(rejects(p));
+    p = honest;
+    p.stage3_openings[c] += Fr::one();
+    CHECK(rejects(p));
+  }
+  for (std::size_t i = 0; i < honest.stage2_openings.size(); ++i) {
+    Proof p = honest;
+    p.stage2_openings[i] += Fr::one();
+    CHECK(rejects(p));
+  }
+  for (SumcheckProof Proof::*stage : {&Proof::stage1, &Proof::stage2, &Proof::stage3}) {
+    const std::size_t rounds = (honest.*stage).round_polys.size();
+    for (std::size_t j : {std::size_t{0}, rounds / 2, rounds - 1}) {
+      Proof p = honest;
+      (p.*stage).round_polys[j].coeffs.back() += Fr::one();
+      CHECK(rejects(p));
+    }
+  }
+  Proof p = honest;
+  p.commitment[0] ^= 1;
+  CHECK(rejects(p));
+  p = honest;
+  p.log_t += 1;
+  CHECK(rejects(p));
+}

@@ -1,408 +1,450 @@
-// The RV32IM interpreter: a flat 4 GiB reserved guest address space with per-page permissions,
-// predecoded code, and an optional TraceRow per executed instruction.
-#include <sys/mman.h>
-
+// The RV32IM interpreter: one loop templated on recording, over code pre-decoded from the
+// executable segments, with bounds- and alignment-checked memory in three regions.
+#include <bit>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+
+#include <sys/mman.h>
 
 #include "jolt/prover/tracer/tracer.hpp"
 
 namespace jolt::prover {
-
-GuestFault::GuestFault(const std::string& what, std::uint32_t pc, std::uint64_t cycle)
-    : std::runtime_error("guest fault at pc 0x" +
-                         [pc] {
-                           char b[16];
-                           std::snprintf(b, sizeof(b), "%08x", pc);
-                           return std::string(b);
-                         }() +
-                         ", cycle " + std::to_string(cycle) + ": " + what),
-      pc_(pc),
-      cycle_(cycle) {}
-
-std::uint64_t padded_length(std::uint64_t cycles) {
-  std::uint64_t t = 256;
-  while (t < cycles + 1) t <<= 1;
-  return t;
-}
-
 namespace {
 
-constexpr std::uint8_t kRead = 1, kWrite = 2;
-constexpr unsigned kPageBits = 12;
+std::string hex(std::uint32_t v) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string s = "0x00000000";
+  for (int i = 0; i < 8; ++i) s[9 - i] = kDigits[(v >> (4 * i)) & 15];
+  return s;
+}
 
-class GuestMemory {
+struct Decoded {
+  Opcode op = Opcode::kNoop;  // kNoop: illegal word
+  std::uint8_t rd = 0, rs1 = 0, rs2 = 0;
+  std::int32_t imm = 0;
+  std::uint32_t word = 0;
+};
+
+struct FreeDeleter {
+  void operator()(std::uint8_t* p) const noexcept { std::free(p); }
+};
+
+// Guest memory. RAM is calloc'ed so untouched pages stay lazily zero.
+class Memory {
  public:
-  GuestMemory() {
-    base_ = static_cast<std::uint8_t*>(::mmap(nullptr, 1ull << 32, PROT_READ | PROT_WRITE,
-                                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0));
-    if (base_ == MAP_FAILED)
-      throw std::runtime_error("cannot reserve 4 GiB of address space for the guest");
-    perms_ = std::make_unique<std::uint8_t[]>(1u << (32 - kPageBits));
+  Memory(const ElfImage& image, std::span<const std::uint8_t> input)
+      : ram_(static_cast<std::uint8_t*>(std::calloc(kRamSize, 1))),
+        input_(4 + input.size()),
+        output_(static_cast<std::uint8_t*>(std::calloc(kOutputMax, 1))) {
+    if (!ram_ || !output_) throw std::bad_alloc();
+    if (input.size() > kInputMax - 4)
+      throw ElfError("input of " + std::to_string(input.size()) + " bytes exceeds the " +
+                     std::to_string(kInputMax - 4) + "-byte input region");
+    const auto n = static_cast<std::uint32_t>(input.size());
+    std::memcpy(input_.data(), &n, 4);
+    if (!input.empty()) std::memcpy(input_.data() + 4, input.data(), input.size());
+    for (const auto& s : image.segments) {
+      if (s.vaddr < kRamBase || static_cast<std::uint64_t>(s.vaddr) + s.memsz >
+                                    static_cast<std::uint64_t>(kRamBase) + kRamSize)
+        throw ElfError("ELF segment at " + hex(s.vaddr) + " (+" + std::to_string(s.memsz) +
+                       " bytes) lies outside guest RAM [" + hex(kRamBase) + ", " +
+                       hex(kRamBase + kRamSize) + "): link with sdk/guest/guest.ld");
+      std::memcpy(ram_.get() + (s.vaddr - kRamBase), s.data.data(), s.data.size());
+    }
   }
-  ~GuestMemory() { ::munmap(base_, 1ull << 32); }
-  GuestMemory(const GuestMemory&) = delete;
-  GuestMemory& operator=(const GuestMemory&) = delete;
 
-  void map(std::uint32_t addr, std::uint64_t len, std::uint8_t perm) {
-    if (len == 0) return;
-    const std::uint64_t first = addr >> kPageBits, last = (addr + len - 1) >> kPageBits;
-    for (std::uint64_t p = first; p <= last; ++p) perms_[p] |= perm;
+  // Host pointer to `width` bytes at addr, or nullptr when outside every region / not writable.
+  std::uint8_t* at(std::uint32_t addr, std::uint32_t width, bool store) {
+    if (addr - kRamBase <= kRamSize - width) {
+      if (store && addr - code_lo_ < code_size_) return nullptr;
+      return ram_.get() + (addr - kRamBase);
+    }
+    if (addr - kOutputBase <= kOutputMax - width) return output_.get() + (addr - kOutputBase);
+    if (!store && addr - kInputBase < input_.size() && addr - kInputBase + width <= input_.size())
+      return input_.data() + (addr - kInputBase);
+    return nullptr;
   }
-  bool allowed(std::uint32_t addr, std::uint8_t perm) const {
-    return (perms_[addr >> kPageBits] & perm) == perm;
+
+  void protect_code(std::uint32_t lo, std::uint32_t size) { code_lo_ = lo, code_size_ = size; }
+
+  std::vector<std::uint8_t> output() const {
+    std::uint32_t n = 0;
+    std::memcpy(&n, output_.get(), 4);
+    if (n > kOutputMax - 4) n = kOutputMax - 4;
+    return {output_.get() + 4, output_.get() + 4 + n};
   }
-  std::uint8_t* at(std::uint32_t addr) { return base_ + addr; }
+
+  std::string label(std::uint32_t addr) {
+    std::string s;
+    for (std::uint32_t i = 0; i < 256; ++i) {
+      const std::uint8_t* p = at(addr + i, 1, false);
+      if (!p || *p == 0) return s;
+      s.push_back(static_cast<char>(*p));
+    }
+    return s;
+  }
 
  private:
-  std::uint8_t* base_;
-  std::unique_ptr<std::uint8_t[]> perms_;
+  std::unique_ptr<std::uint8_t, FreeDeleter> ram_;
+  std::vector<std::uint8_t> input_;
+  std::unique_ptr<std::uint8_t, FreeDeleter> output_;
+  std::uint32_t code_lo_ = 0, code_size_ = 0;
 };
 
 struct Code {
   std::uint32_t base = 0;
-  std::vector<TraceRow> rows;  // predecoded; opcode kNoop marks an illegal word
+  std::vector<Decoded> ops;  // ops[(pc - base) / 4]
 };
 
-template <bool kRecord>
-void run(const ElfImage& image, std::span<const std::uint8_t> input, const ExecOptions& opt,
-         Execution& ex) {
-  GuestMemory mem;
-  std::vector<Code> code;
+Code predecode(const ElfImage& image) {
+  std::uint64_t lo = ~0ull, hi = 0;
+  for (const auto& s : image.segments)
+    if (s.executable)
+      lo = std::min<std::uint64_t>(lo, s.vaddr),
+      hi = std::max<std::uint64_t>(hi, s.vaddr + s.memsz);
+  Code code;
+  if (lo >= hi) return code;
+  lo &= ~3ull;
+  code.base = static_cast<std::uint32_t>(lo);
+  code.ops.resize((hi - lo + 3) / 4);
   for (const auto& s : image.segments) {
-    const std::uint64_t end = static_cast<std::uint64_t>(s.vaddr) + s.memsz;
-    auto overlaps = [&](std::uint32_t b, std::uint32_t n) {
-      return s.vaddr < b + static_cast<std::uint64_t>(n) && end > b;
-    };
-    if (overlaps(kInputBase, kInputMax) || overlaps(kOutputBase, kOutputMax))
-      throw ElfError("ELF segment at 0x" + std::to_string(s.vaddr) +
-                     " overlaps the input/output regions");
-    std::memcpy(mem.at(s.vaddr), s.data.data(), s.data.size());
-    mem.map(s.vaddr, s.memsz, s.writable ? (kRead | kWrite) : kRead);
-    if (s.executable) {
-      Code c;
-      c.base = s.vaddr;
-      c.rows.resize(s.memsz / 4);
-      for (std::size_t i = 0; i < c.rows.size(); ++i) {
-        std::uint32_t w = 0;
-        std::memcpy(&w, mem.at(s.vaddr + static_cast<std::uint32_t>(4 * i)), 4);
-        if (!decode(w, c.rows[i])) c.rows[i] = TraceRow{}, c.rows[i].word = w;
-      }
-      code.push_back(std::move(c));
+    if (!s.executable) continue;
+    for (std::uint64_t a = (s.vaddr + 3ull) & ~3ull; a + 4 <= s.vaddr + s.data.size(); a += 4) {
+      std::uint32_t w;
+      std::memcpy(&w, s.data.data() + (a - s.vaddr), 4);
+      TraceRow r;
+      Decoded& d = code.ops[(a - lo) / 4];
+      if (decode(w, r))
+        d = Decoded{r.opcode, r.rd, r.rs1, r.rs2, r.imm, w};
+      else
+        d.word = w;
     }
   }
-  if (input.size() > kInputMax)
-    throw std::invalid_argument("guest input of " + std::to_string(input.size()) +
-                                " bytes exceeds the 16 MiB input region");
-  std::memcpy(mem.at(kInputBase), input.data(), input.size());
-  mem.map(kInputBase, kInputMax, kRead);
-  mem.map(kOutputBase, kOutputMax, kRead | kWrite);
+  return code;
+}
 
+template <class T>
+T load(const std::uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+
+template <bool kRecord>
+void run(const Code& code, Memory& mem, std::uint32_t entry, const ExecOptions& opt,
+         Execution& ex) {
   std::uint32_t x[32] = {};
-  std::uint32_t pc = image.entry;
-  std::uint32_t output_len = 0;
+  x[2] = kRamBase + kRamSize;  // crt0 sets sp too; this keeps hand-made test ELFs simple
+  std::uint32_t pc = entry;
   std::uint64_t cycle = 0;
-  const Code* cur = code.empty() ? nullptr : &code[0];
+  const std::uint64_t max_cycles = opt.max_cycles;
+  const Decoded* ops = code.ops.data();
+  const std::uint32_t nops = static_cast<std::uint32_t>(code.ops.size());
+  auto fault = [&](const std::string& what) -> GuestFault { return GuestFault(what, pc, cycle); };
 
-  auto fault = [&](const std::string& what) { throw GuestFault(what, pc, cycle); };
   for (;;) {
-    if (cycle >= opt.max_cycles)
-      fault("cycle limit of " + std::to_string(opt.max_cycles) + " reached");
-    if (!cur || pc - cur->base >= cur->rows.size() * 4) {
-      cur = nullptr;
-      for (const auto& c : code)
-        if (pc - c.base < c.rows.size() * 4) cur = &c;
-      if (!cur) fault("instruction fetch outside executable memory");
-    }
-    if (pc & 3) fault("misaligned instruction fetch");
-    const TraceRow& d = cur->rows[(pc - cur->base) >> 2];
-    if (d.opcode == Opcode::kNoop) {
-      char b[32];
-      std::snprintf(b, sizeof(b), "0x%08x", d.word);
-      fault(std::string("illegal instruction ") + b);
-    }
-    TraceRow row = d;
-    row.pc = pc;
+    if (cycle >= max_cycles)
+      throw fault("cycle limit of " + std::to_string(max_cycles) + " reached");
+    const std::uint32_t idx = (pc - code.base) >> 2;
+    if ((pc & 3) != 0) throw fault("misaligned instruction fetch");
+    if (idx >= nops) throw fault("instruction fetch outside the executable segments");
+    const Decoded& d = ops[idx];
     const std::uint32_t a = x[d.rs1], b = x[d.rs2];
-    row.rs1_val = a;
-    row.rs2_val = b;
-    std::uint32_t next = pc + 4;
-    std::uint32_t result = 0;
-    bool writes = true;
     const std::uint32_t imm = static_cast<std::uint32_t>(d.imm);
-    auto load = [&](unsigned width) -> std::uint32_t {
+    std::uint32_t next = pc + 4;
+    std::uint32_t rd_val = x[d.rd];
+    [[maybe_unused]] TraceRow* row = nullptr;
+    if constexpr (kRecord) {
+      row = &ex.rows.emplace_back();
+      row->pc = pc;
+      row->word = d.word;
+      row->opcode = d.op;
+      row->rd = d.rd, row->rs1 = d.rs1, row->rs2 = d.rs2, row->imm = d.imm;
+      row->rs1_val = a, row->rs2_val = b;
+      row->rd_pre = rd_val;
+    }
+    auto do_load = [&](std::uint32_t width) -> const std::uint8_t* {
       const std::uint32_t addr = a + imm;
       if (addr & (width - 1))
-        fault("misaligned " + std::to_string(width) + "-byte load at 0x" + std::to_string(addr));
-      if (!mem.allowed(addr, kRead)) fault("load from unmapped address " + std::to_string(addr));
-      const std::uint32_t waddr = addr & ~3u;
-      std::uint32_t word;
-      std::memcpy(&word, mem.at(waddr), 4);
+        throw fault("misaligned " + std::to_string(width) + "-byte load at " + hex(addr));
+      const std::uint8_t* p = mem.at(addr, width, false);
+      if (!p) throw fault(std::to_string(width) + "-byte load from unmapped address " + hex(addr));
       if constexpr (kRecord) {
-        row.mem = MemAccess::kLoad, row.mem_width = static_cast<std::uint8_t>(width),
-        row.mem_addr = addr;
-        row.mem_word_addr = waddr, row.mem_pre = word, row.mem_post = word;
+        row->mem = MemAccess::kLoad, row->mem_width = static_cast<std::uint8_t>(width);
+        row->mem_addr = addr, row->mem_word_addr = addr & ~3u;
+        const std::uint8_t* wp = p - (addr & 3);
+        row->mem_pre = row->mem_post = load<std::uint32_t>(wp);
       }
-      return word >> (8 * (addr & 3));
+      return p;
     };
-    auto store = [&](unsigned width) {
+    auto do_store = [&](std::uint32_t width) {
       const std::uint32_t addr = a + imm;
       if (addr & (width - 1))
-        fault("misaligned " + std::to_string(width) + "-byte store at 0x" + std::to_string(addr));
-      if (!mem.allowed(addr, kWrite))
-        fault("store to read-only or unmapped address " + std::to_string(addr));
-      const std::uint32_t waddr = addr & ~3u;
-      std::uint32_t word;
-      std::memcpy(&word, mem.at(waddr), 4);
-      const unsigned shift = 8 * (addr & 3);
-      const std::uint32_t mask = (width == 4 ? 0xffffffffu : ((1u << (8 * width)) - 1)) << shift;
-      const std::uint32_t nw = (word & ~mask) | ((b << shift) & mask);
-      std::memcpy(mem.at(waddr), &nw, 4);
+        throw fault("misaligned " + std::to_string(width) + "-byte store at " + hex(addr));
+      std::uint8_t* p = mem.at(addr, width, true);
+      if (!p)
+        throw fault(std::to_string(width) + "-byte store to unmapped or read-only address " +
+                    hex(addr));
+      [[maybe_unused]] std::uint8_t* wp = p - (addr & 3);
       if constexpr (kRecord) {
-        row.mem = MemAccess::kStore, row.mem_width = static_cast<std::uint8_t>(width),
-        row.mem_addr = addr;
-        row.mem_word_addr = waddr, row.mem_pre = word, row.mem_post = nw;
+        row->mem = MemAccess::kStore, row->mem_width = static_cast<std::uint8_t>(width);
+        row->mem_addr = addr, row->mem_word_addr = addr & ~3u;
+        row->mem_pre = load<std::uint32_t>(wp);
       }
-      writes = false;
+      std::memcpy(p, &b, width);  // little-endian host: the low `width` bytes of rs2
+      if constexpr (kRecord) row->mem_post = load<std::uint32_t>(wp);
     };
-    bool halt = false;
-    switch (d.opcode) {
+    bool exited = false;
+    switch (d.op) {
+      case Opcode::kNoop:
+        throw fault("illegal instruction " + hex(d.word));
       case Opcode::kLui:
-        result = imm;
+        rd_val = imm;
         break;
       case Opcode::kAuipc:
-        result = pc + imm;
+        rd_val = pc + imm;
         break;
       case Opcode::kJal:
-        result = pc + 4, next = pc + imm;
+        rd_val = pc + 4, next = pc + imm;
         break;
       case Opcode::kJalr:
-        result = pc + 4, next = (a + imm) & ~1u;
+        rd_val = pc + 4, next = (a + imm) & ~1u;
         break;
       case Opcode::kBeq:
-        writes = false, next = a == b ? pc + imm : next;
+        if (a == b) next = pc + imm;
         break;
       case Opcode::kBne:
-        writes = false, next = a != b ? pc + imm : next;
+        if (a != b) next = pc + imm;
         break;
       case Opcode::kBlt:
-        writes = false,
-        next = static_cast<std::int32_t>(a) < static_cast<std::int32_t>(b) ? pc + imm : next;
+        if (static_cast<std::int32_t>(a) < static_cast<std::int32_t>(b)) next = pc + imm;
         break;
       case Opcode::kBge:
-        writes = false,
-        next = static_cast<std::int32_t>(a) >= static_cast<std::int32_t>(b) ? pc + imm : next;
+        if (static_cast<std::int32_t>(a) >= static_cast<std::int32_t>(b)) next = pc + imm;
         break;
       case Opcode::kBltu:
-        writes = false, next = a < b ? pc + imm : next;
+        if (a < b) next = pc + imm;
         break;
       case Opcode::kBgeu:
-        writes = false, next = a >= b ? pc + imm : next;
+        if (a >= b) next = pc + imm;
         break;
       case Opcode::kLb:
-        result = static_cast<std::uint32_t>(static_cast<std::int8_t>(load(1) & 0xff));
+        rd_val =
+            static_cast<std::uint32_t>(static_cast<std::int32_t>(load<std::int8_t>(do_load(1))));
         break;
       case Opcode::kLh:
-        result = static_cast<std::uint32_t>(static_cast<std::int16_t>(load(2) & 0xffff));
+        rd_val =
+            static_cast<std::uint32_t>(static_cast<std::int32_t>(load<std::int16_t>(do_load(2))));
         break;
       case Opcode::kLw:
-        result = load(4);
+        rd_val = load<std::uint32_t>(do_load(4));
         break;
       case Opcode::kLbu:
-        result = load(1) & 0xff;
+        rd_val = load<std::uint8_t>(do_load(1));
         break;
       case Opcode::kLhu:
-        result = load(2) & 0xffff;
+        rd_val = load<std::uint16_t>(do_load(2));
         break;
       case Opcode::kSb:
-        store(1);
+        do_store(1);
         break;
       case Opcode::kSh:
-        store(2);
+        do_store(2);
         break;
       case Opcode::kSw:
-        store(4);
+        do_store(4);
         break;
       case Opcode::kAddi:
-        result = a + imm;
+        rd_val = a + imm;
         break;
       case Opcode::kSlti:
-        result = static_cast<std::int32_t>(a) < d.imm;
+        rd_val = static_cast<std::int32_t>(a) < d.imm;
         break;
       case Opcode::kSltiu:
-        result = a < imm;
+        rd_val = a < imm;
         break;
       case Opcode::kXori:
-        result = a ^ imm;
+        rd_val = a ^ imm;
         break;
       case Opcode::kOri:
-        result = a | imm;
+        rd_val = a | imm;
         break;
       case Opcode::kAndi:
-        result = a & imm;
+        rd_val = a & imm;
         break;
       case Opcode::kSlli:
-        result = a << (imm & 31);
+        rd_val = a << (imm & 31);
         break;
       case Opcode::kSrli:
-        result = a >> (imm & 31);
+        rd_val = a >> (imm & 31);
         break;
       case Opcode::kSrai:
-        result = static_cast<std::uint32_t>(static_cast<std::int32_t>(a) >> (imm & 31));
+        rd_val = static_cast<std::uint32_t>(static_cast<std::int32_t>(a) >> (imm & 31));
         break;
       case Opcode::kAdd:
-        result = a + b;
+        rd_val = a + b;
         break;
       case Opcode::kSub:
-        result = a - b;
+        rd_val = a - b;
         break;
       case Opcode::kSll:
-        result = a << (b & 31);
+        rd_val = a << (b & 31);
         break;
       case Opcode::kSlt:
-        result = static_cast<std::int32_t>(a) < static_cast<std::int32_t>(b);
+        rd_val = static_cast<std::int32_t>(a) < static_cast<std::int32_t>(b);
         break;
       case Opcode::kSltu:
-        result = a < b;
+        rd_val = a < b;
         break;
       case Opcode::kXor:
-        result = a ^ b;
+        rd_val = a ^ b;
         break;
       case Opcode::kSrl:
-        result = a >> (b & 31);
+        rd_val = a >> (b & 31);
         break;
       case Opcode::kSra:
-        result = static_cast<std::uint32_t>(static_cast<std::int32_t>(a) >> (b & 31));
+        rd_val = static_cast<std::uint32_t>(static_cast<std::int32_t>(a) >> (b & 31));
         break;
       case Opcode::kOr:
-        result = a | b;
+        rd_val = a | b;
         break;
       case Opcode::kAnd:
-        result = a & b;
+        rd_val = a & b;
         break;
+      case Opcode::kFence:
+        break;
+      case Opcode::kEcall: {
+        const std::uint32_t call = x[17], arg = x[10];
+        if (call == static_cast<std::uint32_t>(GuestCall::kExit)) {
+          ex.exit_code = arg;
+          exited = true;
+        } else if (call == static_cast<std::uint32_t>(GuestCall::kCycleStart)) {
+          ex.markers.push_back(CycleMarker{mem.label(arg), cycle, cycle, false});
+        } else if (call == static_cast<std::uint32_t>(GuestCall::kCycleEnd)) {
+          const std::string label = mem.label(arg);
+          bool found = false;
+          for (auto it = ex.markers.rbegin(); it != ex.markers.rend(); ++it)
+            if (!it->closed && it->label == label) {
+              it->end_cycle = cycle, it->closed = true, found = true;
+              break;
+            }
+          if (!found) throw fault("end_cycle_tracking(\"" + label + "\") without a matching start");
+        } else {
+          throw fault("unknown ECALL service a7=" + std::to_string(call));
+        }
+        break;
+      }
+      case Opcode::kEbreak:
+        throw fault("EBREAK");
       case Opcode::kMul:
-        result = a * b;
+        rd_val = a * b;
         break;
       case Opcode::kMulh:
-        result =
+        rd_val =
             static_cast<std::uint32_t>((static_cast<std::int64_t>(static_cast<std::int32_t>(a)) *
                                         static_cast<std::int64_t>(static_cast<std::int32_t>(b))) >>
                                        32);
         break;
       case Opcode::kMulhsu:
-        result =
+        rd_val =
             static_cast<std::uint32_t>((static_cast<std::int64_t>(static_cast<std::int32_t>(a)) *
                                         static_cast<std::int64_t>(b)) >>
                                        32);
         break;
       case Opcode::kMulhu:
-        result = static_cast<std::uint32_t>((static_cast<std::uint64_t>(a) * b) >> 32);
+        rd_val = static_cast<std::uint32_t>((static_cast<std::uint64_t>(a) * b) >> 32);
         break;
-      case Opcode::kDiv:
+      case Opcode::kDiv: {
+        const auto sa = static_cast<std::int32_t>(a), sb = static_cast<std::int32_t>(b);
         if (b == 0)
-          result = 0xffffffffu;
-        else if (a == 0x80000000u && b == 0xffffffffu)
-          result = a;
+          rd_val = ~0u;
+        else if (a == 0x80000000u && sb == -1)
+          rd_val = a;
         else
-          result = static_cast<std::uint32_t>(static_cast<std::int32_t>(a) /
-                                              static_cast<std::int32_t>(b));
-        break;
-      case Opcode::kDivu:
-        result = b == 0 ? 0xffffffffu : a / b;
-        break;
-      case Opcode::kRem:
-        if (b == 0)
-          result = a;
-        else if (a == 0x80000000u && b == 0xffffffffu)
-          result = 0;
-        else
-          result = static_cast<std::uint32_t>(static_cast<std::int32_t>(a) %
-                                              static_cast<std::int32_t>(b));
-        break;
-      case Opcode::kRemu:
-        result = b == 0 ? a : a % b;
-        break;
-      case Opcode::kFence:
-        writes = false;
-        break;
-      case Opcode::kEbreak:
-        fault("ebreak");
-        break;
-      case Opcode::kEcall: {
-        const std::uint32_t call = x[17], a0 = x[10];
-        row.rs1 = 17, row.rs1_val = call, row.rs2 = 10, row.rs2_val = a0;
-        writes = false;
-        auto read_label = [&](std::uint32_t p) {
-          std::string s;
-          for (int i = 0; i < 256; ++i, ++p) {
-            if (!mem.allowed(p, kRead)) fault("cycle-marker label at an unmapped address");
-            const char c = static_cast<char>(*mem.at(p));
-            if (!c) return s;
-            s.push_back(c);
-          }
-          return s;
-        };
-        switch (static_cast<GuestCall>(call)) {
-          case GuestCall::kExit:
-            ex.exit_code = a0, halt = true;
-            break;
-          case GuestCall::kCycleStart:
-            ex.markers.push_back(CycleMarker{read_label(a0), cycle, cycle});
-            break;
-          case GuestCall::kCycleEnd: {
-            const std::string label = read_label(a0);
-            for (auto it = ex.markers.rbegin(); it != ex.markers.rend(); ++it)
-              if (it->label == label && it->end_cycle == it->start_cycle) {
-                it->end_cycle = cycle;
-                break;
-              }
-            break;
-          }
-          case GuestCall::kOutputLength:
-            if (a0 > kOutputMax)
-              fault("output length " + std::to_string(a0) + " exceeds the 1 MiB output region");
-            output_len = a0;
-            break;
-          case GuestCall::kInputLength:
-            result = static_cast<std::uint32_t>(input.size()), writes = true, row.rd = 10;
-            break;
-          default:
-            fault("unknown ecall " + std::to_string(call));
-        }
+          rd_val = static_cast<std::uint32_t>(sa / sb);
         break;
       }
-      default:
-        fault("unhandled opcode");
+      case Opcode::kDivu:
+        rd_val = b == 0 ? ~0u : a / b;
+        break;
+      case Opcode::kRem: {
+        const auto sa = static_cast<std::int32_t>(a), sb = static_cast<std::int32_t>(b);
+        if (b == 0)
+          rd_val = a;
+        else if (a == 0x80000000u && sb == -1)
+          rd_val = 0;
+        else
+          rd_val = static_cast<std::uint32_t>(sa % sb);
+        break;
+      }
+      case Opcode::kRemu:
+        rd_val = b == 0 ? a : a % b;
+        break;
+      case Opcode::kCount:
+        throw fault("illegal instruction " + hex(d.word));
     }
-    const std::uint8_t rd = row.rd;
+    x[d.rd] = rd_val;
+    x[0] = 0;
     if constexpr (kRecord) {
-      row.rd_pre = x[rd];
-      row.next_pc = halt ? pc : next;
-    }
-    if (writes && rd != 0) x[rd] = result;
-    if constexpr (kRecord) {
-      if (!writes) row.rd = 0, row.rd_pre = x[0];
-      row.rd_post = x[row.rd];
-      ex.rows.push_back(row);
+      row->rd_post = x[d.rd];
+      row->next_pc = exited ? 0 : next;
     }
     ++cycle;
-    if (halt) break;
+    if (exited) break;
     pc = next;
   }
   ex.cycles = cycle;
-  ex.output.assign(mem.at(kOutputBase), mem.at(kOutputBase) + output_len);
+}
+
+// Page faults on first touch of a multi-GB trace dominate recording on VMs; transparent huge
+// pages cut their number 512-fold. Advisory only: failure is harmless.
+void advise_huge_pages(void* p, std::size_t bytes) {
+  constexpr std::uintptr_t kHuge = 2u << 20;
+  const auto lo = (reinterpret_cast<std::uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
+  const auto hi = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(kHuge - 1);
+  if (hi > lo) ::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
 }
 
 }  // namespace
 
+GuestFault::GuestFault(const std::string& what, std::uint32_t pc, std::uint64_t cycle)
+    : std::runtime_error("guest fault at pc " + hex(pc) + ", cycle " + std::to_string(cycle) +
+                         ": " + what),
+      pc_(pc),
+      cycle_(cycle) {}
+
 Execution execute(const ElfImage& image, std::span<const std::uint8_t> input,
                   const ExecOptions& options) {
+  Memory mem(image, input);
+  const Code code = predecode(image);
+  mem.protect_code(code.base, static_cast<std::uint32_t>(code.ops.size() * 4));
   Execution ex;
-  if (options.record)
-    run<true>(image, input, options, ex);
-  else
-    run<false>(image, input, options, ex);
+  if (options.record) {
+    // Count first in fast mode (about 1% of the recording cost), then record into an exactly
+    // sized buffer: no reallocation copies of a multi-GB trace. Execution is deterministic.
+    {
+      Memory counting_mem(image, input);
+      counting_mem.protect_code(code.base, static_cast<std::uint32_t>(code.ops.size() * 4));
+      Execution counted;
+      run<false>(code, counting_mem, image.entry, options, counted);
+      ex.rows.reserve(counted.cycles);
+      advise_huge_pages(ex.rows.data(), ex.rows.capacity() * sizeof(TraceRow));
+    }
+    run<true>(code, mem, image.entry, options, ex);
+  } else {
+    run<false>(code, mem, image.entry, options, ex);
+  }
+  ex.output = mem.output();
   return ex;
+}
+
+std::uint64_t padded_length(std::uint64_t cycles) {
+  return std::max<std::uint64_t>(256, std::bit_ceil(cycles + 1));
+}
+
+void pad_trace(std::vector<TraceRow>& rows) {
+  rows.resize(padded_length(rows.size()));
 }
 
 }  // namespace jolt::prover

@@ -1,0 +1,93 @@
+// The validator behind `jolt-run validate`: good artifacts pass, deliberately broken ones fail
+// with a message naming the rule.
+#include <doctest/doctest.h>
+
+#include <jolt/summary.hpp>
+
+#include "fixture_profile.hpp"
+#include "summary_json.hpp"
+#include "trace_validator.hpp"
+
+using jolt::validate::validate_text;
+
+namespace {
+bool mentions(const jolt::validate::Report& r, const std::string& what) {
+  for (const auto& e : r.errors)
+    if (e.find(what) != std::string::npos) return true;
+  return false;
+}
+const char* kMeta = R"({"name":"thread_name","ph":"M","pid":1,"tid":1,"args":{"name":"main"}})";
+std::string trace(const std::string& events) {
+  return std::string("[") + kMeta + "," + events + "]";
+}
+}  // namespace
+
+TEST_CASE("validator accepts a well-formed trace in either container") {
+  const std::string ev =
+      R"({"name":"a","ph":"B","pid":1,"tid":1,"ts":1.000},{"name":"b","ph":"B","pid":1,"tid":1,"ts":2},)"
+      R"({"name":"b","ph":"E","pid":1,"tid":1,"ts":3},{"name":"a","ph":"E","pid":1,"tid":1,"ts":4},)"
+      R"({"name":"m","ph":"C","pid":1,"tid":3,"ts":1,"args":{"m":"1.5"}},)"
+      R"({"name":"x","ph":"i","s":"t","pid":1,"tid":1,"ts":5,"args":{}})";
+  auto r = validate_text(trace(ev));
+  CHECK(r.kind == jolt::validate::FileKind::kChromeTrace);
+  CHECK_MESSAGE(r.ok(), jolt::validate::format_report("t", r));
+  r = validate_text(std::string(R"({"traceEvents":)") + trace(ev) + "}");
+  CHECK(r.ok());
+}
+
+TEST_CASE("validator rejects broken traces") {
+  auto unbalanced = validate_text(trace(R"({"name":"a","ph":"B","pid":1,"tid":1,"ts":1})"));
+  CHECK_FALSE(unbalanced.ok());
+  CHECK(mentions(unbalanced, "never ended"));
+  auto stray_end = validate_text(trace(R"({"name":"a","ph":"E","pid":1,"tid":1,"ts":1})"));
+  CHECK(mentions(stray_end, "end without an open span"));
+  auto bad_nesting = validate_text(trace(
+      R"({"name":"a","ph":"B","pid":1,"tid":1,"ts":1},{"name":"b","ph":"B","pid":1,"tid":1,"ts":2},)"
+      R"({"name":"a","ph":"E","pid":1,"tid":1,"ts":3},{"name":"b","ph":"E","pid":1,"tid":1,"ts":4})"));
+  CHECK(mentions(bad_nesting, "not strictly nested"));
+  auto string_counter =
+      validate_text(trace(R"({"name":"m","ph":"C","pid":1,"tid":3,"ts":1,"args":{"m":"lots"}})"));
+  CHECK(mentions(string_counter, "is not a number"));
+  auto no_args = validate_text(trace(R"({"name":"m","ph":"C","pid":1,"tid":3,"ts":1})"));
+  CHECK(mentions(no_args, "non-empty \"args\""));
+  auto backwards = validate_text(trace(
+      R"({"name":"x","ph":"i","pid":1,"tid":1,"ts":5},{"name":"y","ph":"i","pid":1,"tid":1,"ts":4})"));
+  CHECK(mentions(backwards, "goes back in time"));
+  auto no_ts = validate_text(trace(R"({"name":"x","ph":"i","pid":1,"tid":1})"));
+  CHECK(mentions(no_ts, "\"ts\""));
+  auto no_pid = validate_text(trace(R"({"name":"x","ph":"i","tid":1,"ts":1})"));
+  CHECK(mentions(no_pid, "\"pid\""));
+  auto bad_meta =
+      validate_text(trace(R"({"name":"thread_name","ph":"M","pid":1,"tid":2,"args":{}})"));
+  CHECK(mentions(bad_meta, "args.name"));
+  CHECK_FALSE(validate_text("[1,2").ok());
+  CHECK(validate_text(R"({"foo":1})").kind == jolt::validate::FileKind::kUnknown);
+  CHECK_FALSE(validate_text(R"({"foo":1})").ok());
+}
+
+TEST_CASE("validator checks summaries against the embedded schema and semantics") {
+  CHECK(jolt::validate::embedded_summary_schema().find("ProfileSummary") != std::string_view::npos);
+  const std::string good =
+      jolt::sinks::summary_to_json(jolt::summarize(jolt::testing::fixture_profile()));
+  auto ok = validate_text(good);
+  CHECK(ok.kind == jolt::validate::FileKind::kSummary);
+  CHECK_MESSAGE(ok.ok(), jolt::validate::format_report("summary.json", ok));
+
+  // A required top-level field renamed away: the schema rejects it (additionalProperties too).
+  std::string no_counters = good;
+  no_counters.replace(no_counters.find("\"counters\""), std::string("\"counters\"").size(),
+                      "\"kounters\"");
+  auto bad = validate_text(no_counters);
+  CHECK_FALSE(bad.ok());
+  CHECK(mentions(bad, "schema violation"));
+
+  std::string no_label_field = good;
+  no_label_field.replace(no_label_field.find("\"wall_time_ns\""), 14, "\"wall_time_xx\"");
+  CHECK_FALSE(validate_text(no_label_field).ok());
+
+  std::string v2 = good;
+  v2.replace(v2.find("\"schema_version\": 1"), 19, "\"schema_version\": 2");
+  auto r2 = validate_text(v2);
+  CHECK_FALSE(r2.ok());
+  CHECK(mentions(r2, "schema_version is 2"));
+}

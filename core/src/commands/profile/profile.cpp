@@ -5,6 +5,7 @@
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
+#include <jolt/instrument.hpp>
 #include <jolt/process.hpp>
 #include <jolt/recorder.hpp>
 #include <jolt/sink.hpp>
@@ -12,6 +13,7 @@
 #include <optional>
 #include <set>
 
+#include "commands/profile/common_options.hpp"
 #include "commands/profile/job.hpp"
 #include "commands/profile/pipeline.hpp"
 #include "jolt/core/command.hpp"
@@ -85,38 +87,29 @@ void print_console_report(const jolt::Profile& p) {
 }
 
 int run_profile(int argc, char** argv) {
-  std::string workload, format, out_dir, log_level, elf, input;
-  std::vector<std::string> sinks, plugin_paths;
-  std::uint32_t scale = 0;
+  GuestOptions g;
+  std::string format, out_dir;
+  std::vector<std::string> sinks;
   bool list_plugins = false, heap = false;
   po::options_description desc(
       "jolt-run profile: prove a workload under the profiler, verify the proof, write the run's "
       "artifacts\nusage: jolt-run [profile] --workload NAME|PATH [--sink NAME|PATH]... "
       "[options]\noptions");
-  desc.add_options()("help,h", "show this help")(
-      "workload,w", po::value(&workload),
-      "workload plugin: bare name (fibonacci, sha2-chain, ...) or path to a .so")(
-      "name", po::value(&workload), "alias of --workload (the original's flag)")(
-      "elf", po::value(&elf),
-      "profile your own RV32IM ELF instead of a workload (exit status 0 = success)")(
-      "input", po::value(&input), "input bytes for --elf")(
-      "sink,s", po::value(&sinks)->composing(), "sink plugin by name or path (repeatable)")(
-      "scale", po::value(&scale),
-      "log2 of the maximum padded trace length (default: the workload's)")(
+  desc.add_options()("help,h", "show this help")("sink,s", po::value(&sinks)->composing(),
+                                                 "sink plugin by name or path (repeatable)")(
       "format", po::value(&format),
       "chrome = chrome+summary+csv sinks; none = no recorder (prove() timed alone, csv only); "
       "default = console report only. Default: chrome unless --sink is given")(
       "heap", po::bool_switch(&heap), "also take per-batch heap snapshots (adds the folded sink)")(
       "out-dir", po::value(&out_dir)->default_value("benchmark-runs"),
-      "folder for run directories")("plugin-path", po::value(&plugin_paths)->composing(),
-                                    "extra folder searched for plugins (repeatable)")(
-      "list-plugins", po::bool_switch(&list_plugins), "list the plugins found and exit")(
-      "log-level", po::value(&log_level),
-      "trace|debug|info|warn|error|off (default: env JOLT_LOG or info)");
+      "folder for run directories")("list-plugins", po::bool_switch(&list_plugins),
+                                    "list the plugins found and exit");
+  g.add_to(desc);
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
     po::notify(vm);
+    g.finish(vm);
   } catch (const po::error& e) {
     std::cerr << "jolt-run profile: " << e.what() << "\n(see `jolt-run profile --help`)\n";
     return 2;
@@ -126,12 +119,12 @@ int run_profile(int argc, char** argv) {
     return 0;
   }
   try {
-    configure_logging(log_level);
+    configure_logging(g.log_level);
   } catch (const std::exception& e) {
     std::cerr << "jolt-run profile: " << e.what() << "\n";
     return 2;
   }
-  PluginLoader loader(plugin_paths);
+  PluginLoader loader(g.plugin_paths);
   if (list_plugins) {
     print_plugins(loader);
     return 0;
@@ -178,9 +171,7 @@ int run_profile(int argc, char** argv) {
     }
     if (format == "none") needs_trace = wants_heap = false;
 
-    LoadedJob loaded = load_job(
-        loader, JobSpec{workload, elf, input,
-                        vm.count("scale") ? std::optional<std::uint32_t>(scale) : std::nullopt});
+    LoadedJob loaded = load_job(loader, g.spec);
     const std::string trace_name = trace_name_for(loaded.job.workload, loaded.scale);
     RunLock lock(out_dir, trace_name);
     RunDirectory run = create_run_directory(out_dir, trace_name);

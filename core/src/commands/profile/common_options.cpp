@@ -1,0 +1,27 @@
+// Shared guest options of profile / prove / verify / trace.
+#include "commands/profile/common_options.hpp"
+
+namespace po = boost::program_options;
+
+namespace jolt::core {
+
+void GuestOptions::add_to(po::options_description& desc) {
+  desc.add_options()("workload,w", po::value(&spec.workload),
+                     "workload plugin: bare name (fibonacci, sha2-chain, ...) or path to a .so")(
+      "name", po::value(&spec.workload), "alias of --workload (the original's flag)")(
+      "elf", po::value(&spec.elf),
+      "run your own RV32IM ELF instead of a workload (exit status 0 = success)")(
+      "input", po::value(&spec.input), "input bytes for --elf")(
+      "scale", po::value(&scale),
+      "log2 of the maximum padded trace length (default: the workload's)")(
+      "plugin-path", po::value(&plugin_paths)->composing(),
+      "extra folder searched for plugins (repeatable)")(
+      "log-level", po::value(&log_level),
+      "trace|debug|info|warn|error|off (default: env JOLT_LOG or info)");
+}
+
+void GuestOptions::finish(const po::variables_map& vm) {
+  if (vm.count("scale")) spec.scale = scale;
+}
+
+}  // namespace jolt::core

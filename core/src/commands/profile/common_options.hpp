@@ -1,0 +1,24 @@
+// Options shared by the commands that run a guest: --workload/--name, --elf, --input, --scale,
+// --plugin-path, --log-level.
+#pragma once
+#include <boost/program_options.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "commands/profile/job.hpp"
+
+namespace jolt::core {
+
+struct GuestOptions {
+  JobSpec spec;
+  std::uint32_t scale = 0;
+  std::vector<std::string> plugin_paths;
+  std::string log_level;
+
+  void add_to(boost::program_options::options_description& desc);
+  // Call after notify(): copies --scale into spec.scale when it was given.
+  void finish(const boost::program_options::variables_map& vm);
+};
+
+}  // namespace jolt::core

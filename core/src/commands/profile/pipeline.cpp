@@ -1,0 +1,156 @@
+// The measured pipeline: trace the guest, check its output, pad, prove (measured), verify.
+#include "commands/profile/pipeline.hpp"
+
+#include <sodium.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <jolt/prover/pipeline/prover.hpp>
+#include <jolt/prover/tracer/tracer.hpp>
+
+namespace jolt::core {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::vector<std::uint8_t> program_digest(const std::vector<std::uint8_t>& elf) {
+  std::vector<std::uint8_t> d(32);
+  crypto_generichash(d.data(), d.size(), elf.data(), elf.size(), nullptr, 0);
+  return d;
+}
+
+prover::ElfImage load(const GuestJob& job) {
+  try {
+    return prover::load_elf(job.elf);
+  } catch (const prover::ElfError& e) {
+    throw PipelineError("guest ELF of '" + job.workload + "': " + e.what());
+  }
+}
+
+prover::Execution run_guest(const GuestJob& job, const prover::ElfImage& image, bool record,
+                            std::uint64_t max_cycles) {
+  try {
+    return prover::execute(image, job.input, prover::ExecOptions{record, max_cycles});
+  } catch (const prover::GuestFault& e) {
+    if (e.cycle() >= max_cycles)
+      throw PipelineError(
+          "guest '" + job.workload + "' ran " + std::to_string(max_cycles) +
+          " cycles without exiting, so its trace cannot fit this scale; use a larger --scale "
+          "(`jolt-run trace` shows the length it needs)");
+    throw PipelineError("guest '" + job.workload + "' faulted: " + e.what());
+  } catch (const prover::ElfError& e) {
+    throw PipelineError("guest '" + job.workload + "' cannot run: " + e.what());
+  }
+}
+
+// Exit status and workload output check; returns "ok" or throws.
+void check_execution(const GuestJob& job, const prover::Execution& ex) {
+  if (ex.exit_code != 0)
+    throw PipelineError("guest '" + job.workload + "' exited with status " +
+                        std::to_string(ex.exit_code) + " after " + std::to_string(ex.cycles) +
+                        " cycles (0 = success)");
+  if (job.checker) {
+    jolt::Status st = job.checker->check_output(job.checker_input, ex.output);
+    if (!st) throw PipelineError("output check of '" + job.workload + "' failed: " + st.message);
+  }
+}
+
+std::uint32_t log2_exact(std::uint64_t t) {
+  std::uint32_t k = 0;
+  while ((1ull << k) < t) ++k;
+  return k;
+}
+
+void check_fits(const GuestJob& job, std::uint64_t cycles, std::uint32_t scale) {
+  const std::uint64_t t = prover::padded_length(cycles);
+  if (t > (1ull << scale))
+    throw PipelineError("'" + job.workload + "' ran " + std::to_string(cycles) +
+                        " cycles, which pads to 2^" + std::to_string(log2_exact(t)) + " > 2^" +
+                        std::to_string(scale) + "; use --scale " + std::to_string(log2_exact(t)) +
+                        " or more");
+}
+
+}  // namespace
+
+TraceReport trace_job(const GuestJob& job, std::uint32_t max_log2_length) {
+  TraceReport r;
+  const prover::ElfImage image = load(job);
+  const std::uint64_t limit = max_log2_length >= 40 ? (1ull << 40) : (1ull << max_log2_length);
+  auto t0 = Clock::now();
+  prover::Execution fast = run_guest(job, image, false, limit);
+  auto t1 = Clock::now();
+  prover::Execution rec = run_guest(job, image, true, limit);
+  auto t2 = Clock::now();
+  r.cycles = fast.cycles;
+  r.padded_length = prover::padded_length(fast.cycles);
+  r.seconds_unrecorded = std::chrono::duration<double>(t1 - t0).count();
+  r.seconds_recorded = std::chrono::duration<double>(t2 - t1).count();
+  r.exit_code = fast.exit_code;
+  r.output = fast.output;
+  try {
+    check_execution(job, fast);
+    r.check_ok = true;
+    r.check = job.checker ? "ok (matches the host computation)" : "ok (exit status 0)";
+  } catch (const PipelineError& e) {
+    r.check = e.what();
+  }
+  return r;
+}
+
+ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
+                      const std::function<void()>& before_prove,
+                      const std::function<void()>& after_prove) {
+  const prover::ElfImage image = load(job);
+  // A guest that runs past 2^scale cycles cannot fit; stop it there instead of tracing forever.
+  prover::Execution ex = run_guest(job, image, true, 1ull << scale);
+  check_execution(job, ex);
+  check_fits(job, ex.cycles, scale);
+  const std::uint64_t cycles = ex.rows.size();
+  prover::pad_trace(ex.rows);
+  prover::Statement st{program_digest(job.elf), job.input, ex.output, cycles};
+
+  ProveReport r;
+  r.trace_length = cycles;
+  r.padded_length = ex.rows.size();
+  before_prove();
+  const auto t0 = Clock::now();
+  try {
+    r.proof = prover::prove(st, ex.rows);
+  } catch (...) {
+    after_prove();
+    throw;
+  }
+  const auto t1 = Clock::now();
+  after_prove();
+  r.prove_time_ns = static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
+  ex.rows.clear();
+  ex.rows.shrink_to_fit();
+
+  prover::VerifyResult v = prover::verify(st, r.proof);
+  r.verified = v.ok;
+  r.verify_message = v.ok ? "ok" : v.check + ": " + v.message;
+  if (!v.ok)
+    throw PipelineError("the proof of '" + job.workload + "' did not verify (" + r.verify_message +
+                        ")");
+  return r;
+}
+
+ProveReport verify_job(const GuestJob& job, std::uint32_t scale,
+                       std::span<const std::uint8_t> proof) {
+  const prover::ElfImage image = load(job);
+  prover::Execution ex = run_guest(job, image, false, 1ull << scale);
+  check_execution(job, ex);
+  check_fits(job, ex.cycles, scale);
+  prover::Statement st{program_digest(job.elf), job.input, ex.output, ex.cycles};
+  ProveReport r;
+  r.trace_length = ex.cycles;
+  r.padded_length = prover::padded_length(ex.cycles);
+  r.proof.assign(proof.begin(), proof.end());
+  prover::VerifyResult v = prover::verify(st, proof);
+  r.verified = v.ok;
+  r.verify_message = v.ok ? "ok" : v.check + ": " + v.message;
+  return r;
+}
+
+}  // namespace jolt::core

@@ -421,16 +421,18 @@ Execution execute(const ElfImage& image, std::span<const std::uint8_t> input,
   mem.protect_code(code.base, static_cast<std::uint32_t>(code.ops.size() * 4));
   Execution ex;
   if (options.record) {
-    // Count first in fast mode (about 1% of the recording cost), then record into an exactly
-    // sized buffer: no reallocation copies of a multi-GB trace. Execution is deterministic.
-    {
+    // Reserve the exact row count (counted first in fast mode unless the caller knows it): no
+    // reallocation copies of a multi-GB trace. Execution is deterministic.
+    std::uint64_t rows = options.expected_cycles;
+    if (rows == 0) {
       Memory counting_mem(image, input);
       counting_mem.protect_code(code.base, static_cast<std::uint32_t>(code.ops.size() * 4));
       Execution counted;
       run<false>(code, counting_mem, image.entry, options, counted);
-      ex.rows.reserve(counted.cycles);
-      advise_huge_pages(ex.rows.data(), ex.rows.capacity() * sizeof(TraceRow));
+      rows = counted.cycles;
     }
+    ex.rows.reserve(std::min(rows, options.max_cycles));
+    advise_huge_pages(ex.rows.data(), ex.rows.capacity() * sizeof(TraceRow));
     run<true>(code, mem, image.entry, options, ex);
   } else {
     run<false>(code, mem, image.entry, options, ex);

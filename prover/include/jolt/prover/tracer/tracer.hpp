@@ -8,10 +8,11 @@
 //   use(run.output, run.exit_code, run.cycles, run.markers);
 //
 // Guest ABI (sdk/guest/jolt_guest.h mirrors these constants):
-//   RAM       [kRamBase, kRamBase + kRamSize): code, data, bss, heap; stack grows down from the
-//   top. input     [kInputBase, ...): u32 little-endian byte count, then the input bytes
-//   (read-only). output    [kOutputBase, kOutputBase + kOutputMax): u32 byte count, then the output
-//   bytes. ECALL     a7 selects a GuestCall; a0 is its argument. ECALL writes no register.
+// - RAM at [kRamBase, kRamBase + kRamSize): code, data, bss, heap; the stack grows down from
+//   the top.
+// - Input at kInputBase: a u32 little-endian byte count, then the input bytes (read-only).
+// - Output at kOutputBase (kOutputMax bytes): a u32 byte count, then the output bytes.
+// - ECALL: a7 selects a GuestCall, a0 is its argument; ECALL writes no register.
 // Code is fetched from the executable PT_LOAD segments, pre-decoded once; stores into them fault.
 // Misaligned loads/stores, illegal words, EBREAK and accesses outside the regions are GuestFaults.
 //
@@ -82,6 +83,9 @@ ElfImage load_elf(std::span<const std::uint8_t> bytes);
 struct ExecOptions {
   bool record = true;                     // record one TraceRow per executed instruction
   std::uint64_t max_cycles = 1ull << 32;  // GuestFault when the guest has not exited by then
+  // Recording reserves the row buffer exactly: with 0 it first counts the cycles in fast mode
+  // (about a tenth of the recording time); pass a known cycle count to skip that pass.
+  std::uint64_t expected_cycles = 0;
 };
 
 // One start_cycle_tracking/end_cycle_tracking pair: cycles [start_cycle, end_cycle).

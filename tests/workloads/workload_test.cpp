@@ -1,0 +1,178 @@
+// Workload plugin tests: the real built lib<name>.so plugins loaded with Boost.DLL; guest
+// outputs checked against the host at two small scales; the scale mapping never exceeds 2^s;
+// known-answer tests of the host hashes and of the hash guests.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <array>
+#include <string>
+#include <vector>
+
+#include <jolt/prover/tracer/tracer.hpp>
+
+#include "host_hashes.hpp"
+#include "scale.hpp"
+#include "workload_loader.hpp"
+
+namespace tp = jolt::prover;
+namespace jw = jolt::workloads;
+
+namespace {
+
+const char* const kNames[] = {"fibonacci", "sha2", "sha3", "sha2-chain", "sha3-chain", "btreemap"};
+
+std::string plugin_path(const std::string& name) {
+  return std::string(JOLT_PLUGIN_BUILD_DIR) + "/lib" + name + ".so";
+}
+
+tp::Execution run(const jw::LoadedWorkload& w, std::span<const std::uint8_t> input,
+                  bool record = false) {
+  tp::ExecOptions opt;
+  opt.record = record;
+  opt.max_cycles = 1ull << 28;
+  return tp::execute(tp::load_elf(w->guest_elf()), input, opt);
+}
+
+std::vector<std::uint8_t> bytes(const std::string& s) {
+  return {s.begin(), s.end()};
+}
+
+std::string hex_digest(const std::array<std::uint8_t, 32>& d) {
+  return jw::to_hex(d);
+}
+
+}  // namespace
+
+TEST_CASE("host SHA-256 and Keccak-256 known answers") {
+  CHECK(hex_digest(jw::host_sha256(bytes(""))) ==
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(hex_digest(jw::host_sha256(bytes("abc"))) ==
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(hex_digest(
+            jw::host_sha256(bytes("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"))) ==
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  CHECK(hex_digest(jw::host_keccak256(bytes(""))) ==
+        "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470");
+  CHECK(hex_digest(jw::host_keccak256(bytes("abc"))) ==
+        "4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45");
+  // 136 bytes = exactly one Keccak rate block: the padding goes into a second block.
+  const std::vector<std::uint8_t> block(136, 0);
+  const std::vector<std::uint8_t> block_plus(137, 0);
+  CHECK(jw::host_keccak256(block) != jw::host_keccak256(block_plus));
+}
+
+TEST_CASE("hash guests reproduce the known answers for \"\" and \"abc\"") {
+  jw::LoadedWorkload sha2(plugin_path("sha2"));
+  jw::LoadedWorkload sha3(plugin_path("sha3"));
+  const std::pair<std::string, std::string> sha2_kat[] = {
+      {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+      {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"}};
+  const std::pair<std::string, std::string> sha3_kat[] = {
+      {"", "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470"},
+      {"abc", "4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45"}};
+  for (const auto& [msg, want] : sha2_kat) {
+    const auto ex = run(sha2, bytes(msg));
+    CHECK(ex.exit_code == 0);
+    CHECK(jw::to_hex(ex.output) == want);
+  }
+  for (const auto& [msg, want] : sha3_kat) {
+    const auto ex = run(sha3, bytes(msg));
+    CHECK(ex.exit_code == 0);
+    CHECK(jw::to_hex(ex.output) == want);
+  }
+  // A multi-block message (200 bytes crosses both block sizes) agrees with the host.
+  const std::vector<std::uint8_t> long_msg(200, 0x61);
+  const auto h = jw::host_sha256(long_msg);
+  CHECK(run(sha2, long_msg).output == std::vector<std::uint8_t>(h.begin(), h.end()));
+  const auto k = jw::host_keccak256(long_msg);
+  CHECK(run(sha3, long_msg).output == std::vector<std::uint8_t>(k.begin(), k.end()));
+}
+
+TEST_CASE("every workload: guest output passes check_output at two small scales") {
+  for (const char* name : kNames) {
+    CAPTURE(name);
+    jw::LoadedWorkload w(plugin_path(name));
+    CHECK(std::string(w.name()) == name);
+    const std::uint32_t lo = std::max<std::uint32_t>(w->min_scale(), 12);
+    for (std::uint32_t scale : {lo, lo + 3}) {
+      CAPTURE(scale);
+      jolt::WorkloadInput in;
+      const auto st = w->make_input(scale, &in);
+      REQUIRE_MESSAGE(st.ok, st.message);
+      CHECK(in.ops >= 1);
+      const auto ex = run(w, in.bytes, /*record=*/true);
+      CHECK(ex.exit_code == 0);
+      CHECK(ex.rows.size() == ex.cycles);
+      CHECK(tp::padded_length(ex.cycles) <= (1ull << scale));
+      const auto ok = w->check_output(in, ex.output);
+      CHECK_MESSAGE(ok.ok, ok.message);
+      // A corrupted output is caught.
+      auto bad = ex.output;
+      REQUIRE_FALSE(bad.empty());
+      bad[bad.size() - 1] ^= 1;
+      const auto wrong = w->check_output(in, bad);
+      CHECK_FALSE(wrong.ok);
+      CHECK(wrong.message.find(name) != std::string::npos);
+      CHECK_FALSE(w->check_output(in, {}).ok);
+      REQUIRE_FALSE(ex.markers.empty());
+      CHECK(ex.markers[0].closed);
+    }
+  }
+}
+
+TEST_CASE("scale mapping: ops follow the formula and the padded trace never exceeds 2^s") {
+  for (const char* name : kNames) {
+    CAPTURE(name);
+    jw::LoadedWorkload w(plugin_path(name));
+    const bool single = std::string(name) == "sha2" || std::string(name) == "sha3";
+    for (std::uint32_t scale = w->min_scale(); scale <= 22; ++scale) {
+      CAPTURE(scale);
+      jolt::WorkloadInput in;
+      const auto st = w->make_input(scale, &in);
+      REQUIRE_MESSAGE(st.ok, st.message);
+      const auto target = static_cast<std::uint64_t>(static_cast<double>(1ull << scale) * 0.9);
+      const auto want_ops = std::max<std::uint64_t>(
+          1, static_cast<std::uint64_t>(static_cast<double>(target) / w->cycles_per_op()));
+      CHECK(in.ops == (single ? 1 : want_ops));
+      const auto ex = run(w, in.bytes);
+      CHECK(tp::padded_length(ex.cycles) <= (1ull << scale));
+      if (single && scale > w->min_scale() + 1) break;  // same input at every scale
+    }
+  }
+}
+
+TEST_CASE("a too-small scale is refused with the smallest scale that works") {
+  for (const char* name : kNames) {
+    CAPTURE(name);
+    jw::LoadedWorkload w(plugin_path(name));
+    const std::uint32_t min = w->min_scale();
+    REQUIRE(min > 8);
+    jolt::WorkloadInput in;
+    const auto st = w->make_input(min - 1, &in);
+    CHECK_FALSE(st.ok);
+    CHECK(st.message.find("smallest scale that works is " + std::to_string(min)) !=
+          std::string::npos);
+    CHECK(w->make_input(min, &in).ok);
+    CHECK_FALSE(w->make_input(40, &in).ok);
+    CHECK(w->default_scale() >= min);
+  }
+}
+
+TEST_CASE("default scales as the original and documented inputs") {
+  jw::LoadedWorkload fib(plugin_path("fibonacci"));
+  jw::LoadedWorkload s2c(plugin_path("sha2-chain"));
+  jw::LoadedWorkload s3c(plugin_path("sha3-chain"));
+  jw::LoadedWorkload bt(plugin_path("btreemap"));
+  CHECK(fib->default_scale() == 16);
+  CHECK(s2c->default_scale() == 22);
+  CHECK(s3c->default_scale() == 22);
+  CHECK(bt->default_scale() == 20);
+  jolt::WorkloadInput in;
+  REQUIRE(s2c->make_input(16, &in).ok);
+  REQUIRE(in.bytes.size() == 36);
+  CHECK(std::all_of(in.bytes.begin(), in.bytes.begin() + 32, [](auto b) { return b == 5; }));
+  CHECK(jw::get_u32(in.bytes.data() + 32) == in.ops);
+  REQUIRE(fib->make_input(16, &in).ok);
+  CHECK(in.bytes.size() == 4);
+  CHECK(jw::get_u32(in.bytes.data()) == in.ops);
+}

@@ -27,7 +27,13 @@ if(CMAKE_SCRIPT_MODE_FILE)
   return()
 endif()
 
-set(JOLT_GUEST_DIR ${CMAKE_CURRENT_LIST_DIR}/../guest CACHE INTERNAL "jolt guest runtime")
+# In the source tree the runtime is sdk/guest; installed, it sits beside this file.
+if(EXISTS ${CMAKE_CURRENT_LIST_DIR}/guest/jolt_guest.h)
+  set(JOLT_GUEST_DIR ${CMAKE_CURRENT_LIST_DIR}/guest CACHE INTERNAL "jolt guest runtime")
+else()
+  get_filename_component(JOLT_GUEST_DIR ${CMAKE_CURRENT_LIST_DIR}/../guest ABSOLUTE)
+  set(JOLT_GUEST_DIR ${JOLT_GUEST_DIR} CACHE INTERNAL "jolt guest runtime")
+endif()
 set(JOLT_GUEST_EMBED_SCRIPT ${CMAKE_CURRENT_LIST_FILE} CACHE INTERNAL "")
 find_program(JOLT_GUEST_CLANG NAMES clang clang-14 REQUIRED)
 

@@ -167,6 +167,9 @@ int run_overhead(int argc, char** argv) {
   std::printf("================================================\n");
   std::printf("Overhead of %s%s, median of %u interleaved pairs:\n", workload.c_str(),
               vm.count("scale") ? (" at 2^" + std::to_string(scale)).c_str() : "", runs);
+  for (std::size_t i = 0; i < walls.size(); ++i)
+    std::printf("  pair %zu: none %.6f s, chrome root %.6f s, ratio %.4f, dark %.4f\n", i + 1,
+                baselines[i], walls[i], baselines[i] > 0 ? walls[i] / baselines[i] : 0.0, darks[i]);
   std::printf("  uninstrumented prove (--format none): %.6f s%s\n", base,
               all_precise ? "" : "  (2-decimal timings.csv value)");
   std::printf("  instrumented root span (--format chrome): %.6f s\n", wall);

@@ -1,14 +1,20 @@
 // Workload: a plugin that supplies one RV32IM guest program, its input for a requested scale,
 // and a check of the guest's output against a host computation of the same thing.
 //
-//   class Fibonacci final : public jolt::Workload {
-//     std::uint32_t default_scale() const noexcept override { return 16; }
-//     ...
-//   };
-//   JOLT_DEFINE_WORKLOAD_PLUGIN(Fibonacci, "fibonacci", "fib(n) mod 2^32 in a loop")
+//   jolt::WorkloadInput in;
+//   if (auto st = workload.make_input(scale, &in); !st) fail(st.message);  // names min_scale()
+//   auto run = jolt::prover::execute(jolt::prover::load_elf(workload.guest_elf()), in.bytes, {});
+//   if (auto st = workload.check_output(in, run.output); !st) fail(st.message);
+//   JOLT_DEFINE_WORKLOAD_PLUGIN(Fibonacci, "fibonacci", "fib(n) mod 2^32 in a loop")  // export
+//
+// Build a workload with jolt_add_guest_workload (sdk/cmake/JoltGuest.cmake): the guest is
+// freestanding C on the sdk/guest runtime, compiled with clang for rv32im and embedded in the
+// plugin. The guest reads `in.bytes` from its input region and writes its output region
+// (sdk/guest/jolt_guest.h); each plugin documents its input/output encoding in its source.
 //
 // Scale mapping (as the original): target = floor(0.9 * 2^scale) cycles,
-// ops = max(1, floor(target / cycles_per_op)). All methods are const and thread-safe.
+// ops = max(1, floor(target / cycles_per_op)); the padded trace of make_input(scale) never
+// exceeds 2^scale. All methods are const, noexcept and thread-safe.
 #pragma once
 #include <cstdint>
 #include <span>

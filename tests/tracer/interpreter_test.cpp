@@ -356,3 +356,24 @@ TEST_CASE("decode names every opcode and rejects reserved encodings") {
   CHECK(std::string(tp::opcode_name(tp::Opcode::kNoop)) == "noop");
   CHECK(std::string(tp::opcode_name(tp::Opcode::kRemu)) == "remu");
 }
+
+TEST_CASE("recording with a cycle hint gives the same rows as counting first") {
+  std::vector<u32> p;
+  p.push_back(addi(kA, 0, 50));
+  p.push_back(addi(kA, kA, -1));
+  p.push_back(bne(kA, 0, -4));
+  exit_(p);
+  const auto elf = tp::load_elf(make_elf(p));
+  const auto counted = tp::execute(elf, {}, {});
+  for (std::uint64_t hint : {std::uint64_t{3}, counted.cycles, std::uint64_t{1000}}) {
+    tp::ExecOptions opt;
+    opt.expected_cycles = hint;
+    const auto ex = tp::execute(elf, {}, opt);
+    REQUIRE(ex.rows.size() == counted.rows.size());
+    for (std::size_t i = 0; i < ex.rows.size(); ++i) {
+      CHECK(ex.rows[i].pc == counted.rows[i].pc);
+      CHECK(ex.rows[i].rd_post == counted.rows[i].rd_post);
+    }
+  }
+  CHECK(counted.cycles == 1 + 50 * 2 + 2);
+}

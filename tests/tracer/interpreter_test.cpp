@@ -303,6 +303,11 @@ TEST_CASE("guest faults report the faulting PC and cycle") {
     CHECK(fault_pc(p, &what) == 0x1000);
     CHECK(what.find("outside the executable") != std::string::npos);
   }
+  {  // a jump to a 2-byte aligned target (no compressed instructions in RV32IM)
+    std::vector<u32> p = {jal(0, 6)};
+    CHECK(fault_pc(p, &what) == tp::kRamBase + 6);
+    CHECK(what.find("misaligned instruction fetch") != std::string::npos);
+  }
   {  // falling off the end of the code
     CHECK(fault_pc({addi(5, 0, 1)}) == tp::kRamBase + 4);
   }

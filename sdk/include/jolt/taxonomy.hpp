@@ -39,7 +39,7 @@ inline constexpr std::array<std::string_view, 5> kEmittedStageSpans = {
 
 // Every label here fires at least once on every prove() call (jolt_prover::prove is the root;
 // each stage span is a child of it; prove_batch / sumcheck_round nest under the batch drivers).
-inline constexpr std::array<std::string_view, 14> kAlwaysPresentSpans = {
+inline constexpr std::array<std::string_view, 15> kAlwaysPresentSpans = {
     "jolt_prover::prove",                // trace_length
     "prove_stage0",                      //
     "commit_witness",                    // columns, log_t   (stage 0)
@@ -53,7 +53,8 @@ inline constexpr std::array<std::string_view, 14> kAlwaysPresentSpans = {
     "JointOpeningPolynomials::prepare",  // polys          (stage 8)
     "prove_batch",                       // num_rounds, members
     "sumcheck_round",                    // round
-    "EqPolynomial::evals"};              // num_vars
+    "EqPolynomial::evals",               // num_vars
+    "encode_proof"};                     // the proof's byte encoding, last child of the root
 
 // Per-relation kernel seams of the M1 prover (they fire on every prove() but are milestone-
 // specific, so they are not part of the presence contract): <Relation>::prepare|prove_round|

@@ -252,9 +252,16 @@ class M1Prover {
       if (s3.v3.size() != w.columns.size()) throw std::logic_error("stage 8: claim count mismatch");
     }
     proof_.pcs_opening = pcs_->open(w.columns, s3.r3, s3.v3, t_);
+    // The stage's working set (witness columns, PCS prover data) is freed inside the stage, so
+    // the time the allocator spends releasing it is attributed here rather than to dark time.
+    session_ = ProofSession{};
+    pcs_.reset();
   }
 
-  std::vector<std::uint8_t> finish() { return encode_proof(proof_); }
+  std::vector<std::uint8_t> finish() {
+    JOLT_SPAN("encode_proof");
+    return encode_proof(proof_);
+  }
 
  private:
   const Statement& st_;

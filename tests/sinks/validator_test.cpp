@@ -5,6 +5,7 @@
 #include <jolt/summary.hpp>
 
 #include "fixture_profile.hpp"
+#include "sink_test_support.hpp"
 #include "summary_json.hpp"
 #include "trace_validator.hpp"
 
@@ -90,4 +91,9 @@ TEST_CASE("validator checks summaries against the embedded schema and semantics"
   auto r2 = validate_text(v2);
   CHECK_FALSE(r2.ok());
   CHECK(mentions(r2, "schema_version is 2"));
+}
+
+TEST_CASE("the embedded schema is the checked-in schema file") {
+  CHECK(jolt::validate::embedded_summary_schema() ==
+        sink_test::read_file(JOLT_SUMMARY_SCHEMA_PATH));
 }

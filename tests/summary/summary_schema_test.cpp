@@ -2,8 +2,10 @@
 // SchemaValidator), and the schema really rejects what it must.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include <rapidjson/document.h>
 #include <rapidjson/schema.h>
@@ -98,4 +100,27 @@ TEST_CASE("schema rejects missing fields, unknown fields, wrong types, negatives
   CHECK(validate(mutate([](auto& d) { d["stages"][0].AddMember("bogus", 1, d.GetAllocator()); })) !=
         "");
   CHECK(validate(mutate([](auto& d) { d.RemoveMember("heap"); })) == "");  // heap defaults to {}
+}
+
+TEST_CASE("schema properties and rendered fields are the same sets (drift lock)") {
+  rapidjson::Document sd;
+  sd.Parse(read_all(JOLT_SUMMARY_SCHEMA_PATH));
+  REQUIRE(sd.IsObject());
+  rapidjson::Document d;
+  d.Parse(jolt::sinks::summary_to_json(jolt::summarize(jolt::testing::fixture_profile())));
+  auto keys = [](const rapidjson::Value& obj) {
+    std::vector<std::string> out;
+    for (auto m = obj.MemberBegin(); m != obj.MemberEnd(); ++m)
+      out.emplace_back(m->name.GetString());
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  const auto& defs = sd["definitions"];
+  CHECK(keys(sd["properties"]) == keys(d));
+  CHECK(keys(defs["RunMetadata"]["properties"]) == keys(d["run"]));
+  CHECK(keys(defs["RootSummary"]["properties"]) == keys(d["root"]));
+  CHECK(keys(defs["SpanAggregate"]["properties"]) == keys(d["spans"]["prove_batch"]));
+  CHECK(keys(defs["StageSummary"]["properties"]) == keys(d["stages"][0]));
+  CHECK(keys(defs["CounterSummary"]["properties"]) == keys(d["counters"]["memory_gib"]));
+  CHECK(keys(defs["HeapSnapshot"]["properties"]) == keys(d["heap"]["Stage2Batch_prepared"]));
 }

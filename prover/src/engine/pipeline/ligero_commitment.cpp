@@ -17,6 +17,7 @@ std::vector<Fr> reversed(std::span<const Fr> p) {
 class LigeroCommitment final : public CommitmentScheme {
  public:
   PcsKind kind() const override { return PcsKind::kLigero; }
+  const jolt::HeapReportable* prover_data() const override { return data_.get(); }
 
   std::vector<std::uint8_t> commit(const std::vector<std::vector<Fr>>& polys) override {
     std::vector<std::span<const Fr>> spans(polys.begin(), polys.end());

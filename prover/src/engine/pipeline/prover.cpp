@@ -124,7 +124,7 @@ class M1Prover {
       JOLT_SPAN(SpartanOuterKernel::kLabels.prepare);
       k = std::make_unique<SpartanOuterKernel>(w.columns, tau);
     }
-    snapshot("Stage1Batch_prepared", {&w, k.get()});
+    snapshot("Stage1Batch_prepared", {&w, k.get(), pcs_->prover_data()});
     BatchProverOutput out = prove_batch({{k.get(), Fr::zero()}}, t_, opt_.self_check);
     Stage1Out s;
     s.r1.assign(out.challenges.begin() + m1::kRowBits, out.challenges.end());
@@ -154,7 +154,7 @@ class M1Prover {
       for (std::uint32_t c : factors) leaves.push_back(w.columns[c]);
       k = std::make_unique<NaiveKernel>(kProductLabels, std::move(leaves), expr);
     }
-    snapshot("Stage2Batch_prepared", {&w, k.get()});
+    snapshot("Stage2Batch_prepared", {&w, k.get(), pcs_->prover_data()});
     BatchProverOutput out =
         prove_batch({{k.get(), m1proto::product_input(gamma, s1.v1)}}, t_, opt_.self_check);
     Stage2Out s;
@@ -216,7 +216,7 @@ class M1Prover {
       leaves.push_back(std::move(p2));
       kr = std::make_unique<NaiveKernel>(kReductionLabels, std::move(leaves), red);
     }
-    snapshot("Stage3_prepared", {&w, ks.get(), kr.get()});
+    snapshot("Stage3_prepared", {&w, ks.get(), kr.get(), pcs_->prover_data()});
     BatchProverOutput out =
         prove_batch({{ks.get(), m1proto::shift_input(gamma, s1.v1)},
                      {kr.get(), m1proto::reduction_input(weights, s1.v1, s2.v2)}},

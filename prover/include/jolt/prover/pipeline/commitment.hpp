@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include <jolt/heap.hpp>
 #include <jolt/prover/field/fr.hpp>
 #include <jolt/prover/transcript/transcript.hpp>
 
@@ -36,6 +37,8 @@ class CommitmentScheme {
   virtual std::vector<std::uint8_t> open(const std::vector<std::vector<Fr>>& polys,
                                          std::span<const Fr> point, std::span<const Fr> evals,
                                          Transcript& transcript) = 0;
+  // What the prover side keeps between commit and open, for heap snapshots (null if nothing).
+  virtual const jolt::HeapReportable* prover_data() const { return nullptr; }
   // nullopt when the opening is valid; otherwise what failed.
   virtual std::optional<std::string> verify(std::span<const std::uint8_t> commitment,
                                             std::size_t num_polys, std::size_t num_vars,

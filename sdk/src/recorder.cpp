@@ -356,7 +356,7 @@ void RecordingSession::stop_into(Profile& profile) {
   profile.threads.clear();
   profile.counters.clear();
   for (auto& b : r.buffers) {
-    if (!b->events.empty()) {
+    if (!b->events.empty() || !b->counters.empty()) {  // counter-only threads keep their name
       ThreadTrack track;
       track.tid = b->tid;
       track.name = b->name;

@@ -7,6 +7,7 @@
 #include <jolt/instrument.hpp>
 #include <jolt/recorder.hpp>
 #include <map>
+#include <thread>
 
 namespace {
 std::size_t count_events(const jolt::Profile& p) {
@@ -115,4 +116,20 @@ TEST_CASE("heap snapshots are taken only when the session asks for them") {
   REQUIRE(p.heap[0].stacks.size() == 1);
   CHECK(p.heap[0].stacks[0].stack == "KernelA;tables");
   CHECK(p.heap[0].stacks[0].bytes == 5120);
+}
+
+TEST_CASE("a thread that only samples counters still appears under its own name") {
+  jolt::RecordingSession::start({});
+  std::thread sampler([] {
+    jolt::set_current_thread_name("metrics-monitor");
+    jolt::counter("cpu_percent", 12.5);
+  });
+  sampler.join();
+  jolt::Profile p;
+  jolt::RecordingSession::stop_into(p);
+  REQUIRE(p.counters.size() == 1);
+  bool named = false;
+  for (const auto& t : p.threads)
+    if (t.tid == p.counters[0].tid) named = t.name == "metrics-monitor";
+  CHECK(named);
 }

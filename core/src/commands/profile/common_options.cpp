@@ -1,6 +1,8 @@
 // Shared guest options of profile / prove / verify / trace.
 #include "commands/profile/common_options.hpp"
 
+#include <iostream>
+
 namespace po = boost::program_options;
 
 namespace jolt::core {
@@ -18,6 +20,24 @@ void GuestOptions::add_to(po::options_description& desc) {
       "extra folder searched for plugins (repeatable)")(
       "log-level", po::value(&log_level),
       "trace|debug|info|warn|error|off (default: env JOLT_LOG or info)");
+}
+
+std::optional<int> GuestOptions::parse(const char* command, const po::options_description& desc,
+                                       int argc, char** argv, po::variables_map& vm) {
+  try {
+    po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
+    po::notify(vm);
+    finish(vm);
+  } catch (const po::error& e) {
+    std::cerr << "jolt-run " << command << ": " << e.what() << "\n(see `jolt-run " << command
+              << " --help`)\n";
+    return 2;
+  }
+  if (vm.count("help")) {
+    std::cout << desc << "\n";
+    return 0;
+  }
+  return std::nullopt;
 }
 
 void GuestOptions::finish(const po::variables_map& vm) {

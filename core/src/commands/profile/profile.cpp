@@ -106,18 +106,7 @@ int run_profile(int argc, char** argv) {
                                     "list the plugins found and exit");
   g.add_to(desc);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
-    po::notify(vm);
-    g.finish(vm);
-  } catch (const po::error& e) {
-    std::cerr << "jolt-run profile: " << e.what() << "\n(see `jolt-run profile --help`)\n";
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
+  if (auto rc = g.parse("profile", desc, argc, argv, vm)) return *rc;
   try {
     configure_logging(g.log_level);
   } catch (const std::exception& e) {

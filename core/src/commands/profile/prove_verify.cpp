@@ -26,19 +26,7 @@ int parse(const char* name, int argc, char** argv, GuestOptions& g, std::string&
       "\nusage: jolt-run " + name + " --workload NAME [--scale s] --proof FILE\noptions");
   desc.add_options()("help,h", "show this help")("proof", po::value(&proof_path), "the proof file");
   g.add_to(desc);
-  try {
-    po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
-    po::notify(vm);
-    g.finish(vm);
-  } catch (const po::error& e) {
-    std::cerr << "jolt-run " << name << ": " << e.what() << "\n(see `jolt-run " << name
-              << " --help`)\n";
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
+  if (auto rc = g.parse(name, desc, argc, argv, vm)) return *rc;
   if (proof_path.empty()) {
     std::cerr << "jolt-run " << name << ": --proof FILE is required\n";
     return 2;

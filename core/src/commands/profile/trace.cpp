@@ -23,18 +23,7 @@ int run_trace(int argc, char** argv) {
   desc.add_options()("help,h", "show this help");
   g.add_to(desc);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
-    po::notify(vm);
-    g.finish(vm);
-  } catch (const po::error& e) {
-    std::cerr << "jolt-run trace: " << e.what() << "\n(see `jolt-run trace --help`)\n";
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
+  if (auto rc = g.parse("trace", desc, argc, argv, vm)) return *rc;
   try {
     configure_logging(g.log_level);
     PluginLoader loader(g.plugin_paths);

@@ -195,3 +195,24 @@ TEST_CASE("a stale lock refuses the run with the remedy") {
         std::string::npos);
   CHECK(r.output.find("delete the stale lock file") != std::string::npos);
 }
+
+TEST_CASE(
+    "prove writes a proof file that verify accepts, and a truncated one is rejected by name") {
+  Workspace w;
+  const std::string proof = (w.dir / "fib.proof").string();
+  Result p = run("prove --workload fibonacci --scale 13 --proof '" + proof + "'", w.dir);
+  INFO(p.output);
+  REQUIRE(p.code == 0);
+  Result ok = run("verify --workload fibonacci --scale 13 --proof '" + proof + "'", w.dir);
+  CHECK(ok.code == 0);
+  CHECK(ok.output.find("is a valid proof") != std::string::npos);
+  const std::string bytes = slurp(proof);
+  const std::string cut = (w.dir / "cut.proof").string();
+  std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  Result bad = run("verify --workload fibonacci --scale 13 --proof '" + cut + "'", w.dir);
+  CHECK(bad.code == 1);
+  CHECK(bad.output.find("REJECTED") != std::string::npos);
+  CHECK(bad.output.find("truncated") != std::string::npos);
+  Result wrong = run("verify --workload fibonacci --scale 14 --proof '" + proof + "'", w.dir);
+  CHECK(wrong.code == 1);  // the statement (input, trace length) differs
+}

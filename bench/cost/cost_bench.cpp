@@ -368,6 +368,15 @@ int main(int argc, char** argv) {
   std::printf("%-44s %-10s %10s %10s %10s %8s %10s\n", "measurement", "unit", "cpu_med", "cpu_min",
               "cpu_max", "spread", "wall_med");
   const std::string only = argc > 3 ? argv[3] : "";
+  const std::vector<std::string> sections = {"field", "ntt",    "hash", "sumcheck",
+                                             "eq",    "memory", ""};
+  if (std::find(sections.begin(), sections.end(), only) == sections.end()) {
+    std::fprintf(stderr,
+                 "cost_bench: unknown section '%s'; use field, ntt, hash, sumcheck, eq or memory "
+                 "(or none for all)\n",
+                 only.c_str());
+    return 2;
+  }
   auto want = [&](const char* section) { return only.empty() || only == section; };
   if (want("field")) field_ops();
   if (want("ntt")) ntt(max_log);

@@ -35,7 +35,11 @@ class Memory {
  public:
   Memory(const ElfImage& image, std::span<const std::uint8_t> input)
       : ram_(static_cast<std::uint8_t*>(std::calloc(kRamSize, 1))),
-        input_(4 + input.size()),
+        input_len_(4 + input.size()),
+        // Rounded up to whole words (zero-filled): a recorded sub-word load reads the whole
+        // aligned word around it (mem_pre/mem_post), which must stay inside the buffer and be the
+        // same bytes on every run, whatever the input length.
+        input_((4 + input.size() + 3) & ~std::size_t{3}, 0),
         output_(static_cast<std::uint8_t*>(std::calloc(kOutputMax, 1))) {
     if (!ram_ || !output_) throw std::bad_alloc();
     if (input.size() > kInputMax - 4)
@@ -50,7 +54,10 @@ class Memory {
         throw ElfError("ELF segment at " + hex(s.vaddr) + " (+" + std::to_string(s.memsz) +
                        " bytes) lies outside guest RAM [" + hex(kRamBase) + ", " +
                        hex(kRamBase + kRamSize) + "): link with sdk/guest/guest.ld");
-      std::memcpy(ram_.get() + (s.vaddr - kRamBase), s.data.data(), s.data.size());
+      // A segment with no file data (.bss only) has nothing to copy; memcpy from its empty
+      // vector's null data() would be undefined behaviour even for 0 bytes.
+      if (!s.data.empty())
+        std::memcpy(ram_.get() + (s.vaddr - kRamBase), s.data.data(), s.data.size());
     }
   }
 
@@ -61,7 +68,7 @@ class Memory {
       return ram_.get() + (addr - kRamBase);
     }
     if (addr - kOutputBase <= kOutputMax - width) return output_.get() + (addr - kOutputBase);
-    if (!store && addr - kInputBase < input_.size() && addr - kInputBase + width <= input_.size())
+    if (!store && addr - kInputBase < input_len_ && addr - kInputBase + width <= input_len_)
       return input_.data() + (addr - kInputBase);
     return nullptr;
   }
@@ -87,6 +94,7 @@ class Memory {
 
  private:
   std::unique_ptr<std::uint8_t, FreeDeleter> ram_;
+  std::size_t input_len_;  // bytes a guest may read: the length word and the input
   std::vector<std::uint8_t> input_;
   std::unique_ptr<std::uint8_t, FreeDeleter> output_;
   std::uint32_t code_lo_ = 0, code_size_ = 0;

@@ -13,6 +13,8 @@
 #include <random>
 #include <vector>
 
+#include "rv32_asm.hpp"
+
 #include <boost/filesystem.hpp>
 #include <cstdio>
 #include <fstream>
@@ -430,4 +432,31 @@ TEST_CASE(
   CHECK(bad.output.find("truncated") != std::string::npos);
   Result wrong = run("verify --workload fibonacci --scale 14 --proof '" + proof + "'", w.dir);
   CHECK(wrong.code == 1);  // the statement (input, trace length) differs
+}
+
+TEST_CASE("trace --elf and profile --elf stop a guest that never exits at the named bound") {
+  Workspace w;
+  const auto elf = rv32::make_elf({rv32::jal(0, 0)});  // `j .`: loops forever
+  const fs::path loop = w.dir / "loop.elf";
+  std::ofstream(loop.string(), std::ios::binary)
+      .write(reinterpret_cast<const char*>(elf.data()), static_cast<std::streamsize>(elf.size()));
+  const std::string path = "'" + loop.string() + "'";
+  Result by_scale = run("trace --elf " + path + " --scale 12", w.dir);
+  INFO(by_scale.output);
+  CHECK(by_scale.code == 1);
+  CHECK(by_scale.output.find("ran 4096 cycles without exiting, the bound (2^12 cycles from "
+                             "--scale 12)") != std::string::npos);
+  Result by_default = run("trace --elf " + path, w.dir);
+  CHECK(by_default.code == 1);
+  CHECK(by_default.output.find("(2^20 cycles from --scale 20)") != std::string::npos);
+  Result by_flag = run("trace --elf " + path + " --max-cycles 1000", w.dir);
+  CHECK(by_flag.code == 1);
+  CHECK(by_flag.output.find("ran 1000 cycles without exiting, the bound (--max-cycles 1000)") !=
+        std::string::npos);
+  Result profile = run("profile --elf " + path + " --scale 12 --format none", w.dir);
+  CHECK(profile.code == 1);
+  CHECK(profile.output.find("the bound (2^12 cycles from --scale 12)") != std::string::npos);
+  Result bad = run("trace --elf " + path + " --max-cycles 0", w.dir);
+  CHECK(bad.code == 1);
+  CHECK(bad.output.find("--max-cycles 0 out of range") != std::string::npos);
 }

@@ -11,6 +11,7 @@
 #include <jolt/sink.hpp>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <set>
 
@@ -263,6 +264,10 @@ int run_profile(int argc, char** argv) {
     std::printf("Run:     %s (-> %s/latest_%s)\n", run.path.c_str(), out_dir.c_str(),
                 trace_name.c_str());
     return 0;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "jolt-run profile: error: out of memory (outside the trace/prove/verify stages, "
+                 "which name their allocation); use a smaller --scale or free memory\n";
+    return 1;
   } catch (const std::exception& e) {
     std::cerr << "jolt-run profile: error: " << e.what() << "\n";
     return 1;

@@ -430,3 +430,42 @@ TEST_CASE("a segment with no file data (.bss only) loads as zeros") {
   const auto ex = tp::execute(img, {}, opt);
   CHECK(ex.exit_code == 7);
 }
+
+TEST_CASE("65,536 nested cycle markers pair innermost-first (linear, not a scan per end)") {
+  constexpr u32 kN = 65536;
+  const u32 label = tp::kRamBase + 0x20000;
+  std::vector<u32> p;
+  li(p, 8, label);
+  p.push_back(addi(31, 0, 'n'));
+  p.push_back(sb(31, 8, 0));
+  li(p, kA, kN);
+  p.push_back(addi(10, 8, 0));  // loop 1: start "n", kN times
+  p.push_back(addi(17, 0, 1));
+  p.push_back(ecall());
+  p.push_back(addi(kA, kA, -1));
+  p.push_back(bne(kA, 0, -16));
+  li(p, kA, kN);
+  p.push_back(addi(10, 8, 0));  // loop 2: end "n", kN times
+  p.push_back(addi(17, 0, 2));
+  p.push_back(ecall());
+  p.push_back(addi(kA, kA, -1));
+  p.push_back(bne(kA, 0, -16));
+  p.push_back(addi(10, 0, 0));
+  exit_(p);
+  const auto elf = make_elf(p);
+  tp::ExecOptions opt;
+  opt.record = false;
+  opt.max_cycles = 1'000'000;
+  const auto ex = tp::execute(tp::load_elf(elf), {}, opt);
+  REQUIRE(ex.markers.size() == kN);
+  // The last started closes first: marker i (start order) ends at the (kN-1-i)-th end.
+  for (std::size_t i : {std::size_t{0}, std::size_t{1}, std::size_t{kN / 2}, std::size_t{kN - 1}}) {
+    INFO(i);
+    CHECK(ex.markers[i].closed);
+    CHECK(ex.markers[i].label == "n");
+  }
+  CHECK(ex.markers[kN - 1].end_cycle < ex.markers[kN - 2].end_cycle);
+  CHECK(ex.markers[0].end_cycle > ex.markers[1].end_cycle);
+  // The innermost is closed by the first end: addi+bne, li (2), a0/a7 setup (2), the ECALL.
+  CHECK(ex.markers[kN - 1].end_cycle - ex.markers[kN - 1].start_cycle == 7);
+}

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <unordered_map>
 
 #include <sys/mman.h>
 
@@ -150,6 +151,7 @@ void run(const Code& code, Memory& mem, std::uint32_t entry, const ExecOptions& 
   const Decoded* ops = code.ops.data();
   const std::uint32_t nops = static_cast<std::uint32_t>(code.ops.size());
   auto fault = [&](const std::string& what) -> GuestFault { return GuestFault(what, pc, cycle); };
+  std::unordered_map<std::string, std::vector<std::size_t>> open_markers;  // label -> indices
 
   for (;;) {
     if (cycle >= max_cycles)
@@ -329,15 +331,17 @@ void run(const Code& code, Memory& mem, std::uint32_t entry, const ExecOptions& 
           exited = true;
         } else if (call == static_cast<std::uint32_t>(GuestCall::kCycleStart)) {
           ex.markers.push_back(CycleMarker{mem.label(arg), cycle, cycle, false});
+          open_markers[ex.markers.back().label].push_back(ex.markers.size() - 1);
         } else if (call == static_cast<std::uint32_t>(GuestCall::kCycleEnd)) {
+          // Closes the most recently started open marker of that label: a stack per label
+          // keeps this O(1), where scanning the markers made deep nesting quadratic.
           const std::string label = mem.label(arg);
-          bool found = false;
-          for (auto it = ex.markers.rbegin(); it != ex.markers.rend(); ++it)
-            if (!it->closed && it->label == label) {
-              it->end_cycle = cycle, it->closed = true, found = true;
-              break;
-            }
-          if (!found) throw fault("end_cycle_tracking(\"" + label + "\") without a matching start");
+          auto open = open_markers.find(label);
+          if (open == open_markers.end() || open->second.empty())
+            throw fault("end_cycle_tracking(\"" + label + "\") without a matching start");
+          CycleMarker& m = ex.markers[open->second.back()];
+          open->second.pop_back();
+          m.end_cycle = cycle, m.closed = true;
         } else {
           throw fault("unknown ECALL service a7=" + std::to_string(call));
         }

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <jolt/instrument.hpp>
@@ -165,6 +166,9 @@ int run_profile(int argc, char** argv) {
     }
     if (format == "none") needs_trace = wants_heap = false;
 
+    // Checked before any work: a bad MONITOR_INTERVAL fails now, not after the trace.
+    const std::chrono::milliseconds monitor_interval =
+        needs_trace ? monitor_interval_from_env() : std::chrono::milliseconds(100);
     LoadedJob loaded = load_job(loader, g.spec);
     const std::string trace_name = trace_name_for(loaded.job.workload, loaded.scale);
     RunLock lock(out_dir, trace_name);
@@ -187,7 +191,7 @@ int run_profile(int argc, char** argv) {
             if (!needs_trace) return;
             jolt::set_current_thread_name("main");
             jolt::RecordingSession::start(jolt::RecordingOptions{wants_heap});
-            monitor = std::make_unique<SystemMonitor>(monitor_interval_from_env());
+            monitor = std::make_unique<SystemMonitor>(monitor_interval);
           },
           [&] {
             if (!needs_trace) return;

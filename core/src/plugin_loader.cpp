@@ -120,10 +120,15 @@ void check_descriptor_alias(const std::string& path, void* handle) {
   void* sym = ::dlsym(handle, "jolt_plugin_descriptor");
   if (!sym) throw bad("but it cannot be resolved");
   Dl_info info{};
-  const ElfW(Sym)* entry = nullptr;
-  if (::dladdr1(sym, &info, reinterpret_cast<void**>(&entry), RTLD_DL_SYMENT) == 0 || !entry)
+  void* entry_raw = nullptr;
+  if (::dladdr1(sym, &info, &entry_raw, RTLD_DL_SYMENT) == 0 || !entry_raw)
     throw bad("but its symbol table entry cannot be read");
-  const unsigned type = ELFW(ST_TYPE)(entry->st_info);
+  const auto* entry = static_cast<const ElfW(Sym)*>(entry_raw);
+#if __SIZEOF_POINTER__ == 8
+  const unsigned type = ELF64_ST_TYPE(entry->st_info);
+#else
+  const unsigned type = ELF32_ST_TYPE(entry->st_info);
+#endif
   if (type == STT_FUNC || type == STT_GNU_IFUNC) throw bad("as a function, not as a pointer");
   if (type != STT_OBJECT || entry->st_size < sizeof(void*))
     throw bad("with a symbol that is not a pointer variable");

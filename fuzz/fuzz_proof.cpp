@@ -1,9 +1,11 @@
 // libFuzzer: the proof decoder. decode_proof must never crash or read out of bounds; whatever it
 // accepts must re-encode to exactly the input bytes (the encoding is canonical) and decode again.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <span>
+#include <vector>
 
 #include <jolt/prover/pipeline/proof.hpp>
 

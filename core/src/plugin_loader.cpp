@@ -1,12 +1,18 @@
 // Plugin discovery, ABI checks and loading with Boost.DLL.
 #include "jolt/core/plugin_loader.hpp"
 
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <link.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
 #include <boost/filesystem.hpp>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <set>
 #include <sstream>
 
@@ -51,6 +57,88 @@ bool looks_like_path(const std::string& s) {
   return s.find('/') != std::string::npos;
 }
 
+// dlopen maps a shared library's PT_LOAD segments straight from the file; a segment that
+// reaches past the end of a truncated file is mapped anyway and the first touch of it raises
+// SIGBUS inside the dynamic loader. So check the ELF header and program headers against the
+// file size first, and refuse a file that cannot be a complete shared library for this host.
+void check_elf_fits(const std::string& path) {
+  auto bad = [&](const std::string& why) {
+    return PluginError("cannot load '" + path + "': " + why +
+                       " — is it a complete shared library built for this machine?");
+  };
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw bad(std::string("cannot open it: ") + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw bad(std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) throw bad("not a regular file");
+  const auto size = static_cast<std::uint64_t>(st.st_size);
+  ElfW(Ehdr) eh{};
+  if (size < sizeof(eh) || ::pread(fd, &eh, sizeof(eh), 0) != static_cast<ssize_t>(sizeof(eh)))
+    throw bad("the file is " + std::to_string(size) + " bytes, shorter than an ELF header");
+  if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0) throw bad("not an ELF file");
+#if __SIZEOF_POINTER__ == 8
+  if (eh.e_ident[EI_CLASS] != ELFCLASS64) throw bad("not a 64-bit ELF file");
+#else
+  if (eh.e_ident[EI_CLASS] != ELFCLASS32) throw bad("not a 32-bit ELF file");
+#endif
+  if (eh.e_type != ET_DYN)
+    throw bad("not a shared library (ELF type " + std::to_string(eh.e_type) + ")");
+  if (eh.e_phentsize != sizeof(ElfW(Phdr)) || eh.e_phnum == 0)
+    throw bad("malformed ELF program header table");
+  const std::uint64_t ph_end =
+      static_cast<std::uint64_t>(eh.e_phoff) + std::uint64_t{eh.e_phnum} * eh.e_phentsize;
+  if (ph_end > size)
+    throw bad("truncated: its program headers end at byte " + std::to_string(ph_end) +
+              " but the file has " + std::to_string(size) + " bytes");
+  std::vector<ElfW(Phdr)> ph(eh.e_phnum);
+  const auto ph_bytes = static_cast<ssize_t>(ph.size() * sizeof(ElfW(Phdr)));
+  if (::pread(fd, ph.data(), static_cast<std::size_t>(ph_bytes), static_cast<off_t>(eh.e_phoff)) !=
+      ph_bytes)
+    throw bad(std::string("cannot read its program headers: ") + std::strerror(errno));
+  for (const auto& h : ph) {
+    if (h.p_type != PT_LOAD && h.p_type != PT_DYNAMIC) continue;
+    const std::uint64_t end = static_cast<std::uint64_t>(h.p_offset) + h.p_filesz;
+    if (end < h.p_offset || end > size)
+      throw bad("truncated: a loadable segment ends at byte " + std::to_string(end) +
+                " but the file has " + std::to_string(size) + " bytes");
+  }
+}
+
+// Boost.DLL's alias `jolt_plugin_descriptor` is a data symbol holding a pointer to the getter
+// function. A library that exports a *function* of that name would have its machine code read
+// as that pointer and called; check the symbol's kind and where the pointer leads first.
+void check_descriptor_alias(const std::string& path, void* handle) {
+  auto bad = [&](const std::string& why) {
+    return PluginError("'" + path + "' exports jolt_plugin_descriptor " + why +
+                       "; define the plugin with JOLT_DEFINE_SINK_PLUGIN or "
+                       "JOLT_DEFINE_WORKLOAD_PLUGIN from <jolt/plugin.hpp>");
+  };
+  void* sym = ::dlsym(handle, "jolt_plugin_descriptor");
+  if (!sym) throw bad("but it cannot be resolved");
+  Dl_info info{};
+  void* entry_raw = nullptr;
+  if (::dladdr1(sym, &info, &entry_raw, RTLD_DL_SYMENT) == 0 || !entry_raw)
+    throw bad("but its symbol table entry cannot be read");
+  const auto* entry = static_cast<const ElfW(Sym)*>(entry_raw);
+#if __SIZEOF_POINTER__ == 8
+  const unsigned type = ELF64_ST_TYPE(entry->st_info);
+#else
+  const unsigned type = ELF32_ST_TYPE(entry->st_info);
+#endif
+  if (type == STT_FUNC || type == STT_GNU_IFUNC) throw bad("as a function, not as a pointer");
+  if (type != STT_OBJECT || entry->st_size < sizeof(void*))
+    throw bad("with a symbol that is not a pointer variable");
+  void* getter = nullptr;
+  std::memcpy(&getter, sym, sizeof(getter));
+  Dl_info target{};
+  if (!getter || ::dladdr(getter, &target) == 0 || target.dli_fbase != info.dli_fbase)
+    throw bad("as a pointer that does not lead to a function in the same library");
+}
+
 }  // namespace
 
 PluginLoader::PluginLoader(std::vector<std::string> extra_dirs) {
@@ -76,6 +164,7 @@ LoadedPlugin PluginLoader::load_file(const std::string& path) const {
     throw PluginError("plugin file '" + path +
                       "' does not exist; check the path or use a bare name "
                       "(see `jolt-run --list-plugins`)");
+  check_elf_fits(path);
   auto lib = std::make_shared<boost::dll::shared_library>();
   lib->load(path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local, ec);
   if (ec) {
@@ -89,6 +178,7 @@ LoadedPlugin PluginLoader::load_file(const std::string& path) const {
         "' is not a jolt-run plugin: it exports no jolt_plugin_descriptor "
         "(define one with JOLT_DEFINE_SINK_PLUGIN or JOLT_DEFINE_WORKLOAD_PLUGIN from "
         "<jolt/plugin.hpp>)");
+  check_descriptor_alias(path, lib->native());
   auto getter = lib->get_alias<const jolt_plugin_descriptor*()>("jolt_plugin_descriptor");
   const jolt_plugin_descriptor* desc = getter();
   if (!desc) throw PluginError("'" + path + "': its jolt_plugin_descriptor returned null");

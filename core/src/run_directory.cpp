@@ -2,6 +2,7 @@
 #include "jolt/core/run_directory.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -38,22 +39,73 @@ void ensure_dir(const std::string& dir) {
 }
 }  // namespace
 
+namespace {
+std::string read_small_file(int fd) {
+  char buf[64] = {};
+  const ssize_t n = ::pread(fd, buf, sizeof(buf) - 1, 0);
+  std::string s(buf, n > 0 ? static_cast<std::size_t>(n) : 0);
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+  return s;
+}
+
+bool same_inode(int fd, const std::string& path) {
+  struct stat held {};
+  struct stat now {};
+  if (::fstat(fd, &held) != 0 || ::stat(path.c_str(), &now) != 0) return false;
+  return held.st_dev == now.st_dev && held.st_ino == now.st_ino;
+}
+}  // namespace
+
 RunLock::RunLock(const std::string& out_dir, const std::string& trace_name) {
   ensure_dir(out_dir);
   path_ = (fs::path(out_dir) / (trace_name + ".lock")).string();
-  int fd = ::open(path_.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    const int err = errno;
-    throw RunError("another profile run for " + trace_name + " appears active (" + path_ + ": " +
-                   std::strerror(err) + "); if no run is alive, delete the stale lock file");
+  // A run that exits between our open() and flock() unlinks the file we opened; then the
+  // path names another inode (or none) and we retry on the current one.
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const int fd = ::open(path_.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      const int err = errno;
+      if (err == EACCES || err == EROFS || err == EPERM || err == ENOSPC || err == EDQUOT)
+        throw RunError("output folder '" + out_dir + "' is not writable (" + std::strerror(err) +
+                       "); choose a writable --out-dir");
+      throw RunError("cannot create lock file '" + path_ + "': " + std::strerror(err));
+    }
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      const std::string holder = read_small_file(fd);
+      ::close(fd);
+      if (err == EWOULDBLOCK)
+        throw RunError("another profile run for " + trace_name + " is active (" + path_ +
+                       " is held" + (holder.empty() ? std::string() : " by pid " + holder) +
+                       "); wait for it to finish or stop it");
+      throw RunError("cannot lock '" + path_ + "': " + std::strerror(err));
+    }
+    if (!same_inode(fd, path_)) {
+      ::close(fd);
+      continue;
+    }
+    fd_ = fd;
+    const std::string pid = std::to_string(::getpid()) + "\n";
+    // The PID is informational (error messages); the flock is the lock.
+    if (::ftruncate(fd_, 0) == 0) {
+      [[maybe_unused]] auto n = ::pwrite(fd_, pid.data(), pid.size(), 0);
+    }
+    return;
   }
-  const std::string pid = std::to_string(::getpid()) + "\n";
-  [[maybe_unused]] auto n = ::write(fd, pid.data(), pid.size());
-  ::close(fd);
+  throw RunError("cannot take the lock '" + path_ + "': it keeps being replaced by other runs");
+}
+
+void RunLock::release() noexcept {
+  if (fd_ < 0) return;
+  // We hold the flock, so no other run can have taken this inode; if the path now names a
+  // different file (a user deleted ours and another run created a new one), leave it alone.
+  if (same_inode(fd_, path_)) ::unlink(path_.c_str());
+  ::close(fd_);
+  fd_ = -1;
 }
 
 RunLock::~RunLock() {
-  ::unlink(path_.c_str());
+  release();
 }
 
 RunDirectory create_run_directory(const std::string& out_dir, const std::string& trace_name) {
@@ -66,18 +118,44 @@ RunDirectory create_run_directory(const std::string& out_dir, const std::string&
     fs::path p = fs::absolute(fs::path(out_dir) / run.name);
     if (::mkdir(p.c_str(), 0755) == 0) {
       run.path = p.string();
+      const int fd = ::open((p / kIncompleteMarker).c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+      if (fd < 0) {
+        const int err = errno;
+        ::rmdir(p.c_str());
+        throw RunError("cannot write in run directory '" + p.string() + "': " + std::strerror(err));
+      }
+      ::close(fd);
       return run;
     }
-    if (errno != EEXIST)
-      throw RunError("cannot create run directory '" + p.string() + "': " + std::strerror(errno));
+    if (errno != EEXIST) {
+      const int err = errno;
+      if (err == EACCES || err == EROFS || err == EPERM || err == ENOSPC || err == EDQUOT)
+        throw RunError("output folder '" + out_dir + "' is not writable (" + std::strerror(err) +
+                       "); choose a writable --out-dir");
+      throw RunError("cannot create run directory '" + p.string() + "': " + std::strerror(err));
+    }
     // A run of the same trace finished within this second: never reuse its folder.
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
   throw RunError("cannot find a free run directory name for " + trace_name + " in " + out_dir);
 }
 
+bool remove_unfinished_run(const RunDirectory& run) noexcept {
+  if (run.path.empty()) return true;
+  // Retried: a sink thread may still be creating a file while we remove the folder.
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    boost::system::error_code ec;
+    fs::remove_all(run.path, ec);
+    if (!ec && !fs::exists(run.path, ec)) return true;
+  }
+  return false;
+}
+
 void publish_latest(const std::string& out_dir, const std::string& trace_name,
                     const RunDirectory& run) {
+  const fs::path marker = fs::path(run.path) / kIncompleteMarker;
+  if (::unlink(marker.c_str()) != 0 && errno != ENOENT)
+    throw RunError("cannot remove '" + marker.string() + "': " + std::strerror(errno));
   const fs::path link = fs::path(out_dir) / ("latest_" + trace_name);
   const fs::path tmp =
       fs::path(out_dir) / (".latest_" + trace_name + "." + std::to_string(::getpid()));

@@ -3,25 +3,34 @@
 
 #include <spdlog/spdlog.h>
 
+#include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <jolt/instrument.hpp>
 #include <jolt/process.hpp>
+#include <stdexcept>
+#include <string>
 
 #include "jolt/core/proc_stats.hpp"
 
 namespace jolt::core {
 
 std::chrono::milliseconds monitor_interval_from_env() {
-  double secs = 0.1;
-  if (const char* env = std::getenv("MONITOR_INTERVAL")) {
-    char* end = nullptr;
-    double v = std::strtod(env, &end);
-    if (end != env && v > 0)
-      secs = v;
-    else
-      spdlog::warn("MONITOR_INTERVAL='{}' is not a positive number of seconds; using 0.1", env);
-  }
-  auto ms = static_cast<long>(secs * 1000.0);
+  const char* env = std::getenv("MONITOR_INTERVAL");
+  if (!env) return std::chrono::milliseconds(100);
+  // The whole value must be a finite number of seconds in (0, kMaxMonitorIntervalSecs]: "inf",
+  // "1e308" or a huge integer would overflow the conversion to milliseconds.
+  char* end = nullptr;
+  errno = 0;
+  const double secs = std::strtod(env, &end);
+  while (end && *end == ' ') ++end;
+  if (end == env || *end != '\0' || errno == ERANGE || !std::isfinite(secs) || !(secs > 0) ||
+      secs > kMaxMonitorIntervalSecs)
+    throw std::invalid_argument("MONITOR_INTERVAL='" + std::string(env) +
+                                "' is not a sampling interval: expected seconds in (0, " +
+                                std::to_string(static_cast<int>(kMaxMonitorIntervalSecs)) +
+                                "], e.g. 0.1 (unset it for the default)");
+  const auto ms = static_cast<long>(secs * 1000.0);
   return std::chrono::milliseconds(ms < 50 ? 50 : ms);
 }
 

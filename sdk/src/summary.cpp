@@ -1,5 +1,6 @@
 // Summary aggregation (summary.hpp): replays a Profile's per-thread span events into the
 // schema-v1 summary every sink and tool shares.
+#include <cmath>
 #include <jolt/summary.hpp>
 
 #include <algorithm>
@@ -143,13 +144,21 @@ ProfileSummary summarize(const Profile& profile) {
       auto& [sum, max] =
           sum_max.try_emplace(track.name, 0.0, std::numeric_limits<double>::lowest()).first->second;
       for (const CounterSample& s : track.samples) {
+        // NaN and ±Inf samples are skipped (as the chrome sink skips them): JSON has no value
+        // for them, and one would poison max and mean. `sum` holds the running mean, which
+        // stays finite where a plain sum of large samples would overflow.
+        if (!std::isfinite(s.value)) continue;
         c.samples += 1;
-        sum += s.value;
+        sum += (s.value - sum) / double(c.samples);
         max = std::max(max, s.value);
         if (track.name == "memory_gib") memory.push_back(&s);
       }
+      if (c.samples == 0) {
+        out.counters.erase(track.name);  // no finite sample: nothing to summarise
+        continue;
+      }
       c.max = max;
-      c.mean = sum / double(c.samples);
+      c.mean = sum;
     }
   }
 

@@ -1,7 +1,19 @@
 // End-to-end: the real jolt-run binary proves a real workload and writes its run directory.
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <rapidjson/document.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "rv32_asm.hpp"
 
 #include <boost/filesystem.hpp>
 #include <cstdio>
@@ -142,17 +154,42 @@ TEST_CASE("profile writes a run directory, moves latest_, and its artifacts are 
                   0) == 0);
 }
 
-TEST_CASE("a failing sink fails the run and leaves latest_ and the earlier run intact") {
+TEST_CASE("a failing sink listed first: the other sinks still run, the run fails, latest_ stays") {
   const Workspace& w = profiled();
   const fs::path latest = w.runs() / (std::string("latest_") + kTrace);
   const std::string before = fs::read_symlink(latest).string();
-  Result r =
-      run("profile --workload fibonacci --scale 13 --sink summary --sink '" JOLT_FAILING_SINK "'",
-          w.dir);
-  CHECK(r.code != 0);
+  Result r = run("profile --workload fibonacci --scale 13 --sink '" JOLT_FAILING_SINK
+                 "' --sink chrome --sink summary",
+                 w.dir);
+  INFO(r.output);
+  CHECK(r.code == 1);
   CHECK(r.output.find("sink 'failing'") != std::string::npos);
+  CHECK(r.output.find("refusing to write into") != std::string::npos);
   CHECK(fs::read_symlink(latest).string() == before);
   CHECK(fs::exists(w.runs() / before / "summary.json"));
+  // The sinks after the failing one wrote their artifacts into the (unpublished) run directory.
+  std::size_t failed_runs = 0;
+  for (fs::directory_iterator it(w.runs()), end; it != end; ++it) {
+    if (!fs::is_directory(it->symlink_status()) || it->path().filename() == before) continue;
+    if (!fs::exists(it->path() / ".incomplete")) continue;
+    ++failed_runs;
+    CHECK(fs::exists(it->path() / "trace.json"));
+    CHECK(fs::exists(it->path() / "summary.json"));
+  }
+  CHECK(failed_runs == 1);
+}
+
+TEST_CASE("a sink that crashes the process leaves nothing that blocks a rerun") {
+  Workspace w;
+  Result crash =
+      run("profile --workload fibonacci --scale 13 --sink '" JOLT_CRASHING_SINK "' --sink summary",
+          w.dir);
+  CHECK(crash.code != 0);
+  CHECK_FALSE(fs::exists(w.runs() / (std::string("latest_") + kTrace)));
+  Result again = run("profile --workload fibonacci --scale 13 --format chrome", w.dir);
+  INFO(again.output);
+  CHECK(again.code == 0);
+  CHECK(fs::exists(w.runs() / (std::string("latest_") + kTrace) / "summary.json"));
 }
 
 TEST_CASE("bad plugin arguments get errors that name the plugin and what to do") {
@@ -185,15 +222,195 @@ TEST_CASE("--format none runs without a recorder and still writes the CSV row") 
   CHECK_FALSE(fs::exists(run_dir / "summary.json"));
 }
 
-TEST_CASE("a stale lock refuses the run with the remedy") {
+TEST_CASE("a lock file left behind by a dead run does not block the next run") {
   Workspace w;
   fs::create_directories(w.runs());
-  std::ofstream(w.runs() / "modular_fibonacci_13.lock") << "12345\n";
+  std::ofstream((w.runs() / "modular_fibonacci_13.lock").string()) << "12345\n";
   Result r = run("profile --workload fibonacci --scale 13 --format none", w.dir);
-  CHECK(r.code != 0);
-  CHECK(r.output.find("another profile run for modular_fibonacci_13 appears active") !=
-        std::string::npos);
-  CHECK(r.output.find("delete the stale lock file") != std::string::npos);
+  INFO(r.output);
+  CHECK(r.code == 0);
+  CHECK_FALSE(fs::exists(w.runs() / "modular_fibonacci_13.lock"));
+}
+
+TEST_CASE("a read-only output folder is named as such, not reported as a lock problem") {
+  Workspace w;
+  const fs::path ro = w.dir / "read-only";
+  fs::create_directories(ro);
+  REQUIRE(::chmod(ro.c_str(), 0555) == 0);
+  // root ignores permission bits: run as an unprivileged user then.
+  const std::string as_user =
+      ::geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
+  const std::string cmd = "cd '" + w.dir.string() + "' && " + as_user +
+                          "'" JOLT_RUN_EXE
+                          "' profile --workload fibonacci --scale 13 --format none --out-dir '" +
+                          ro.string() + "' 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  std::string out;
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof(buf), p)) out.append(buf, n);
+  const int status = ::pclose(p);
+  INFO(out);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 1);
+  CHECK(out.find("output folder '" + ro.string() + "' is not writable (" + std::strerror(EACCES) +
+                 ")") != std::string::npos);
+  CHECK(out.find("lock") == std::string::npos);
+  ::chmod(ro.c_str(), 0755);
+}
+
+namespace {
+
+// Starts jolt-run in its own process group with its output in `log`; returns the pid.
+pid_t spawn_jolt(const std::vector<std::string>& args, const fs::path& cwd, const fs::path& log) {
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    if (::chdir(cwd.c_str()) != 0) ::_exit(120);
+    const int fd = ::open(log.c_str(), O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    if (fd < 0) ::_exit(121);
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+    std::vector<char*> argv{const_cast<char*>(JOLT_RUN_EXE)};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(JOLT_RUN_EXE, argv.data());
+    ::_exit(122);
+  }
+  ::setpgid(pid, pid);
+  return pid;
+}
+
+int wait_status(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+  }
+  return status;
+}
+
+// Run directories (timestamped folders) in `runs`, split by the incomplete marker.
+struct RunDirs {
+  std::vector<std::string> complete, marked_incomplete;
+};
+RunDirs run_dirs(const fs::path& runs) {
+  RunDirs d;
+  if (!fs::exists(runs)) return d;
+  for (fs::directory_iterator it(runs), end; it != end; ++it) {
+    if (!fs::is_directory(it->symlink_status())) continue;
+    (fs::exists(it->path() / ".incomplete") ? d.marked_incomplete : d.complete)
+        .push_back(it->path().filename().string());
+  }
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("SIGINT, SIGTERM and kill -9 at a random point of a real run; the rerun succeeds") {
+  Workspace w;
+  const std::vector<std::string> args{"profile",  "--workload", "fibonacci", "--scale",        "13",
+                                      "--format", "chrome",     "--out-dir", w.runs().string()};
+  // How long an uninterrupted run takes here: the random points fall inside it.
+  const auto t0 = std::chrono::steady_clock::now();
+  const pid_t first = spawn_jolt(args, w.dir, w.dir / "first.log");
+  const int first_status = wait_status(first);
+  INFO(slurp(w.dir / "first.log"));
+  REQUIRE(WIFEXITED(first_status));
+  REQUIRE(WEXITSTATUS(first_status) == 0);
+  const auto run_us =
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0)
+          .count();
+  std::size_t finished = 1;
+
+  const unsigned seed = std::random_device{}();
+  INFO("seed " << seed);
+  std::mt19937 rng(seed);
+  for (int sig : {SIGINT, SIGTERM, SIGKILL}) {
+    const long delay_us = std::uniform_int_distribution<long>(0, run_us)(rng);
+    INFO("signal " << sig << " after " << delay_us << " us of a " << run_us << " us run");
+    const fs::path log = w.dir / ("sig" + std::to_string(sig) + ".log");
+    const pid_t pid = spawn_jolt(args, w.dir, log);
+    ::usleep(static_cast<useconds_t>(delay_us));
+    ::kill(pid, sig);
+    const int status = wait_status(pid);
+    const std::string out = slurp(log);
+    INFO(out);
+    const bool completed = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    if (completed) {
+      ++finished;  // the signal came after the run had finished
+    } else if (sig == SIGKILL) {
+      CHECK(WIFSIGNALED(status));
+    } else {
+      REQUIRE(WIFEXITED(status));
+      CHECK(WEXITSTATUS(status) == 128 + sig);
+      CHECK(out.find("interrupted") != std::string::npos);
+    }
+    const RunDirs dirs = run_dirs(w.runs());
+    // Nothing that looks like a run is left behind: every unmarked folder is a finished run.
+    CHECK(dirs.complete.size() == finished);
+    if (sig != SIGKILL) CHECK(dirs.marked_incomplete.empty());
+    const fs::path latest = w.runs() / (std::string("latest_") + kTrace);
+    REQUIRE(fs::exists(latest));
+    CHECK(fs::exists(latest / "summary.json"));
+    CHECK_FALSE(fs::exists(latest / ".incomplete"));
+
+    // The rerun of the same workload and scale succeeds and moves latest_.
+    const pid_t again = spawn_jolt(args, w.dir, w.dir / "again.log");
+    const int again_status = wait_status(again);
+    INFO(slurp(w.dir / "again.log"));
+    REQUIRE(WIFEXITED(again_status));
+    REQUIRE(WEXITSTATUS(again_status) == 0);
+    ++finished;
+    CHECK(run_dirs(w.runs()).complete.size() == finished);
+  }
+}
+
+TEST_CASE("Ctrl-C stops a benchmark sweep; --resume re-runs exactly the unfinished pairs") {
+  Workspace w;
+  const std::vector<std::string> args{
+      "benchmark", "--benchmarks", "fibonacci", "--min-scale",    "10", "--max-scale", "13",
+      "--format",  "none",         "--out-dir", w.runs().string()};
+  const pid_t pid = spawn_jolt(args, w.dir, w.dir / "sweep.log");
+  // Wait until the second pair has started, then Ctrl-C the process group (as a terminal does).
+  const fs::path second_started = w.runs() / "latest_modular_fibonacci_10";
+  for (int i = 0; i < 6000 && !fs::exists(second_started); ++i) ::usleep(10000);
+  ::kill(-pid, SIGINT);
+  const int status = wait_status(pid);
+  const std::string out = slurp(w.dir / "sweep.log");
+  INFO(out);
+  REQUIRE(WIFEXITED(status));
+  std::vector<std::string> done_before;
+  for (int s = 10; s <= 13; ++s)
+    if (fs::exists(w.runs() / ("latest_modular_fibonacci_" + std::to_string(s))))
+      done_before.push_back(std::to_string(s));
+  if (done_before.size() < 4) {
+    CHECK(WEXITSTATUS(status) == 130);
+    CHECK(out.find("interrupted") != std::string::npos);
+  }
+  CHECK(run_dirs(w.runs()).marked_incomplete.empty());
+  CHECK(run_dirs(w.runs()).complete.size() == done_before.size());
+
+  const pid_t resumed =
+      spawn_jolt({"benchmark", "--benchmarks", "fibonacci", "--min-scale", "10", "--max-scale",
+                  "13", "--format", "none", "--out-dir", w.runs().string(), "--resume"},
+                 w.dir, w.dir / "resume.log");
+  const int resumed_status = wait_status(resumed);
+  const std::string rout = slurp(w.dir / "resume.log");
+  INFO(rout);
+  REQUIRE(WIFEXITED(resumed_status));
+  CHECK(WEXITSTATUS(resumed_status) == 0);
+  CHECK(rout.find("Completed: " + std::to_string(4 - done_before.size())) != std::string::npos);
+  std::size_t skipped = 0;
+  for (std::size_t at = 0; (at = rout.find("Skipping fibonacci", at)) != std::string::npos; ++at)
+    ++skipped;
+  CHECK(skipped == done_before.size());
+  if (!done_before.empty())
+    CHECK(rout.find("Skipped: " + std::to_string(done_before.size())) != std::string::npos);
+  for (int s = 10; s <= 13; ++s)
+    CHECK(fs::exists(w.runs() / ("latest_modular_fibonacci_" + std::to_string(s))));
+  // One CSV row per finished run: the interrupted run wrote none.
+  const std::string csv = slurp(w.runs() / "modular_timings.csv");
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 4);
 }
 
 TEST_CASE(
@@ -215,4 +432,31 @@ TEST_CASE(
   CHECK(bad.output.find("truncated") != std::string::npos);
   Result wrong = run("verify --workload fibonacci --scale 14 --proof '" + proof + "'", w.dir);
   CHECK(wrong.code == 1);  // the statement (input, trace length) differs
+}
+
+TEST_CASE("trace --elf and profile --elf stop a guest that never exits at the named bound") {
+  Workspace w;
+  const auto elf = rv32::make_elf({rv32::jal(0, 0)});  // `j .`: loops forever
+  const fs::path loop = w.dir / "loop.elf";
+  std::ofstream(loop.string(), std::ios::binary)
+      .write(reinterpret_cast<const char*>(elf.data()), static_cast<std::streamsize>(elf.size()));
+  const std::string path = "'" + loop.string() + "'";
+  Result by_scale = run("trace --elf " + path + " --scale 12", w.dir);
+  INFO(by_scale.output);
+  CHECK(by_scale.code == 1);
+  CHECK(by_scale.output.find("ran 4096 cycles without exiting, the bound (2^12 cycles from "
+                             "--scale 12)") != std::string::npos);
+  Result by_default = run("trace --elf " + path, w.dir);
+  CHECK(by_default.code == 1);
+  CHECK(by_default.output.find("(2^20 cycles from --scale 20)") != std::string::npos);
+  Result by_flag = run("trace --elf " + path + " --max-cycles 1000", w.dir);
+  CHECK(by_flag.code == 1);
+  CHECK(by_flag.output.find("ran 1000 cycles without exiting, the bound (--max-cycles 1000)") !=
+        std::string::npos);
+  Result profile = run("profile --elf " + path + " --scale 12 --format none", w.dir);
+  CHECK(profile.code == 1);
+  CHECK(profile.output.find("the bound (2^12 cycles from --scale 12)") != std::string::npos);
+  Result bad = run("trace --elf " + path + " --max-cycles 0", w.dir);
+  CHECK(bad.code == 1);
+  CHECK(bad.output.find("--max-cycles 0 out of range") != std::string::npos);
 }

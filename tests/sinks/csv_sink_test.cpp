@@ -1,6 +1,11 @@
 // The csv sink as a loaded plugin: timings.csv row format and the consolidated CSV's header
 // written once across runs.
 #include <doctest/doctest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
 
 #include "fixture_profile.hpp"
 #include "sink_test_support.hpp"
@@ -41,4 +46,69 @@ TEST_CASE("csv sink names the file it cannot write") {
   CHECK_FALSE(st.ok);
   CHECK(st.message.find("/nonexistent/run/timings.csv") != std::string::npos);
   CHECK(st.message.find("/nonexistent/modular_timings.csv") != std::string::npos);
+}
+
+namespace {
+const std::string kHeader =
+    "benchmark_name,scale,prover_time_s,trace_length,proving_hz,proof_size,"
+    "proof_size_compressed,backend\n";
+const std::string kFixtureRow = "fibonacci,16,1.50,65536,43690.67,12345,12345,reference\n";
+
+// Writes `damaged` as modular_timings.csv, runs the csv sink once, returns its status.
+jolt::Status append_to(const std::string& damaged, const std::string& out) {
+  sink_test::LoadedSink loaded(sink_test::plugin_path("csv"));
+  std::filesystem::create_directories(out + "/run");
+  std::ofstream(out + "/modular_timings.csv", std::ios::binary) << damaged;
+  jolt::Profile p = jolt::testing::fixture_profile();
+  p.prove_time_ns = 1'500'000'000;
+  return loaded.sink().write(p, {out + "/run", out});
+}
+}  // namespace
+
+TEST_CASE("a partial last row left by a failed append is dropped, not glued to the next row") {
+  const std::string out = sink_test::fresh_dir("csv_partial_row");
+  const std::string good = "sha2-chain,22,2.00,4194304,2097152.00,12345,12345,optimized\n";
+  REQUIRE(append_to(kHeader + good + "sha3-chain,20,1.2", out).ok);
+  CHECK(sink_test::read_file(out + "/modular_timings.csv") == kHeader + good + kFixtureRow);
+}
+
+TEST_CASE("an empty or header-cut consolidated CSV gets its header back") {
+  for (const std::string& damaged : {std::string(), kHeader.substr(0, 20)}) {
+    const std::string out = sink_test::fresh_dir("csv_empty");
+    REQUIRE(append_to(damaged, out).ok);
+    CHECK(sink_test::read_file(out + "/modular_timings.csv") == kHeader + kFixtureRow);
+  }
+}
+
+TEST_CASE("a consolidated CSV that is not ours is refused with a clear message, untouched") {
+  const std::string out = sink_test::fresh_dir("csv_foreign");
+  const std::string foreign = "name,time\nx,1\n";
+  const jolt::Status st = append_to(foreign, out);
+  CHECK_FALSE(st.ok);
+  CHECK(st.message.find(out + "/modular_timings.csv does not start with the header") !=
+        std::string::npos);
+  CHECK(st.message.find("move it aside") != std::string::npos);
+  CHECK(sink_test::read_file(out + "/modular_timings.csv") == foreign);
+}
+
+TEST_CASE("an append cut short by a file-size limit leaves the CSV as it was") {
+  const std::string out = sink_test::fresh_dir("csv_fsize");
+  const std::string before = kHeader + kFixtureRow;
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    ::signal(SIGXFSZ, SIG_IGN);               // the write then returns short instead of killing us
+    const rlim_t limit = before.size() + 10;  // room for 10 bytes of the new row only
+    struct rlimit rl {
+      limit, limit
+    };
+    ::setrlimit(RLIMIT_FSIZE, &rl);
+    const jolt::Status st = append_to(before, out);
+    ::_exit(st.ok ? 0 : (st.message.find("modular_timings.csv") != std::string::npos ? 3 : 4));
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 3);  // failed, naming the file
+  CHECK(sink_test::read_file(out + "/modular_timings.csv") == before);
 }

@@ -97,3 +97,58 @@ TEST_CASE("the embedded schema is the checked-in schema file") {
   CHECK(jolt::validate::embedded_summary_schema() ==
         sink_test::read_file(JOLT_SUMMARY_SCHEMA_PATH));
 }
+
+TEST_CASE("validate never crashes on hostile input: each case is an error naming the problem") {
+  // Invalid UTF-8 in a key (RapidJSON's pointer text used to read past it).
+  const std::string bad_utf8 = "{\"schema_version\": 1, \"spans\": {\"\xff\xfe\": {}}}";
+  auto u = validate_text(bad_utf8);
+  CHECK_FALSE(u.ok());
+  CHECK(mentions(u, "Invalid encoding"));
+  // 150k nested arrays (used to overflow the stack in the recursive parser).
+  const std::string deep = std::string(150000, '[') + std::string(150000, ']');
+  auto dr = validate_text(deep);
+  CHECK_FALSE(dr.ok());
+  CHECK(mentions(dr, "nested deeper than 256 levels"));
+  // Unterminated deep nesting is a parse error, not a crash.
+  CHECK(mentions(validate_text(std::string(150000, '{')), "not valid JSON"));
+  // schema_version 2^32 + 1 is not 1.
+  const std::string good =
+      jolt::sinks::summary_to_json(jolt::summarize(jolt::testing::fixture_profile()));
+  std::string wrap = good;
+  wrap.replace(wrap.find("\"schema_version\": 1"), 19, "\"schema_version\": 4294967297");
+  auto w = validate_text(wrap);
+  CHECK_FALSE(w.ok());
+  CHECK(mentions(w, "schema_version is 4294967297"));
+}
+
+TEST_CASE("--schema: a permissive schema checks what is there; a self-referencing one is refused") {
+  // {} accepts any shape: the semantic checks must not assume one.
+  for (const char* doc : {R"({"schema_version": 1})", R"({"schema_version": 1, "root": 3,
+        "spans": [], "stages": {}, "counters": {"c": 5}, "heap": {"h": {"roots": 1}}})",
+                          R"({"schema_version": 1, "root": {"label": 7}, "spans": {"s": 1},
+        "stages": [1, {"label": []}], "heap": {"h": {"roots": {"a": "x"}, "total_bytes": 0}}})"}) {
+    INFO(doc);
+    auto r = jolt::validate::validate_summary(doc, "{}");
+    CHECK(r.kind == jolt::validate::FileKind::kSummary);
+  }
+  auto v2 = jolt::validate::validate_summary(R"({"schema_version": 2})", "{}");
+  CHECK(mentions(v2, "schema_version is 2"));
+  for (const char* schema :
+       {R"({"$ref": "#"})", R"({"definitions": {"a": {"$ref": "#/definitions/b"},
+        "b": {"$ref": "#/definitions/a"}}, "$ref": "#/definitions/a"})"}) {
+    INFO(schema);
+    auto r = jolt::validate::validate_summary(R"({"schema_version": 1})", schema);
+    CHECK_FALSE(r.ok());
+    CHECK(mentions(r, "cycle of references"));
+  }
+  auto remote = jolt::validate::validate_summary(R"({"schema_version": 1})",
+                                                 R"({"$ref": "http://example.invalid/s.json"})");
+  CHECK(mentions(remote, "only local"));
+  CHECK(mentions(jolt::validate::validate_summary("{}", "[]"), "not a JSON Schema"));
+}
+
+TEST_CASE("an endless or huge input is refused at the size bound, read once") {
+  const auto r = jolt::validate::validate_file("/dev/zero", {}, 1 << 20);
+  CHECK_FALSE(r.ok());
+  CHECK(mentions(r, "/dev/zero is larger than 1048576 bytes"));
+}

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <vector>
 
@@ -123,4 +124,29 @@ TEST_CASE("schema properties and rendered fields are the same sets (drift lock)"
   CHECK(keys(defs["StageSummary"]["properties"]) == keys(d["stages"][0]));
   CHECK(keys(defs["CounterSummary"]["properties"]) == keys(d["counters"]["memory_gib"]));
   CHECK(keys(defs["HeapSnapshot"]["properties"]) == keys(d["heap"]["Stage2Batch_prepared"]));
+}
+
+TEST_CASE("NaN and Inf counter samples are skipped and summary.json stays valid JSON") {
+  jolt::Profile p = jolt::testing::fixture_profile();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  p.counters.push_back(
+      jolt::CounterTrack{"load_percent", 7, {{1, nan}, {2, 50.0}, {3, inf}, {4, 30.0}}});
+  p.counters.push_back(jolt::CounterTrack{"only_bad", 8, {{1, nan}, {2, -inf}}});
+  p.counters.push_back(jolt::CounterTrack{"huge", 9, {{1, 1e308}, {2, 1e308}}});
+  const jolt::ProfileSummary s = jolt::summarize(p);
+  REQUIRE(s.counters.count("load_percent") == 1);
+  CHECK(s.counters.at("load_percent").samples == 2);
+  CHECK(s.counters.at("load_percent").max == 50.0);
+  CHECK(s.counters.at("load_percent").mean == 40.0);
+  CHECK(s.counters.count("only_bad") == 0);
+  CHECK(s.counters.at("huge").mean == 1e308);  // no overflow to inf
+  const std::string json = jolt::sinks::summary_to_json(s);
+  CHECK(validate(json) == "");
+  // A summary built by hand with a non-finite value still renders valid JSON.
+  jolt::ProfileSummary by_hand = s;
+  by_hand.counters["hand"] = jolt::CounterSummary{3, nan, inf};
+  const std::string hand = jolt::sinks::summary_to_json(by_hand);
+  CHECK(validate(hand) == "");
+  CHECK(hand.find("\"hand\"") == std::string::npos);
 }

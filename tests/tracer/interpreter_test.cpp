@@ -382,3 +382,90 @@ TEST_CASE("recording with a cycle hint gives the same rows as counting first") {
   }
   CHECK(counted.cycles == 1 + 50 * 2 + 2);
 }
+
+TEST_CASE("sub-word loads at the end of an input whose length is not a multiple of 4") {
+  // Input of 5 bytes: the region is the 4-byte length word plus 5 bytes, so the last byte sits
+  // alone in its aligned word. The recorded word (mem_pre/mem_post) must be that byte followed by
+  // zeros on every run, never bytes from past the input buffer.
+  for (std::uint8_t last : {std::uint8_t{0xee}, std::uint8_t{0x01}}) {
+    std::vector<u32> p;
+    li(p, kA, tp::kInputBase);
+    p.push_back(lbu(kD, kA, 8));  // input[4], the last byte
+    p.push_back(lhu(kB, kA, 6));  // input[2..3]
+    exit_(p);
+    const std::uint8_t input[] = {1, 2, 3, 4, last};
+    const auto ex = run(p, input);
+    const auto& byte_row = ex.rows[ex.rows.size() - 4];
+    REQUIRE(byte_row.opcode == tp::Opcode::kLbu);
+    CHECK(byte_row.rd_post == last);
+    CHECK(byte_row.mem_word_addr == tp::kInputBase + 8);
+    CHECK(byte_row.mem_pre == last);  // upper three bytes are zero padding
+    CHECK(byte_row.mem_post == last);
+    const auto& half_row = ex.rows[ex.rows.size() - 3];
+    REQUIRE(half_row.opcode == tp::Opcode::kLhu);
+    CHECK(half_row.mem_pre == 0x04030201u);
+  }
+  // The padding is not readable: the input region still ends after the last input byte.
+  std::vector<u32> p;
+  li(p, kA, tp::kInputBase);
+  p.push_back(lbu(kD, kA, 9));
+  exit_(p);
+  const std::uint8_t input[] = {1, 2, 3, 4, 5};
+  CHECK_THROWS_AS(run(p, input), tp::GuestFault);
+}
+
+TEST_CASE("a segment with no file data (.bss only) loads as zeros") {
+  std::vector<u32> p;
+  li(p, kA, tp::kRamBase + 0x10000);
+  p.push_back(lw(kD, kA, 0));
+  p.push_back(addi(10, kD, 7));
+  exit_(p);
+  auto img = tp::load_elf(make_elf(p));
+  tp::Segment bss;
+  bss.vaddr = tp::kRamBase + 0x10000;
+  bss.memsz = 4096;  // no data: what a .bss-only PT_LOAD becomes
+  img.segments.push_back(bss);
+  tp::ExecOptions opt;
+  opt.max_cycles = 1000;
+  const auto ex = tp::execute(img, {}, opt);
+  CHECK(ex.exit_code == 7);
+}
+
+TEST_CASE("65,536 nested cycle markers pair innermost-first (linear, not a scan per end)") {
+  constexpr u32 kN = 65536;
+  const u32 label = tp::kRamBase + 0x20000;
+  std::vector<u32> p;
+  li(p, 8, label);
+  p.push_back(addi(31, 0, 'n'));
+  p.push_back(sb(31, 8, 0));
+  li(p, kA, kN);
+  p.push_back(addi(10, 8, 0));  // loop 1: start "n", kN times
+  p.push_back(addi(17, 0, 1));
+  p.push_back(ecall());
+  p.push_back(addi(kA, kA, -1));
+  p.push_back(bne(kA, 0, -16));
+  li(p, kA, kN);
+  p.push_back(addi(10, 8, 0));  // loop 2: end "n", kN times
+  p.push_back(addi(17, 0, 2));
+  p.push_back(ecall());
+  p.push_back(addi(kA, kA, -1));
+  p.push_back(bne(kA, 0, -16));
+  p.push_back(addi(10, 0, 0));
+  exit_(p);
+  const auto elf = make_elf(p);
+  tp::ExecOptions opt;
+  opt.record = false;
+  opt.max_cycles = 1'000'000;
+  const auto ex = tp::execute(tp::load_elf(elf), {}, opt);
+  REQUIRE(ex.markers.size() == kN);
+  // The last started closes first: marker i (start order) ends at the (kN-1-i)-th end.
+  for (std::size_t i : {std::size_t{0}, std::size_t{1}, std::size_t{kN / 2}, std::size_t{kN - 1}}) {
+    INFO(i);
+    CHECK(ex.markers[i].closed);
+    CHECK(ex.markers[i].label == "n");
+  }
+  CHECK(ex.markers[kN - 1].end_cycle < ex.markers[kN - 2].end_cycle);
+  CHECK(ex.markers[0].end_cycle > ex.markers[1].end_cycle);
+  // The innermost is closed by the first end: addi+bne, li (2), a0/a7 setup (2), the ECALL.
+  CHECK(ex.markers[kN - 1].end_cycle - ex.markers[kN - 1].start_cycle == 7);
+}

@@ -1,6 +1,7 @@
 // summary.json rendering with RapidJSON's PrettyWriter, field order as schema v1.
 #include "summary_json.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 #include <rapidjson/prettywriter.h>
@@ -100,6 +101,9 @@ std::string summary_to_json(const ProfileSummary& s) {
   w.Key("counters");
   w.StartObject();
   for (const auto& [name, c] : s.counters) {
+    // JSON has no NaN/Inf (the writer would emit a key with no value): summarize() already skips
+    // non-finite samples; a summary built some other way drops such a counter here.
+    if (!std::isfinite(c.max) || !std::isfinite(c.mean)) continue;
     key(w, name);
     w.StartObject();
     w.Key("samples");

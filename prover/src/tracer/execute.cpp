@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <unordered_map>
 
 #include <sys/mman.h>
 
@@ -35,7 +36,11 @@ class Memory {
  public:
   Memory(const ElfImage& image, std::span<const std::uint8_t> input)
       : ram_(static_cast<std::uint8_t*>(std::calloc(kRamSize, 1))),
-        input_(4 + input.size()),
+        input_len_(4 + input.size()),
+        // Rounded up to whole words (zero-filled): a recorded sub-word load reads the whole
+        // aligned word around it (mem_pre/mem_post), which must stay inside the buffer and be the
+        // same bytes on every run, whatever the input length.
+        input_((4 + input.size() + 3) & ~std::size_t{3}, 0),
         output_(static_cast<std::uint8_t*>(std::calloc(kOutputMax, 1))) {
     if (!ram_ || !output_) throw std::bad_alloc();
     if (input.size() > kInputMax - 4)
@@ -50,7 +55,10 @@ class Memory {
         throw ElfError("ELF segment at " + hex(s.vaddr) + " (+" + std::to_string(s.memsz) +
                        " bytes) lies outside guest RAM [" + hex(kRamBase) + ", " +
                        hex(kRamBase + kRamSize) + "): link with sdk/guest/guest.ld");
-      std::memcpy(ram_.get() + (s.vaddr - kRamBase), s.data.data(), s.data.size());
+      // A segment with no file data (.bss only) has nothing to copy; memcpy from its empty
+      // vector's null data() would be undefined behaviour even for 0 bytes.
+      if (!s.data.empty())
+        std::memcpy(ram_.get() + (s.vaddr - kRamBase), s.data.data(), s.data.size());
     }
   }
 
@@ -61,7 +69,7 @@ class Memory {
       return ram_.get() + (addr - kRamBase);
     }
     if (addr - kOutputBase <= kOutputMax - width) return output_.get() + (addr - kOutputBase);
-    if (!store && addr - kInputBase < input_.size() && addr - kInputBase + width <= input_.size())
+    if (!store && addr - kInputBase < input_len_ && addr - kInputBase + width <= input_len_)
       return input_.data() + (addr - kInputBase);
     return nullptr;
   }
@@ -87,6 +95,7 @@ class Memory {
 
  private:
   std::unique_ptr<std::uint8_t, FreeDeleter> ram_;
+  std::size_t input_len_;  // bytes a guest may read: the length word and the input
   std::vector<std::uint8_t> input_;
   std::unique_ptr<std::uint8_t, FreeDeleter> output_;
   std::uint32_t code_lo_ = 0, code_size_ = 0;
@@ -142,6 +151,7 @@ void run(const Code& code, Memory& mem, std::uint32_t entry, const ExecOptions& 
   const Decoded* ops = code.ops.data();
   const std::uint32_t nops = static_cast<std::uint32_t>(code.ops.size());
   auto fault = [&](const std::string& what) -> GuestFault { return GuestFault(what, pc, cycle); };
+  std::unordered_map<std::string, std::vector<std::size_t>> open_markers;  // label -> indices
 
   for (;;) {
     if (cycle >= max_cycles)
@@ -321,15 +331,17 @@ void run(const Code& code, Memory& mem, std::uint32_t entry, const ExecOptions& 
           exited = true;
         } else if (call == static_cast<std::uint32_t>(GuestCall::kCycleStart)) {
           ex.markers.push_back(CycleMarker{mem.label(arg), cycle, cycle, false});
+          open_markers[ex.markers.back().label].push_back(ex.markers.size() - 1);
         } else if (call == static_cast<std::uint32_t>(GuestCall::kCycleEnd)) {
+          // Closes the most recently started open marker of that label: a stack per label
+          // keeps this O(1), where scanning the markers made deep nesting quadratic.
           const std::string label = mem.label(arg);
-          bool found = false;
-          for (auto it = ex.markers.rbegin(); it != ex.markers.rend(); ++it)
-            if (!it->closed && it->label == label) {
-              it->end_cycle = cycle, it->closed = true, found = true;
-              break;
-            }
-          if (!found) throw fault("end_cycle_tracking(\"" + label + "\") without a matching start");
+          auto open = open_markers.find(label);
+          if (open == open_markers.end() || open->second.empty())
+            throw fault("end_cycle_tracking(\"" + label + "\") without a matching start");
+          CycleMarker& m = ex.markers[open->second.back()];
+          open->second.pop_back();
+          m.end_cycle = cycle, m.closed = true;
         } else {
           throw fault("unknown ECALL service a7=" + std::to_string(call));
         }

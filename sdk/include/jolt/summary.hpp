@@ -14,6 +14,8 @@
 //  - self = inclusive minus the sum of same-thread direct children (other threads never subtract);
 //  - dark time = self time of the longest root (`jolt_prover::prove`) instance on its thread;
 //  - peak memory = max `memory_gib` counter sample in an interval, both ends inclusive;
+//  - counter samples that are NaN or ±Inf are skipped everywhere (a counter with no finite
+//    sample is left out of `counters`), so summary.json stays valid JSON;
 //  - stages: every instance of taxonomy::kStageSpans in that order (instances in close order),
 //    then other `prove_stage*` labels in close order; the i-th instance of a label pairs with the
 //    i-th StageRssRow of that label.

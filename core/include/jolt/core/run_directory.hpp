@@ -26,7 +26,13 @@ std::string trace_name_for(const std::string& workload, std::uint32_t scale);
 // "YYYYmmdd-HHMMSS" in UTC.
 std::string utc_timestamp(std::time_t t);
 
-// Holds {out}/{trace_name}.lock for its lifetime (O_CREAT|O_EXCL).
+// Holds an advisory flock(2) on {out}/{trace_name}.lock for its lifetime. The kernel drops the
+// flock however the process ends (Ctrl-C, kill -9, a crash), so a lock file left behind never
+// blocks a later run; only a live holder does. The file carries the holder's PID for the error
+// message. On destruction the file is unlinked only while it is still the inode this object
+// holds, so a run never deletes a lock that another run created after it.
+// Throws RunError when the folder cannot be created or written (naming the folder and the
+// errno text) or when a live run holds the lock (naming its PID).
 class RunLock {
  public:
   RunLock(const std::string& out_dir, const std::string& trace_name);
@@ -34,9 +40,13 @@ class RunLock {
   RunLock(const RunLock&) = delete;
   RunLock& operator=(const RunLock&) = delete;
   const std::string& path() const { return path_; }
+  // Unlinks the lock file if this object still holds it (idempotent; async-signal-safe, so a
+  // signal handler may call it before _exit).
+  void release() noexcept;
 
  private:
   std::string path_;
+  int fd_ = -1;
 };
 
 struct RunDirectory {
@@ -46,9 +56,18 @@ struct RunDirectory {
 };
 
 // Creates a fresh run directory; never reuses an existing one (waits for the next second).
+// The directory starts with an empty `.incomplete` marker (kIncompleteMarker); publish_latest
+// removes it, so a run directory left by a killed run is marked as such. Only `latest_` links
+// name finished runs (benchmark --resume and the scripts read only those).
 RunDirectory create_run_directory(const std::string& out_dir, const std::string& trace_name);
+inline constexpr const char* kIncompleteMarker = ".incomplete";
 
-// Points {out}/latest_{trace_name} at run.name (relative), replacing any old link atomically.
+// Removes a run directory that never became a finished run (interrupted or failed before
+// publish_latest). Best effort; returns false when something could not be removed.
+bool remove_unfinished_run(const RunDirectory& run) noexcept;
+
+// Removes run's incomplete marker, then points {out}/latest_{trace_name} at run.name (relative),
+// replacing any old link atomically.
 void publish_latest(const std::string& out_dir, const std::string& trace_name,
                     const RunDirectory& run);
 

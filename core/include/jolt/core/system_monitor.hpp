@@ -16,6 +16,10 @@
 
 namespace jolt::core {
 
+// The sampling interval from the MONITOR_INTERVAL environment variable (seconds; default 0.1;
+// at least 50 ms). Throws std::invalid_argument naming the value when it is not a finite number
+// of seconds in (0, kMaxMonitorIntervalSecs].
+inline constexpr double kMaxMonitorIntervalSecs = 3600;
 std::chrono::milliseconds monitor_interval_from_env();
 
 class SystemMonitor {

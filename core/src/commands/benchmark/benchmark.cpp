@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -110,6 +111,11 @@ int run_benchmark(int argc, char** argv) {
     return 1;
   }
 
+  // Ctrl-C / SIGTERM: the running profile child gets the signal, removes its unfinished run
+  // directory and exits 130/143; then we stop, so `--resume` re-runs exactly the unfinished
+  // pairs (those without a latest_ link).
+  forward_interrupts_to_children();
+
   std::vector<Pair> pairs;
   for (std::uint32_t s = min_scale; s <= max_scale && min_scale <= max_scale; ++s)
     for (const auto& w : workloads) pairs.push_back({w, s});
@@ -124,7 +130,12 @@ int run_benchmark(int argc, char** argv) {
   std::uint32_t current_scale = 0;
   bool interrupted = false;
 
+  int interrupt_signal = 0;
   for (const auto& pair : pairs) {
+    if ((interrupt_signal = pending_interrupt()) != 0) {
+      interrupted = true;
+      break;
+    }
     if (pair.scale != current_scale) {
       current_scale = pair.scale;
       std::printf("=== Running benchmarks at scale 2^%u ===\n\n", pair.scale);
@@ -155,6 +166,20 @@ int run_benchmark(int argc, char** argv) {
     const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
     measured_seconds += secs;
     ++executed;
+    if (pending_interrupt() != 0 || r.term_signal == SIGINT || r.term_signal == SIGTERM ||
+        (r.spawned && (r.exit_code == 128 + SIGINT || r.exit_code == 128 + SIGTERM))) {
+      // Interrupted (ours, or the child's own process group got Ctrl-C): stop the sweep. A run
+      // that completed before the signal counts as completed (its latest_ link exists).
+      interrupt_signal = pending_interrupt() != 0 ? pending_interrupt()
+                         : r.term_signal != 0     ? r.term_signal
+                                                  : r.exit_code - 128;
+      interrupted = true;
+      if (r.ok()) ++completed;
+      std::fflush(stdout);
+      std::fprintf(stderr, "  ⏹ interrupted: %s at 2^%u (%s)\n\n", pair.workload.c_str(),
+                   pair.scale, r.describe().c_str());
+      break;
+    }
     if (r.ok()) {
       ++completed;
       std::printf("  ✓ %s at 2^%u in %s\n\n", pair.workload.c_str(), pair.scale,
@@ -168,11 +193,6 @@ int run_benchmark(int argc, char** argv) {
         std::fprintf(stderr, "  ❌ FAILED to spawn (%s): %s\n\n", r.spawn_error.c_str(),
                      line.c_str());
       failed.push_back(line + "  [" + r.describe() + "]");
-      // Ctrl-C reaches the child too (same process group): stop instead of starting the next run.
-      if (r.term_signal == SIGINT || r.term_signal == SIGTERM) {
-        interrupted = true;
-        break;
-      }
     }
     std::fflush(stdout);
   }
@@ -183,7 +203,9 @@ int run_benchmark(int argc, char** argv) {
               format_duration(elapsed).c_str());
   std::printf("  ✓ Completed: %zu\n", completed);
   if (skipped) std::printf("  ⏭ Skipped: %zu\n", skipped);
-  if (interrupted) std::printf("  ⏹ Interrupted: %zu run(s) not started\n", total - done);
+  if (interrupted)
+    std::printf("  ⏹ Interrupted: %zu run(s) not finished (rerun with --resume to do them)\n",
+                total - completed - skipped - failed.size());
   if (!failed.empty()) {
     std::printf("  ❌ Failed: %zu\n", failed.size());
     for (const auto& f : failed) std::printf("     %s\n", f.c_str());
@@ -196,7 +218,10 @@ int run_benchmark(int argc, char** argv) {
   std::printf("  /usr/bin/python3 scripts/plot_memory_usage.py --traces-dir %s --output-dir %s\n",
               out_dir.c_str(), out_dir.c_str());
   std::fflush(stdout);
-  if (interrupted) return 130;
+  if (interrupted) {
+    std::fprintf(stderr, "jolt-run benchmark: interrupted (%s)\n", strsignal(interrupt_signal));
+    return 128 + interrupt_signal;
+  }
   return failed.empty() ? 0 : 1;
 }
 

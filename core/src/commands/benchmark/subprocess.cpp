@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -14,6 +15,30 @@
 extern char** environ;
 
 namespace jolt::core {
+
+namespace {
+volatile std::sig_atomic_t g_child_pid = 0;  // the child run_process waits for, or 0
+volatile std::sig_atomic_t g_interrupt = 0;
+
+void on_interrupt(int sig) {
+  g_interrupt = sig;
+  const pid_t child = static_cast<pid_t>(g_child_pid);
+  if (child > 0) ::kill(child, sig);  // async-signal-safe
+}
+}  // namespace
+
+void forward_interrupts_to_children() {
+  struct sigaction sa {};
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;  // no SA_RESTART: blocking reads return EINTR and are retried by the caller
+  ::sigaction(SIGINT, &sa, nullptr);
+  ::sigaction(SIGTERM, &sa, nullptr);
+}
+
+int pending_interrupt() {
+  return static_cast<int>(g_interrupt);
+}
 
 std::string ProcessResult::describe() const {
   if (!spawned) return "spawn failed: " + spawn_error;
@@ -49,9 +74,26 @@ ProcessResult run_process(const std::vector<std::string>& argv, ChildStdout out)
   }
   std::fflush(stdout);
   std::fflush(stderr);
+  // The child starts with SIGINT/SIGTERM at their defaults and unblocked, whatever ours are.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGINT);
+  sigaddset(&defaults, SIGTERM);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   pid_t pid = 0;
-  const int rc = ::posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  const int rc = ::posix_spawn(&pid, args[0], &actions, &attr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  if (rc == 0) {
+    g_child_pid = pid;
+    // A signal that arrived while we were spawning did not reach the child yet.
+    if (g_interrupt != 0) ::kill(pid, g_interrupt);
+  }
   if (pipe_fds[1] >= 0) ::close(pipe_fds[1]);
   if (rc != 0) {
     if (pipe_fds[0] >= 0) ::close(pipe_fds[0]);
@@ -76,9 +118,11 @@ ProcessResult run_process(const std::vector<std::string>& argv, ChildStdout out)
     if (errno != EINTR) {
       result.spawn_error = std::string("waitpid: ") + std::strerror(errno);
       result.spawned = false;
+      g_child_pid = 0;
       return result;
     }
   }
+  g_child_pid = 0;
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.term_signal = WTERMSIG(status);
   return result;

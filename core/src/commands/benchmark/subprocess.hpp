@@ -34,6 +34,14 @@ struct ProcessResult {
 ProcessResult run_process(const std::vector<std::string>& argv,
                           ChildStdout out = ChildStdout::kInherit);
 
+// From now on SIGINT and SIGTERM do not end this process: they are recorded (see
+// pending_interrupt) and passed on to the child that run_process is waiting for, so the child
+// stops and cleans up, and the caller decides what to do next. Children start with the default
+// signal mask and dispositions.
+void forward_interrupts_to_children();
+// The SIGINT/SIGTERM received since forward_interrupts_to_children(), or 0.
+int pending_interrupt();
+
 // Absolute path of the running executable (/proc/self/exe).
 std::string self_executable();
 

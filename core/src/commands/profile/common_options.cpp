@@ -15,7 +15,10 @@ void GuestOptions::add_to(po::options_description& desc) {
       "run your own RV32IM ELF instead of a workload (exit status 0 = success)")(
       "input", po::value(&spec.input), "input bytes for --elf")(
       "scale", po::value(&scale),
-      "log2 of the maximum padded trace length (default: the workload's)")(
+      "log2 of the maximum padded trace length (default: the workload's; 20 for --elf); also "
+      "bounds how many cycles a guest may run")(
+      "max-cycles", po::value(&max_cycles),
+      "stop a guest after this many cycles (default: 2^scale; `trace --workload` allows 2^40)")(
       "plugin-path", po::value(&plugin_paths)->composing(),
       "extra folder searched for plugins (repeatable)")(
       "log-level", po::value(&log_level),
@@ -42,6 +45,7 @@ std::optional<int> GuestOptions::parse(const char* command, const po::options_de
 
 void GuestOptions::finish(const po::variables_map& vm) {
   if (vm.count("scale")) spec.scale = scale;
+  if (vm.count("max-cycles")) spec.max_cycles = max_cycles;
 }
 
 }  // namespace jolt::core

@@ -13,6 +13,7 @@ namespace jolt::core {
 struct GuestOptions {
   JobSpec spec;
   std::uint32_t scale = 0;
+  std::uint64_t max_cycles = 0;
   std::vector<std::string> plugin_paths;
   std::string log_level;
 

@@ -25,6 +25,12 @@ std::vector<std::uint8_t> read_file(const std::string& path, const char* flag) {
 
 LoadedJob load_job(const PluginLoader& loader, const JobSpec& spec) {
   LoadedJob out;
+  if (spec.max_cycles) {
+    if (*spec.max_cycles < 1 || *spec.max_cycles > (1ull << kMaxScale))
+      throw PipelineError("--max-cycles " + std::to_string(*spec.max_cycles) +
+                          " out of range: expected 1..=2^" + std::to_string(kMaxScale));
+    out.job.max_cycles = *spec.max_cycles;
+  }
   if (!spec.elf.empty()) {
     if (!spec.workload.empty()) throw PipelineError("give either --workload or --elf, not both");
     out.job.elf = read_file(spec.elf, "--elf");

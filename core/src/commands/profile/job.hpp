@@ -19,6 +19,7 @@ struct JobSpec {
   std::string elf;       // --elf PATH (ad-hoc workload)
   std::string input;     // --input FILE (with --elf)
   std::optional<std::uint32_t> scale;
+  std::optional<std::uint64_t> max_cycles;  // --max-cycles
 };
 
 struct LoadedJob {

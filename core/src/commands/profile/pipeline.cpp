@@ -7,6 +7,7 @@
 #include <chrono>
 #include <jolt/prover/pipeline/prover.hpp>
 #include <jolt/prover/tracer/tracer.hpp>
+#include <new>
 
 namespace jolt::core {
 namespace {
@@ -27,16 +28,48 @@ prover::ElfImage load(const GuestJob& job) {
   }
 }
 
-prover::Execution run_guest(const GuestJob& job, const prover::ElfImage& image, bool record,
-                            std::uint64_t max_cycles) {
+// How many cycles a guest may run, and where that number comes from (for the error message).
+struct CycleBound {
+  std::uint64_t cycles;
+  std::string source;
+};
+
+CycleBound cycle_bound(const GuestJob& job, std::uint32_t log2_length) {
+  const std::uint64_t by_scale = log2_length >= 40 ? (1ull << 40) : (1ull << log2_length);
+  if (job.max_cycles != 0 && job.max_cycles <= by_scale)
+    return {job.max_cycles, "--max-cycles " + std::to_string(job.max_cycles)};
+  return {by_scale, "2^" + std::to_string(log2_length) + " cycles from --scale " +
+                        std::to_string(log2_length)};
+}
+
+// Runs `f`; a std::bad_alloc inside becomes a PipelineError naming what was being allocated.
+template <class F>
+auto allocating(const std::string& what, F&& f) -> decltype(f()) {
   try {
-    return prover::execute(image, job.input, prover::ExecOptions{record, max_cycles});
+    return f();
+  } catch (const std::bad_alloc&) {
+    throw PipelineError("out of memory while " + what +
+                        "; use a smaller --scale (or --max-cycles) or free memory");
+  }
+}
+
+prover::Execution run_guest(const GuestJob& job, const prover::ElfImage& image, bool record,
+                            const CycleBound& bound) {
+  try {
+    return allocating(
+        record ? "recording the trace rows of guest '" + job.workload + "' (~" +
+                     std::to_string(sizeof(prover::TraceRow)) + " bytes per cycle, up to " +
+                     std::to_string(bound.cycles) + " cycles)"
+               : "running guest '" + job.workload + "'",
+        [&] {
+          return prover::execute(image, job.input, prover::ExecOptions{record, bound.cycles});
+        });
   } catch (const prover::GuestFault& e) {
-    if (e.cycle() >= max_cycles)
-      throw PipelineError(
-          "guest '" + job.workload + "' ran " + std::to_string(max_cycles) +
-          " cycles without exiting, so its trace cannot fit this scale; use a larger --scale "
-          "(`jolt-run trace` shows the length it needs)");
+    if (e.cycle() >= bound.cycles)
+      throw PipelineError("guest '" + job.workload + "' ran " + std::to_string(bound.cycles) +
+                          " cycles without exiting, the bound (" + bound.source +
+                          "); a guest that needs more needs a larger --scale or --max-cycles "
+                          "(`jolt-run trace` shows the length it needs)");
     throw PipelineError("guest '" + job.workload + "' faulted: " + e.what());
   } catch (const prover::ElfError& e) {
     throw PipelineError("guest '" + job.workload + "' cannot run: " + e.what());
@@ -75,7 +108,7 @@ void check_fits(const GuestJob& job, std::uint64_t cycles, std::uint32_t scale) 
 TraceReport trace_job(const GuestJob& job, std::uint32_t max_log2_length) {
   TraceReport r;
   const prover::ElfImage image = load(job);
-  const std::uint64_t limit = max_log2_length >= 40 ? (1ull << 40) : (1ull << max_log2_length);
+  const CycleBound limit = cycle_bound(job, max_log2_length);
   auto t0 = Clock::now();
   prover::Execution fast = run_guest(job, image, false, limit);
   auto t1 = Clock::now();
@@ -102,11 +135,13 @@ ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
                       const std::function<void()>& after_prove) {
   const prover::ElfImage image = load(job);
   // A guest that runs past 2^scale cycles cannot fit; stop it there instead of tracing forever.
-  prover::Execution ex = run_guest(job, image, true, 1ull << scale);
+  prover::Execution ex = run_guest(job, image, true, cycle_bound(job, scale));
   check_execution(job, ex);
   check_fits(job, ex.cycles, scale);
   const std::uint64_t cycles = ex.rows.size();
-  prover::pad_trace(ex.rows);
+  allocating("padding the trace to 2^" + std::to_string(log2_exact(prover::padded_length(cycles))) +
+                 " rows",
+             [&] { prover::pad_trace(ex.rows); });
   prover::Statement st{program_digest(job.elf), job.input, ex.output, cycles};
 
   ProveReport r;
@@ -115,7 +150,8 @@ ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
   before_prove();
   const auto t0 = Clock::now();
   try {
-    r.proof = prover::prove(st, ex.rows);
+    r.proof = allocating("proving " + std::to_string(ex.rows.size()) + " trace rows",
+                         [&] { return prover::prove(st, ex.rows); });
   } catch (...) {
     after_prove();
     throw;
@@ -127,7 +163,8 @@ ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
   ex.rows.clear();
   ex.rows.shrink_to_fit();
 
-  prover::VerifyResult v = prover::verify(st, r.proof);
+  prover::VerifyResult v =
+      allocating("verifying the proof", [&] { return prover::verify(st, r.proof); });
   r.verified = v.ok;
   r.verify_message = v.ok ? "ok" : v.check + ": " + v.message;
   if (!v.ok)
@@ -139,7 +176,7 @@ ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
 ProveReport verify_job(const GuestJob& job, std::uint32_t scale,
                        std::span<const std::uint8_t> proof) {
   const prover::ElfImage image = load(job);
-  prover::Execution ex = run_guest(job, image, false, 1ull << scale);
+  prover::Execution ex = run_guest(job, image, false, cycle_bound(job, scale));
   check_execution(job, ex);
   check_fits(job, ex.cycles, scale);
   prover::Statement st{program_digest(job.elf), job.input, ex.output, ex.cycles};
@@ -147,7 +184,8 @@ ProveReport verify_job(const GuestJob& job, std::uint32_t scale,
   r.trace_length = ex.cycles;
   r.padded_length = prover::padded_length(ex.cycles);
   r.proof.assign(proof.begin(), proof.end());
-  prover::VerifyResult v = prover::verify(st, proof);
+  prover::VerifyResult v =
+      allocating("verifying the proof", [&] { return prover::verify(st, proof); });
   r.verified = v.ok;
   r.verify_message = v.ok ? "ok" : v.check + ": " + v.message;
   return r;

@@ -27,6 +27,7 @@ struct GuestJob {
   std::uint64_t ops = 0;                    // what the scale mapped to (0 for --elf)
   const jolt::Workload* checker = nullptr;  // checks the output; null: exit status 0 suffices
   jolt::WorkloadInput checker_input;
+  std::uint64_t max_cycles = 0;  // --max-cycles: bound on guest execution; 0 = 2^scale
 };
 
 struct TraceReport {
@@ -49,12 +50,16 @@ struct ProveReport {
   std::string verify_message;
 };
 
-// Traces the job (twice: unrecorded for speed, recorded for rows) and reports.
+// Traces the job (twice: unrecorded for speed, recorded for rows) and reports. Execution stops
+// with a PipelineError naming the bound after job.max_cycles cycles, or 2^max_log2_length when
+// that is 0. Running out of memory is a PipelineError naming what was being allocated (as in
+// prove_job and verify_job).
 TraceReport trace_job(const GuestJob& job, std::uint32_t max_log2_length);
 
-// Traces, checks, pads; then runs `before_prove`, the measured prove, `after_prove`, then the
-// verifier. Throws PipelineError with a clear message on guest fault, failed check, trace too
-// long for the scale, or a failed verification (after filling `report`).
+// Traces (at most min(job.max_cycles, 2^scale) cycles), checks, pads; then runs `before_prove`, the
+// measured prove, `after_prove`, then the verifier. Throws PipelineError with a clear message on
+// guest fault, failed check, trace too long for the scale, or a failed verification (after filling
+// `report`).
 ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
                       const std::function<void()>& before_prove,
                       const std::function<void()>& after_prove);

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <jolt/instrument.hpp>
@@ -10,10 +11,13 @@
 #include <jolt/recorder.hpp>
 #include <jolt/sink.hpp>
 #include <memory>
+#include <mutex>
+#include <new>
 #include <optional>
 #include <set>
 
 #include "commands/profile/common_options.hpp"
+#include "commands/profile/interrupt.hpp"
 #include "commands/profile/job.hpp"
 #include "commands/profile/pipeline.hpp"
 #include "jolt/core/command.hpp"
@@ -113,6 +117,8 @@ int run_profile(int argc, char** argv) {
     std::cerr << "jolt-run profile: " << e.what() << "\n";
     return 2;
   }
+  // Before any thread exists, so that every later thread leaves SIGINT/SIGTERM to the watcher.
+  InterruptWatcher::start();
   PluginLoader loader(g.plugin_paths);
   if (list_plugins) {
     print_plugins(loader);
@@ -160,10 +166,16 @@ int run_profile(int argc, char** argv) {
     }
     if (format == "none") needs_trace = wants_heap = false;
 
+    // Checked before any work: a bad MONITOR_INTERVAL fails now, not after the trace.
+    const std::chrono::milliseconds monitor_interval =
+        needs_trace ? monitor_interval_from_env() : std::chrono::milliseconds(100);
     LoadedJob loaded = load_job(loader, g.spec);
     const std::string trace_name = trace_name_for(loaded.job.workload, loaded.scale);
     RunLock lock(out_dir, trace_name);
+    std::unique_lock<std::recursive_mutex> creating(InterruptWatcher::finishing());
     RunDirectory run = create_run_directory(out_dir, trace_name);
+    InterruptWatcher::Armed armed(lock, run);  // a signal from here on removes `run`
+    creating.unlock();
     spdlog::info("Running modular {} profile at scale 2^{} in {}", loaded.job.workload,
                  loaded.scale, run.path);
 
@@ -179,7 +191,7 @@ int run_profile(int argc, char** argv) {
             if (!needs_trace) return;
             jolt::set_current_thread_name("main");
             jolt::RecordingSession::start(jolt::RecordingOptions{wants_heap});
-            monitor = std::make_unique<SystemMonitor>(monitor_interval_from_env());
+            monitor = std::make_unique<SystemMonitor>(monitor_interval);
           },
           [&] {
             if (!needs_trace) return;
@@ -221,15 +233,45 @@ int run_profile(int argc, char** argv) {
 
     if (format == "default") print_console_report(profile);
     const jolt::SinkContext ctx{run.path, profile.run.out_dir};
+    // Every sink runs even when an earlier one fails: one broken (third-party) sink must not cost
+    // the run the other sinks' artifacts. Any failure fails the run and latest_ stays put.
+    // A signal arriving while the sinks write waits for them (see interrupt.hpp).
+    std::lock_guard<std::recursive_mutex> finishing(InterruptWatcher::finishing());
+    std::vector<std::string> sink_failures;
     for (const auto& s : loaded_sinks) {
-      jolt::Status st = s.sink->write(profile, ctx);
-      if (!st) throw PipelineError("sink '" + s.name + "' (" + s.path + ") failed: " + st.message);
+      jolt::Status st;
+      try {
+        st = s.sink->write(profile, ctx);
+      } catch (const std::exception& e) {
+        st = jolt::Status::error(std::string("threw an exception: ") + e.what());
+      } catch (...) {
+        st = jolt::Status::error("threw an unknown exception");
+      }
+      if (!st) {
+        std::cerr << "jolt-run profile: error: sink '" << s.name << "' (" << s.path
+                  << ") failed: " << st.message << "\n";
+        sink_failures.push_back(s.name);
+        continue;
+      }
       spdlog::debug("sink {} wrote its artifacts", s.name);
     }
+    if (!sink_failures.empty()) {
+      std::string names;
+      for (const auto& n : sink_failures) names += (names.empty() ? "'" : ", '") + n + "'";
+      throw PipelineError(std::to_string(sink_failures.size()) + " of " +
+                          std::to_string(loaded_sinks.size()) + " sinks failed (" + names +
+                          "); the run directory " + run.path + " is incomplete and latest_" +
+                          trace_name + " was not moved");
+    }
     publish_latest(out_dir, trace_name, run);
+    armed.published();
     std::printf("Run:     %s (-> %s/latest_%s)\n", run.path.c_str(), out_dir.c_str(),
                 trace_name.c_str());
     return 0;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "jolt-run profile: error: out of memory (outside the trace/prove/verify stages, "
+                 "which name their allocation); use a smaller --scale or free memory\n";
+    return 1;
   } catch (const std::exception& e) {
     std::cerr << "jolt-run profile: error: " << e.what() << "\n";
     return 1;

@@ -3,6 +3,7 @@
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
+#include <new>
 
 #include "commands/profile/common_options.hpp"
 #include "commands/profile/pipeline.hpp"
@@ -28,7 +29,10 @@ int run_trace(int argc, char** argv) {
     configure_logging(g.log_level);
     PluginLoader loader(g.plugin_paths);
     LoadedJob job = load_job(loader, g.spec);
-    TraceReport r = trace_job(job.job, kMaxScale);
+    // An --elf guest is bounded by its --scale (default 20): a program that never exits must
+    // not run, and record ~56 bytes a cycle, for hours. A workload's input is sized by its
+    // scale, so it may run to 2^40 to show how far past 2^scale it goes.
+    TraceReport r = trace_job(job.job, g.spec.elf.empty() ? kMaxScale : job.scale);
     std::uint32_t log_t = 0;
     while ((1ull << log_t) < r.padded_length) ++log_t;
     std::printf("workload:        %s (scale %u, %llu ops, %zu input bytes)\n",
@@ -46,6 +50,10 @@ int run_trace(int argc, char** argv) {
     std::printf("output:          %zu bytes\n", r.output.size());
     std::printf("check:           %s\n", r.check.c_str());
     return r.check_ok ? 0 : 1;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "jolt-run trace: error: out of memory (outside the trace stages, which name "
+                 "their allocation); use a smaller --scale or free memory\n";
+    return 1;
   } catch (const std::exception& e) {
     std::cerr << "jolt-run trace: error: " << e.what() << "\n";
     return 1;

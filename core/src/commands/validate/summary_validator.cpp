@@ -1,10 +1,14 @@
 // summary.json checks: the JSON Schema (RapidJSON SchemaValidator, draft-04 keywords) and the
 // semantic invariants the schema cannot express.
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
+#include <rapidjson/pointer.h>
 #include <rapidjson/schema.h>
 #include <rapidjson/stringbuffer.h>
 
@@ -12,6 +16,8 @@
 #include <jolt/version.hpp>
 
 #include "trace_validator.hpp"
+
+#include "json_parse.hpp"
 
 namespace jolt::validate {
 namespace {
@@ -22,76 +28,148 @@ std::string pointer_text(const rapidjson::Pointer& p) {
   return sb.GetString();
 }
 
-void semantic_checks(const rapidjson::Document& d, Report& r) {
-  if (d["schema_version"].GetUint() != kSummarySchemaVersion)
-    r.errors.push_back("schema_version is " + std::to_string(d["schema_version"].GetUint()) +
-                       ", this jolt-run reads version " + std::to_string(kSummarySchemaVersion));
-  if (d["taxonomy_version"].GetUint() != taxonomy::kTaxonomyVersion)
-    r.errors.push_back("taxonomy_version is " + std::to_string(d["taxonomy_version"].GetUint()) +
-                       ", expected " + std::to_string(taxonomy::kTaxonomyVersion));
-  if (d.HasMember("root") && d["root"].IsObject()) {
-    const auto& root = d["root"];
-    if (root["label"].GetString() != std::string(taxonomy::kRootSpan))
-      r.errors.push_back("/root/label is \"" + std::string(root["label"].GetString()) +
-                         "\", expected \"" + std::string(taxonomy::kRootSpan) + "\"");
-    if (root["dark_time_ns"].GetUint64() > root["wall_time_ns"].GetUint64())
-      r.errors.push_back("/root: dark_time_ns exceeds wall_time_ns");
-    const double f = root["dark_time_fraction"].GetDouble();
-    if (!(f >= 0 && f <= 1)) r.errors.push_back("/root/dark_time_fraction is outside [0, 1]");
+// Member `k` of `obj` when obj is an object that has it, else nullptr. The checks below run after
+// the schema, but `--schema` may be any schema (even {}), so they never assume a shape.
+const rapidjson::Value* member(const rapidjson::Value& obj, const char* k) {
+  if (!obj.IsObject()) return nullptr;
+  const auto m = obj.FindMember(k);
+  return m == obj.MemberEnd() ? nullptr : &m->value;
+}
+
+void check_version(const rapidjson::Document& d, const char* key, std::uint64_t expected,
+                   Report& r) {
+  const rapidjson::Value* v = member(d, key);
+  if (!v) return;  // required-ness is the schema's business
+  if (!v->IsUint64()) {
+    r.errors.push_back(std::string("/") + key + " is not a non-negative integer");
+    return;
   }
-  for (auto m = d["spans"].MemberBegin(); m != d["spans"].MemberEnd(); ++m)
-    if (m->value["self_ns"].GetUint64() > m->value["total_ns"].GetUint64())
-      r.errors.push_back("/spans/" + std::string(m->name.GetString()) +
-                         ": self_ns exceeds total_ns");
-  for (const auto& st : d["stages"].GetArray())
-    if (std::string(st["label"].GetString()).rfind("prove_stage", 0) != 0)
-      r.errors.push_back("/stages: label \"" + std::string(st["label"].GetString()) +
-                         "\" is not a prove_stage* span");
-  for (auto m = d["counters"].MemberBegin(); m != d["counters"].MemberEnd(); ++m)
-    if (m->value["samples"].GetUint64() == 0)
-      r.warnings.push_back("/counters/" + std::string(m->name.GetString()) + " has no samples");
-  if (d.HasMember("heap"))
-    for (auto m = d["heap"].MemberBegin(); m != d["heap"].MemberEnd(); ++m) {
+  // Compared as 64-bit: 2^32 + 1 must not pass as 1.
+  if (v->GetUint64() != expected)
+    r.errors.push_back(
+        std::string(key) + " is " + std::to_string(v->GetUint64()) +
+        (std::string(key) == "schema_version" ? ", this jolt-run reads version " : ", expected ") +
+        std::to_string(expected));
+}
+
+std::uint64_t uint_or(const rapidjson::Value* v, std::uint64_t fallback) {
+  return v && v->IsUint64() ? v->GetUint64() : fallback;
+}
+
+void semantic_checks(const rapidjson::Document& d, Report& r) {
+  check_version(d, "schema_version", kSummarySchemaVersion, r);
+  check_version(d, "taxonomy_version", taxonomy::kTaxonomyVersion, r);
+  if (const rapidjson::Value* root = member(d, "root"); root && root->IsObject()) {
+    const rapidjson::Value* label = member(*root, "label");
+    if (label && label->IsString() && label->GetString() != std::string(taxonomy::kRootSpan))
+      r.errors.push_back("/root/label is \"" + std::string(label->GetString()) + "\", expected \"" +
+                         std::string(taxonomy::kRootSpan) + "\"");
+    if (uint_or(member(*root, "dark_time_ns"), 0) > uint_or(member(*root, "wall_time_ns"), ~0ull))
+      r.errors.push_back("/root: dark_time_ns exceeds wall_time_ns");
+    const rapidjson::Value* f = member(*root, "dark_time_fraction");
+    if (f && (!f->IsNumber() || !(f->GetDouble() >= 0 && f->GetDouble() <= 1)))
+      r.errors.push_back("/root/dark_time_fraction is outside [0, 1]");
+  }
+  if (const rapidjson::Value* spans = member(d, "spans"); spans && spans->IsObject())
+    for (auto m = spans->MemberBegin(); m != spans->MemberEnd(); ++m)
+      if (uint_or(member(m->value, "self_ns"), 0) > uint_or(member(m->value, "total_ns"), ~0ull))
+        r.errors.push_back("/spans/" + std::string(m->name.GetString()) +
+                           ": self_ns exceeds total_ns");
+  if (const rapidjson::Value* stages = member(d, "stages"); stages && stages->IsArray())
+    for (const auto& st : stages->GetArray()) {
+      const rapidjson::Value* label = member(st, "label");
+      if (label && label->IsString() &&
+          std::string(label->GetString()).rfind("prove_stage", 0) != 0)
+        r.errors.push_back("/stages: label \"" + std::string(label->GetString()) +
+                           "\" is not a prove_stage* span");
+    }
+  if (const rapidjson::Value* counters = member(d, "counters"); counters && counters->IsObject())
+    for (auto m = counters->MemberBegin(); m != counters->MemberEnd(); ++m)
+      if (uint_or(member(m->value, "samples"), 1) == 0)
+        r.warnings.push_back("/counters/" + std::string(m->name.GetString()) + " has no samples");
+  if (const rapidjson::Value* heap = member(d, "heap"); heap && heap->IsObject())
+    for (auto m = heap->MemberBegin(); m != heap->MemberEnd(); ++m) {
+      const rapidjson::Value* roots = member(m->value, "roots");
+      const rapidjson::Value* total = member(m->value, "total_bytes");
+      if (!roots || !roots->IsObject() || !total || !total->IsUint64()) continue;
       std::uint64_t sum = 0;
-      for (auto root = m->value["roots"].MemberBegin(); root != m->value["roots"].MemberEnd();
-           ++root)
-        sum += root->value.GetUint64();
-      if (sum != m->value["total_bytes"].GetUint64())
+      for (auto root = roots->MemberBegin(); root != roots->MemberEnd(); ++root)
+        sum += uint_or(&root->value, 0);
+      if (sum != total->GetUint64())
         r.errors.push_back("/heap/" + std::string(m->name.GetString()) +
                            ": total_bytes differs from the sum of roots");
     }
 }
 
+// RapidJSON resolves a "$ref" that leads (through other pure "$ref"s) back to itself by
+// recursing forever, and fetches nothing but local "#..." pointers. Refuse both up front.
+// Walks the schema with an explicit stack (its depth is already bounded by parse_json).
+std::string schema_ref_problem(const rapidjson::Document& sd) {
+  std::vector<const rapidjson::Value*> todo{&sd};
+  while (!todo.empty()) {
+    const rapidjson::Value* v = todo.back();
+    todo.pop_back();
+    if (v->IsArray())
+      for (const auto& e : v->GetArray()) todo.push_back(&e);
+    if (!v->IsObject()) continue;
+    for (auto m = v->MemberBegin(); m != v->MemberEnd(); ++m) todo.push_back(&m->value);
+    const rapidjson::Value* ref = member(*v, "$ref");
+    if (!ref) continue;
+    std::vector<const rapidjson::Value*> chain{v};
+    while (ref) {
+      if (!ref->IsString()) return "a \"$ref\" that is not a string";
+      const std::string target = ref->GetString();
+      if (target.empty() || target[0] != '#')
+        return "\"$ref\": \"" + target + "\" (only local \"#...\" references are supported)";
+      const rapidjson::Pointer pointer(target.c_str() + 1, target.size() - 1);
+      if (!pointer.IsValid()) return "\"$ref\": \"" + target + "\" (not a valid JSON pointer)";
+      const rapidjson::Value* next = pointer.Get(sd);
+      if (!next) return "\"$ref\": \"" + target + "\" (points at nothing)";
+      if (std::find(chain.begin(), chain.end(), next) != chain.end())
+        return "\"$ref\": \"" + target + "\" (a cycle of references that never reaches a schema)";
+      chain.push_back(next);
+      ref = member(*next, "$ref");
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
-Report validate_summary(std::string_view text, std::string_view schema_text) {
-  Report r;
+void check_summary(const rapidjson::Document& d, std::string_view schema_text, Report& r) {
   r.kind = FileKind::kSummary;
   if (schema_text.empty()) schema_text = embedded_summary_schema();
   rapidjson::Document sd;
-  sd.Parse(schema_text.data(), schema_text.size());
-  if (sd.HasParseError()) {
-    r.errors.push_back(std::string("the summary schema is not valid JSON: ") +
-                       rapidjson::GetParseError_En(sd.GetParseError()));
-    return r;
+  Report schema_report;
+  if (!parse_json(schema_text, sd, schema_report)) {
+    r.errors.push_back("the summary schema is not usable JSON: " + schema_report.errors.front());
+    return;
+  }
+  if (!sd.IsObject()) {
+    r.errors.push_back("the summary schema is not a JSON Schema (expected an object)");
+    return;
+  }
+  if (const std::string why = schema_ref_problem(sd); !why.empty()) {
+    r.errors.push_back("the summary schema has " + why);
+    return;
   }
   const rapidjson::SchemaDocument schema(sd);
-  rapidjson::Document d;
-  d.Parse(text.data(), text.size());
-  if (d.HasParseError()) {
-    r.errors.push_back("not valid JSON at offset " + std::to_string(d.GetErrorOffset()) + ": " +
-                       rapidjson::GetParseError_En(d.GetParseError()));
-    return r;
-  }
   rapidjson::SchemaValidator validator(schema);
   if (!d.Accept(validator)) {
     r.errors.push_back("schema violation: keyword \"" +
                        std::string(validator.GetInvalidSchemaKeyword()) + "\" at document " +
                        pointer_text(validator.GetInvalidDocumentPointer()) + " (schema " +
                        pointer_text(validator.GetInvalidSchemaPointer()) + ")");
-    return r;  // semantic checks assume the schema shape
+    return;
   }
   semantic_checks(d, r);
+}
+
+Report validate_summary(std::string_view text, std::string_view schema_text) {
+  Report r;
+  r.kind = FileKind::kSummary;
+  rapidjson::Document d;
+  if (parse_json(text, d, r)) check_summary(d, schema_text, r);
   return r;
 }
 

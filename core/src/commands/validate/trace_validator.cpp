@@ -2,12 +2,15 @@
 // file reading and report formatting.
 #include "trace_validator.hpp"
 
+#include "json_parse.hpp"
+
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <utility>
+#include <vector>
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
@@ -196,16 +199,37 @@ const char* kind_name(FileKind k) {
 
 }  // namespace
 
-Report validate_chrome_trace(std::string_view text) {
-  Report r;
-  r.kind = FileKind::kChromeTrace;
-  rapidjson::Document d;
-  d.Parse(text.data(), text.size());
+bool parse_json(std::string_view text, rapidjson::Document& d, Report& r) {
+  constexpr unsigned kFlags =
+      rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
+  d.Parse<kFlags>(text.data(), text.size());
   if (d.HasParseError()) {
     r.errors.push_back("not valid JSON at offset " + std::to_string(d.GetErrorOffset()) + ": " +
                        rapidjson::GetParseError_En(d.GetParseError()));
-    return r;
+    return false;
   }
+  // Depth check with an explicit stack of (value, depth).
+  std::vector<std::pair<const Value*, std::size_t>> todo{{&d, 1}};
+  while (!todo.empty()) {
+    const auto [v, depth] = todo.back();
+    todo.pop_back();
+    if (depth > kMaxNestingDepth) {
+      r.errors.push_back("JSON nested deeper than " + std::to_string(kMaxNestingDepth) +
+                         " levels; no jolt-run artifact nests like that");
+      return false;
+    }
+    if (v->IsArray())
+      for (const auto& e : v->GetArray())
+        if (e.IsArray() || e.IsObject()) todo.push_back({&e, depth + 1});
+    if (v->IsObject())
+      for (auto m = v->MemberBegin(); m != v->MemberEnd(); ++m)
+        if (m->value.IsArray() || m->value.IsObject()) todo.push_back({&m->value, depth + 1});
+  }
+  return true;
+}
+
+void check_chrome_trace(const rapidjson::Document& d, Report& r) {
+  r.kind = FileKind::kChromeTrace;
   if (d.IsArray()) {
     check_events(d, r);
   } else if (d.IsObject() && d.HasMember("traceEvents") && d["traceEvents"].IsArray()) {
@@ -213,39 +237,68 @@ Report validate_chrome_trace(std::string_view text) {
   } else {
     r.errors.push_back("not a chrome event array: expected [ ... ] or {\"traceEvents\": [ ... ]}");
   }
+}
+
+Report validate_chrome_trace(std::string_view text) {
+  Report r;
+  r.kind = FileKind::kChromeTrace;
+  rapidjson::Document d;
+  if (parse_json(text, d, r)) check_chrome_trace(d, r);
   return r;
 }
 
 Report validate_text(std::string_view text, std::string_view schema_text) {
+  Report r;
   rapidjson::Document d;
-  d.Parse(text.data(), text.size());
-  if (d.HasParseError()) {
-    Report r;
-    r.errors.push_back("not valid JSON at offset " + std::to_string(d.GetErrorOffset()) + ": " +
-                       rapidjson::GetParseError_En(d.GetParseError()));
+  if (!parse_json(text, d, r)) return r;
+  if (d.IsArray() || (d.IsObject() && d.HasMember("traceEvents"))) {
+    check_chrome_trace(d, r);
     return r;
   }
-  if (d.IsArray() || (d.IsObject() && d.HasMember("traceEvents")))
-    return validate_chrome_trace(text);
-  if (d.IsObject() && d.HasMember("schema_version")) return validate_summary(text, schema_text);
-  Report r;
+  if (d.IsObject() && d.HasMember("schema_version")) {
+    check_summary(d, schema_text, r);
+    return r;
+  }
   r.errors.push_back(
       "unrecognised file: neither a chrome trace (array / traceEvents) nor a summary.json "
       "(object with schema_version)");
   return r;
 }
 
-Report validate_file(const std::string& path, std::string_view schema_text) {
+Report validate_file(const std::string& path, std::string_view schema_text, std::size_t max_bytes) {
+  Report r;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    Report r;
     r.errors.push_back("cannot read " + path +
                        "; check the path (e.g. benchmark-runs/latest_*/trace.json)");
     return r;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return validate_text(ss.str(), schema_text);
+  // Read once, in chunks, up to the bound: the size of a pipe or device (/dev/zero) is not known
+  // in advance, and the whole text plus its parsed document must fit in memory.
+  std::string text;
+  try {
+    char buf[1 << 16];
+    while (in) {
+      in.read(buf, sizeof(buf));
+      const auto n = static_cast<std::size_t>(in.gcount());
+      if (text.size() + n > max_bytes) {
+        r.errors.push_back(path + " is larger than " + std::to_string(max_bytes) +
+                           " bytes, the most validate reads (--max-bytes); is it really a "
+                           "trace.json or summary.json?");
+        return r;
+      }
+      text.append(buf, n);
+    }
+    if (in.bad()) {
+      r.errors.push_back("reading " + path + " failed");
+      return r;
+    }
+    return validate_text(text, schema_text);
+  } catch (const std::bad_alloc&) {
+    r.errors.push_back("out of memory validating " + path + " (" + std::to_string(text.size()) +
+                       " bytes read); validate a smaller file or raise the memory limit");
+    return r;
+  }
 }
 
 std::string format_report(const std::string& path, const Report& r) {

@@ -37,8 +37,11 @@ Report validate_summary(std::string_view json_text, std::string_view schema_text
 
 // Detects the kind from the parsed content and dispatches.
 Report validate_text(std::string_view json_text, std::string_view schema_text = {});
-// Reads `path` (an unreadable file is reported as an error naming it).
-Report validate_file(const std::string& path, std::string_view schema_text = {});
+// Reads `path` once (an unreadable file is reported as an error naming it); a file longer than
+// max_bytes is refused with an error naming the bound, without reading past it.
+inline constexpr std::size_t kDefaultMaxInputBytes = std::size_t{1} << 30;
+Report validate_file(const std::string& path, std::string_view schema_text = {},
+                     std::size_t max_bytes = kDefaultMaxInputBytes);
 
 // Human-readable report: kind, verdict, statistics, errors and warnings (first 50 of each).
 std::string format_report(const std::string& path, const Report& report);

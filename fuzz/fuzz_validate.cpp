@@ -1,0 +1,18 @@
+// libFuzzer: `jolt-run validate` on arbitrary text — kind detection, the chrome-trace checks and
+// the summary checks (embedded schema), and the summary checks under the input used as --schema.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "trace_validator.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  const jolt::validate::Report r = jolt::validate::validate_text(text);
+  if (!r.ok() && r.errors.empty() && r.kind != jolt::validate::FileKind::kUnknown) std::abort();
+  (void)jolt::validate::format_report("fuzz", r);
+  (void)jolt::validate::validate_chrome_trace(text);
+  (void)jolt::validate::validate_summary(R"({"schema_version": 1, "spans": {}})", text);
+  return 0;
+}

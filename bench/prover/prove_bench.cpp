@@ -32,8 +32,7 @@ int main(int argc, char** argv) {
     auto t0 = Clock::now();
     auto proof = prove(tr.statement, tr.rows, opt);
     auto t1 = Clock::now();
-    jolt::Profile prof;
-    jolt::RecordingSession::stop_into(prof);
+    jolt::Profile prof = jolt::RecordingSession::stop();
     // Inclusive time per label on the calling thread (stage and batch breakdown).
     std::map<std::string, double> incl;
     for (const auto& th : prof.threads) {

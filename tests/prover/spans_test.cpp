@@ -16,8 +16,7 @@ TEST_CASE("prove() emits the taxonomy's always-present spans") {
   auto tr = testutil::sample_trace(5);  // T = 64
   jolt::RecordingSession::start({.heap_snapshots = true});
   auto proof = prove(tr.statement, tr.rows);
-  jolt::Profile p;
-  jolt::RecordingSession::stop_into(p);
+  jolt::Profile p = jolt::RecordingSession::stop();
   CHECK(verify(tr.statement, proof).ok);
 
   std::map<std::string, int> begins;

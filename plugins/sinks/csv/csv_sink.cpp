@@ -7,10 +7,10 @@
 
 #include <sys/stat.h>
 
+#include <jolt/atomic_file.hpp>
 #include <jolt/plugin.hpp>
 #include <jolt/sink.hpp>
 
-#include "atomic_output.hpp"
 #include "csv_rows.hpp"
 
 namespace {
@@ -37,7 +37,7 @@ class CsvSink final : public jolt::Sink {
     try {
       const std::string row = jolt::sinks::timings_csv_row(profile);
       // Both files are attempted; a failure of either is reported (naming the file).
-      jolt::Status run = jolt::sinks::write_file_atomically(ctx.run_dir + "/timings.csv", row);
+      jolt::Status run = jolt::write_file_atomically(ctx.run_dir + "/timings.csv", row);
       jolt::Status all = jolt::Status::success();
       if (!ctx.out_dir.empty())
         all = append_consolidated(ctx.out_dir + "/modular_timings.csv", row);

@@ -62,8 +62,28 @@ inline constexpr std::array<std::string_view, 15> kAlwaysPresentSpans = {
 inline constexpr std::array<std::string_view, 4> kM1Relations = {
     "SpartanOuter", "ProductVirtualization", "SpartanShift", "ColumnClaimReduction"};
 
-// Instants.
-inline constexpr std::string_view kStageRssInstant = "stage_rss";
+// Every `prove_stage*` label is a stage (the summary's stage rollup, the memory page's bands).
+inline constexpr std::string_view kStageSpanPrefix = "prove_stage";
+
+// Instants and their arg keys.
+inline constexpr std::string_view kStageRssInstant = "stage_rss";  // args below
+inline constexpr std::string_view kStageRssStageArg = "stage";
+inline constexpr std::string_view kStageRssOpenArg = "rss_open_gib";
+inline constexpr std::string_view kStageRssCloseArg = "rss_close_gib";
 inline constexpr std::string_view kHeapSnapshotInstant = "heap_snapshot";  // arg snapshot
+inline constexpr std::string_view kHeapSnapshotArg = "snapshot";
+
+// Counter tracks the monitor samples; kMemoryCounter (process RSS in GiB) is the one the
+// summary's peak_memory_gib and the memory page's RSS envelope read.
+inline constexpr std::string_view kMemoryCounter = "memory_gib";
+inline constexpr std::string_view kCpuPercentCounter = "cpu_percent";
+inline constexpr std::string_view kCoresActiveAvgCounter = "cores_active_avg";
+inline constexpr std::string_view kCoresActiveCounter = "cores_active";
+inline constexpr std::string_view kThreadCountCounter = "thread_count";
+
+// True for a stage label (`prove_stage*`).
+constexpr bool is_stage_span(std::string_view label) {
+  return label.substr(0, kStageSpanPrefix.size()) == kStageSpanPrefix;
+}
 
 }  // namespace jolt::taxonomy

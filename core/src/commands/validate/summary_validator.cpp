@@ -44,7 +44,7 @@ void semantic_checks(const rapidjson::Document& d, Report& r) {
       r.errors.push_back("/spans/" + std::string(m->name.GetString()) +
                          ": self_ns exceeds total_ns");
   for (const auto& st : d["stages"].GetArray())
-    if (std::string(st["label"].GetString()).rfind("prove_stage", 0) != 0)
+    if (!taxonomy::is_stage_span(st["label"].GetString()))
       r.errors.push_back("/stages: label \"" + std::string(st["label"].GetString()) +
                          "\" is not a prove_stage* span");
   for (auto m = d["counters"].MemberBegin(); m != d["counters"].MemberEnd(); ++m)

@@ -46,7 +46,7 @@ TEST_CASE("prove() emits the taxonomy's always-present spans") {
   CHECK(begins["jolt_prover::prove"] == 1);
   CHECK(first_begin == "jolt_prover::prove");
   CHECK(roots_open_at_stage == 1);
-  for (auto rel : jolt::taxonomy::kM1Relations) {
+  for (auto rel : jolt::taxonomy::kEmittedRelations) {
     CHECK(begins[std::string(rel) + "::prepare"] == 1);
     CHECK(begins[std::string(rel) + "::prove_round"] > 0);
     CHECK(begins[std::string(rel) + "::finish_rounds"] == 1);

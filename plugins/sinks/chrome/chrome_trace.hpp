@@ -1,4 +1,4 @@
-// Chrome trace rendering for Perfetto's JSON importer (ecosystem note §1).
+// Chrome trace rendering for Perfetto's JSON importer.
 //
 //   jolt::Status st = jolt::sinks::write_chrome_trace(profile, ctx.run_dir + "/trace.json");
 //

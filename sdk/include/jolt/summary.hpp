@@ -7,7 +7,7 @@
 //                           100 * s.root->dark_time_fraction);
 //   for (const auto& [label, agg] : s.spans) use(label, agg.count, agg.total_ns, agg.self_ns);
 //
-// Semantics follow the original's replay (reference note §3.1–§3.2), on the span tree of
+// Semantics follow the original jolt profiler's replay, on the span tree of
 // replay_spans (spans.hpp), whose policy for unbalanced events applies here too:
 //  - every replayed span is aggregated, including spans the replay closed for want of their own
 //    end (SpanTree counts those); an end with no open span of its name is ignored;

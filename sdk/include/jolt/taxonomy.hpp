@@ -23,8 +23,8 @@ inline constexpr std::uint32_t kTaxonomyVersion = 1;
 inline constexpr std::string_view kRootSpan = "jolt_prover::prove";  // arg trace_length
 
 // Stage spans in pipeline order (the stage rollup of summary.json follows this order). This is
-// the full Jolt shape; the M1 prover emits only kEmittedStageSpans (stages 4–7 arrive with
-// M2–M5 and are never emitted empty).
+// the full Jolt shape; the current prover emits only kEmittedStageSpans (stages 4–7 arrive with
+// the statement's later relations and are never emitted empty).
 inline constexpr std::array<std::string_view, 10> kStageSpans = {
     "prove_stage0", "prove_stage1",  "prove_stage2",  "prove_stage3", "prove_stage4",
     "prove_stage5", "prove_stage6a", "prove_stage6b", "prove_stage7", "prove_stage8"};
@@ -33,7 +33,7 @@ inline constexpr std::array<std::string_view, 2> kSumcheckEngineSpans = {
     "prove_batch",      // num_rounds, members
     "sumcheck_round"};  // round
 
-// The stage spans the current (M1) prover opens on every prove() call, in order.
+// The stage spans the current prover opens on every prove() call, in order.
 inline constexpr std::array<std::string_view, 5> kEmittedStageSpans = {
     "prove_stage0", "prove_stage1", "prove_stage2", "prove_stage3", "prove_stage8"};
 
@@ -56,10 +56,10 @@ inline constexpr std::array<std::string_view, 15> kAlwaysPresentSpans = {
     "EqPolynomial::evals",               // num_vars
     "encode_proof"};                     // the proof's byte encoding, last child of the root
 
-// Per-relation kernel seams of the M1 prover (they fire on every prove() but are milestone-
-// specific, so they are not part of the presence contract): <Relation>::prepare|prove_round|
-// finish_rounds for each relation below.
-inline constexpr std::array<std::string_view, 4> kM1Relations = {
+// Per-relation kernel seams of the current prover (they fire on every prove() but change as the
+// statement grows, so they are not part of the presence contract): <Relation>::prepare|
+// prove_round|finish_rounds for each relation below.
+inline constexpr std::array<std::string_view, 4> kEmittedRelations = {
     "SpartanOuter", "ProductVirtualization", "SpartanShift", "ColumnClaimReduction"};
 
 // Every `prove_stage*` label is a stage (the summary's stage rollup, the memory page's bands).

@@ -294,13 +294,13 @@ void end_stage(const char* label) noexcept {
       std::lock_guard<std::mutex> lock(r.mu);
       r.stage_rows.push_back({StageRssRow{label, open.rss, rss, b.tid, 0, 0}, open.tick, t});
     }
-    write_instant(
-        b, taxonomy::kStageRssInstant.data(),
-        {instant_arg(std::string(taxonomy::kStageRssStageArg), std::string(label)),
-         instant_arg(std::string(taxonomy::kStageRssOpenArg),
-                     static_cast<double>(open.rss) / kBytesPerGib),
-         instant_arg(std::string(taxonomy::kStageRssCloseArg), static_cast<double>(rss) / kBytesPerGib)},
-        tick());
+    write_instant(b, taxonomy::kStageRssInstant.data(),
+                  {instant_arg(std::string(taxonomy::kStageRssStageArg), std::string(label)),
+                   instant_arg(std::string(taxonomy::kStageRssOpenArg),
+                               static_cast<double>(open.rss) / kBytesPerGib),
+                   instant_arg(std::string(taxonomy::kStageRssCloseArg),
+                               static_cast<double>(rss) / kBytesPerGib)},
+                  tick());
   } catch (...) {
     // Out of memory while recording a boundary row: drop the row, never the run.
   }
@@ -487,9 +487,8 @@ void record_heap_snapshot(const std::string& label,
     std::lock_guard<std::mutex> lock(r.mu);
     r.heap.push_back(std::move(raw));
   }
-  detail::write_instant(
-      b, taxonomy::kHeapSnapshotInstant.data(),
-      {instant_arg(std::string(taxonomy::kHeapSnapshotArg), label)}, t);
+  detail::write_instant(b, taxonomy::kHeapSnapshotInstant.data(),
+                        {instant_arg(std::string(taxonomy::kHeapSnapshotArg), label)}, t);
 }
 
 void record_heap_snapshot(const std::string& label,

@@ -128,7 +128,8 @@ ProfileSummary summarize(const Profile& profile) {
   // Root: the longest instance (first in close order on ties).
   std::optional<ClosedSpan> root;
   for (const ClosedSpan& c : closes)
-    if (c.label == taxonomy::kRootSpan && (!root || c.interval.duration() > root->interval.duration()))
+    if (c.label == taxonomy::kRootSpan &&
+        (!root || c.interval.duration() > root->interval.duration()))
       root = c;
   if (root) {
     RootSummary r;

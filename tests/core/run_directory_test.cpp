@@ -58,5 +58,3 @@ TEST_CASE("run directories are never reused and latest_ is a relative link moved
   CHECK(fs::read_symlink(link).string() == b.name);
   CHECK(fs::exists(a.path));  // the earlier run stays
 }
-
-

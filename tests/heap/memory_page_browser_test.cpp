@@ -9,8 +9,8 @@
 
 #include <jolt/atomic_file.hpp>
 
-#include "heap_test_support.hpp"
 #include "heap_snapshots.hpp"
+#include "heap_test_support.hpp"
 #include "memory_page.hpp"
 
 namespace fs = std::filesystem;

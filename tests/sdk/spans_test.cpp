@@ -17,10 +17,17 @@ TraceEvent e(std::string name, std::uint64_t ts) {
 
 TEST_CASE("a balanced recording replays into a tree with depth, parent, args and durations") {
   Profile p;
-  p.threads.push_back({1, "main",
-                       {b("root", 10, {{"trace_length", std::int64_t{64}}}), b("child", 20),
-                        {Phase::kInstant, "tick", 25, {}}, e("child", 50), b("child", 60),
-                        b("leaf", 61), e("leaf", 62), e("child", 70), e("root", 100)}});
+  p.threads.push_back({1,
+                       "main",
+                       {b("root", 10, {{"trace_length", std::int64_t{64}}}),
+                        b("child", 20),
+                        {Phase::kInstant, "tick", 25, {}},
+                        e("child", 50),
+                        b("child", 60),
+                        b("leaf", 61),
+                        e("leaf", 62),
+                        e("child", 70),
+                        e("root", 100)}});
   p.threads.push_back({2, "worker", {b("job", 30), e("job", 45)}});
   const SpanTree t = replay_spans(p);
   REQUIRE(t.spans.size() == 5);
@@ -59,7 +66,8 @@ TEST_CASE("a balanced recording replays into a tree with depth, parent, args and
 
 TEST_CASE("unbalanced events: dropped ends counted, open spans closed and flagged") {
   Profile p;
-  p.threads.push_back({1, "main",
+  p.threads.push_back({1,
+                       "main",
                        {e("stray", 5), b("outer", 10), b("inner", 20), b("innermost", 30),
                         e("outer", 100), e("inner", 110), b("never_closed", 200)}});
   p.counters.push_back({"memory_gib", 1, {{300, 1.0}}});  // the Profile's last timestamp

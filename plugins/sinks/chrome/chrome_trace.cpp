@@ -125,9 +125,10 @@ void write_thread(TraceWriter& tw, const ThreadTrack& t, const SpanTree& tree, s
   std::vector<const ReplayedSpan*> closing;
   closing.reserve(last_span - first);
   for (std::size_t i = first; i < last_span; ++i) closing.push_back(&tree.spans[i]);
-  std::stable_sort(closing.begin(), closing.end(), [](const ReplayedSpan* a, const ReplayedSpan* b) {
-    return a->end_event != b->end_event ? a->end_event < b->end_event : a->depth > b->depth;
-  });
+  std::stable_sort(
+      closing.begin(), closing.end(), [](const ReplayedSpan* a, const ReplayedSpan* b) {
+        return a->end_event != b->end_event ? a->end_event < b->end_event : a->depth > b->depth;
+      });
   std::size_t next_close = 0;
   std::uint64_t last = 0;
   std::size_t next_counter = 0;

@@ -11,7 +11,8 @@
 // Normalisation (so the file is always importable): B/E pairs are the spans of the SDK's replay
 // (spans.hpp) — an end whose open is not on top closes the opens above it at the same ts; an end
 // without open is dropped; spans still open at the end of a thread close at the Profile's end;
-// non-finite numbers become null (args) or are skipped (counters). Written atomically (temp file + rename). Thread-safe (no shared state).
+// non-finite numbers become null (args) or are skipped (counters). Written atomically (temp file +
+// rename). Thread-safe (no shared state).
 #pragma once
 #include <string>
 

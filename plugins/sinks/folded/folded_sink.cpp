@@ -25,8 +25,8 @@ class FoldedSink final : public Sink {
       }
       if (!timeline) return Status::success();  // no jolt_prover::prove span: no time axis
       const std::string page = ctx.run_dir + "/memory.html";
-      if (Status st = jolt::write_file_atomically(
-              page, render_memory_page(profile, *timeline, snapshots));
+      if (Status st =
+              jolt::write_file_atomically(page, render_memory_page(profile, *timeline, snapshots));
           !st)
         return Status::error("folded sink: " + st.message);
       return Status::success();

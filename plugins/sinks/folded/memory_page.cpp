@@ -62,7 +62,8 @@ std::vector<std::pair<double, double>> rss_envelope(const Profile& profile, cons
                                                     std::size_t max_points) {
   std::vector<CounterSample> all;
   for (const CounterTrack& t : profile.counters)
-    if (t.name == taxonomy::kMemoryCounter) all.insert(all.end(), t.samples.begin(), t.samples.end());
+    if (t.name == taxonomy::kMemoryCounter)
+      all.insert(all.end(), t.samples.begin(), t.samples.end());
   std::stable_sort(all.begin(), all.end(), [](const CounterSample& a, const CounterSample& b) {
     return a.ts_ns < b.ts_ns;
   });

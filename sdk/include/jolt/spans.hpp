@@ -46,17 +46,17 @@ enum class SpanClose : std::uint8_t {
 inline constexpr std::size_t kNoParent = std::numeric_limits<std::size_t>::max();
 
 struct ReplayedSpan {
-  std::string_view name;          // the begin event's name
-  std::span<const Arg> args;      // the begin event's args
-  std::size_t thread = 0;         // index into Profile::threads
-  std::uint32_t tid = 0;          // that thread's ThreadTrack::tid
-  std::uint64_t start_ns = 0;     // begin timestamp
-  std::uint64_t duration_ns = 0;  // end - start, clamped at 0
-  std::uint32_t depth = 0;        // 0 for a span with no open parent on its thread
+  std::string_view name;           // the begin event's name
+  std::span<const Arg> args;       // the begin event's args
+  std::size_t thread = 0;          // index into Profile::threads
+  std::uint32_t tid = 0;           // that thread's ThreadTrack::tid
+  std::uint64_t start_ns = 0;      // begin timestamp
+  std::uint64_t duration_ns = 0;   // end - start, clamped at 0
+  std::uint32_t depth = 0;         // 0 for a span with no open parent on its thread
   std::size_t parent = kNoParent;  // index into SpanTree::spans of the enclosing span
-  std::size_t begin_event = 0;    // index of the begin event in threads[thread].events
-  std::size_t end_event = 0;      // index of the end event that closed it; events.size() when
-                                  // closed at the Profile's end
+  std::size_t begin_event = 0;     // index of the begin event in threads[thread].events
+  std::size_t end_event = 0;       // index of the end event that closed it; events.size() when
+                                   // closed at the Profile's end
   SpanClose close = SpanClose::kMatched;
   std::uint64_t end_ns() const { return start_ns + duration_ns; }
 };
@@ -70,10 +70,10 @@ struct SpanTree {
   // Indices into spans in the order the replay closed them: threads in Profile order; within a
   // thread by end event, the innermost first when one end closes several spans.
   std::vector<std::size_t> close_order;
-  std::uint64_t profile_end_ns = 0;          // latest event or counter timestamp in the Profile
-  std::uint64_t unmatched_ends = 0;          // end events dropped: no open span of their name
-  std::uint64_t closed_by_outer_end = 0;     // spans flagged SpanClose::kByOuterEnd
-  std::uint64_t closed_at_profile_end = 0;   // spans flagged SpanClose::kAtProfileEnd
+  std::uint64_t profile_end_ns = 0;         // latest event or counter timestamp in the Profile
+  std::uint64_t unmatched_ends = 0;         // end events dropped: no open span of their name
+  std::uint64_t closed_by_outer_end = 0;    // spans flagged SpanClose::kByOuterEnd
+  std::uint64_t closed_at_profile_end = 0;  // spans flagged SpanClose::kAtProfileEnd
   // Events the replay did not take as recorded: 0 for every well-formed recording.
   std::uint64_t dropped_or_closed() const {
     return unmatched_ends + closed_by_outer_end + closed_at_profile_end;

@@ -48,7 +48,8 @@ int run_prove(int argc, char** argv) {
     ProveReport r = prove_job(
         job.job, job.scale, [] {}, [] {});
     if (jolt::Status st = jolt::write_file_atomically(
-            proof_path, std::string_view(reinterpret_cast<const char*>(r.proof.data()), r.proof.size()));
+            proof_path,
+            std::string_view(reinterpret_cast<const char*>(r.proof.data()), r.proof.size()));
         !st)
       throw RunError(st.message);
     std::printf("proved %s (2^%u, %llu cycles) in %.2fs; proof %zu bytes -> %s (verified)\n",

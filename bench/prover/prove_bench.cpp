@@ -8,6 +8,7 @@
 
 #include <jolt/prover/poly/multilinear.hpp>
 #include <jolt/recorder.hpp>
+#include <jolt/spans.hpp>
 #include <map>
 #include <string>
 #include <vector>
@@ -32,20 +33,11 @@ int main(int argc, char** argv) {
     auto t0 = Clock::now();
     auto proof = prove(tr.statement, tr.rows, opt);
     auto t1 = Clock::now();
-    jolt::Profile prof;
-    jolt::RecordingSession::stop_into(prof);
-    // Inclusive time per label on the calling thread (stage and batch breakdown).
+    jolt::Profile prof = jolt::RecordingSession::stop();
+    // Inclusive time per label (stage and batch breakdown), spans as the SDK replays them.
     std::map<std::string, double> incl;
-    for (const auto& th : prof.threads) {
-      std::vector<std::pair<std::string, std::uint64_t>> stack;
-      for (const auto& e : th.events) {
-        if (e.phase == jolt::Phase::kBegin) stack.push_back({e.name, e.ts_ns});
-        if (e.phase == jolt::Phase::kEnd && !stack.empty()) {
-          incl[stack.back().first] += static_cast<double>(e.ts_ns - stack.back().second) / 1e6;
-          stack.pop_back();
-        }
-      }
-    }
+    for (const jolt::ReplayedSpan& s : jolt::replay_spans(prof).spans)
+      incl[std::string(s.name)] += static_cast<double>(s.duration_ns) / 1e6;
     auto v = verify(tr.statement, proof);
     auto t2 = Clock::now();
     auto ms = [](auto d) { return std::chrono::duration<double, std::milli>(d).count(); };

@@ -29,8 +29,7 @@ double attached_ns(int n, int reps) {
   for (int r = 0; r < reps; ++r) {
     jolt::RecordingSession::start({});
     v.push_back(ns_per_span(n));
-    jolt::Profile p;
-    jolt::RecordingSession::stop_into(p);
+    jolt::Profile p = jolt::RecordingSession::stop();
   }
   return median(v);
 }

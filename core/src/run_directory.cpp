@@ -169,23 +169,4 @@ void publish_latest(const std::string& out_dir, const std::string& trace_name,
   }
 }
 
-void write_file_atomically(const std::string& path, const std::string& content) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw RunError("cannot write '" + tmp + "': " + std::strerror(errno));
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    out.flush();
-    if (!out) {
-      ::unlink(tmp.c_str());
-      throw RunError("writing '" + tmp + "' failed: " + std::strerror(errno));
-    }
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    throw RunError("cannot move '" + tmp + "' to '" + path + "': " + std::strerror(err));
-  }
-}
-
 }  // namespace jolt::core

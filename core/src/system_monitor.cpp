@@ -10,6 +10,7 @@
 #include <jolt/process.hpp>
 #include <stdexcept>
 #include <string>
+#include <jolt/taxonomy.hpp>
 
 #include "jolt/core/proc_stats.hpp"
 
@@ -66,11 +67,12 @@ void SystemMonitor::run() {
       for (std::size_t i = 1; i < now.size(); ++i)
         if (busy_percent(prev[i], now[i]) > 0.1) ++active;
     }
-    jolt::counter("memory_gib", rss_gib);
-    jolt::counter("cpu_percent", cpu);
-    jolt::counter("cores_active_avg", cpu / 100.0 * static_cast<double>(ncpu));
-    jolt::counter("cores_active", static_cast<double>(active));
-    jolt::counter("thread_count", static_cast<double>(thread_count()));
+    using namespace jolt::taxonomy;  // counter names: string literals, so .data() ends in NUL
+    jolt::counter(kMemoryCounter.data(), rss_gib);
+    jolt::counter(kCpuPercentCounter.data(), cpu);
+    jolt::counter(kCoresActiveAvgCounter.data(), cpu / 100.0 * static_cast<double>(ncpu));
+    jolt::counter(kCoresActiveCounter.data(), static_cast<double>(active));
+    jolt::counter(kThreadCountCounter.data(), static_cast<double>(thread_count()));
     prev = std::move(now);
   }
 }

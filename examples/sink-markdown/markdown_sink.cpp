@@ -3,11 +3,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
+#include <jolt/atomic_file.hpp>
 #include <jolt/plugin.hpp>
 #include <jolt/sink.hpp>
 #include <jolt/summary.hpp>
@@ -44,15 +43,7 @@ class MarkdownTopSpans final : public jolt::Sink {
   jolt::Status write(const jolt::Profile& profile, const jolt::SinkContext& ctx) noexcept override {
     const std::string path = ctx.run_dir + "/top_spans.md";
     try {
-      const std::string tmp = path + ".tmp";
-      {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out << render(jolt::summarize(profile));
-        if (!out.flush())
-          return jolt::Status::error("cannot write " + tmp + "; check the run directory");
-      }
-      std::filesystem::rename(tmp, path);
-      return jolt::Status::success();
+      return jolt::write_file_atomically(path, render(jolt::summarize(profile)));
     } catch (const std::exception& e) {
       return jolt::Status::error("markdown sink: writing " + path + " failed: " + e.what());
     }

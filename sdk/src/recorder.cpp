@@ -17,6 +17,7 @@
 #include "jolt/instrument.hpp"
 #include "jolt/process.hpp"
 #include "jolt/recorder.hpp"
+#include "jolt/taxonomy.hpp"
 
 namespace jolt {
 namespace detail {
@@ -86,6 +87,18 @@ struct CounterRaw {
 struct OpenStage {
   const char* label;
   std::uint64_t rss;
+  std::uint64_t tick;  // the stage span's begin event
+};
+
+// A stage RSS row or heap snapshot as recorded: raw ticks, converted when the session stops.
+struct StageRowRaw {
+  StageRssRow row;
+  std::uint64_t open_tick;
+  std::uint64_t close_tick;
+};
+struct HeapRaw {
+  HeapSnapshotRecord record;
+  std::uint64_t tick;
 };
 
 struct ThreadBuffer {
@@ -101,8 +114,8 @@ struct Registry {
   std::mutex mu;
   std::vector<std::unique_ptr<ThreadBuffer>>
       buffers;  // never freed: thread_local pointers stay valid
-  std::vector<StageRssRow> stage_rows;
-  std::vector<HeapSnapshotRecord> heap;
+  std::vector<StageRowRaw> stage_rows;
+  std::vector<HeapRaw> heap;
   std::uint64_t start_ns = 0;
   std::uint64_t start_tick = 0;
   std::atomic<bool> heap_wanted{false};
@@ -207,8 +220,10 @@ std::uint64_t now_ns() noexcept {
 
 namespace detail {
 
-void begin_span(const char* label, const RawArg* args, unsigned nargs) noexcept {
-  ThreadBuffer& b = buffer();
+namespace {
+
+void write_begin(ThreadBuffer& b, const char* label, const RawArg* args, unsigned nargs,
+                 std::uint64_t t) noexcept {
   Slot* slot = b.events.reserve(nargs ? 2 + nargs : 1);
   slot[0].a = reinterpret_cast<std::uintptr_t>(label);
   if (nargs) {
@@ -221,37 +236,71 @@ void begin_span(const char* label, const RawArg* args, unsigned nargs) noexcept 
     slot[1].a = kinds;
     slot[1].b = 0;
   }
-  slot[0].b = (tick() & ~kMetaMask) | (static_cast<std::uint64_t>(Phase::kBegin) << 2) | nargs;
+  slot[0].b = (t & ~kMetaMask) | (static_cast<std::uint64_t>(Phase::kBegin) << 2) | nargs;
 }
 
-void end_span(const char* label) noexcept {
-  const std::uint64_t t = tick();
-  Slot* slot = buffer().events.reserve(1);
+void write_end(ThreadBuffer& b, const char* label, std::uint64_t t) noexcept {
+  Slot* slot = b.events.reserve(1);
   slot->a = reinterpret_cast<std::uintptr_t>(label);
   slot->b = (t & ~kMetaMask) | (static_cast<std::uint64_t>(Phase::kEnd) << 2);
 }
 
-void stage_boundary(const char* label, bool open) noexcept {
+void write_instant(ThreadBuffer& b, const char* name, std::initializer_list<InstantArg> args,
+                   std::uint64_t t) {
+  b.instants.push_back(InstantRecord{name, std::vector<InstantArg>(args)});
+  Slot* slot = b.events.reserve(1);
+  slot->a = b.instants.size() - 1;
+  slot->b = (t & ~kMetaMask) | (static_cast<std::uint64_t>(Phase::kInstant) << 2);
+}
+
+}  // namespace
+
+void begin_span(const char* label, const RawArg* args, unsigned nargs) noexcept {
+  ThreadBuffer& b = buffer();
+  write_begin(b, label, args, nargs, tick());
+}
+
+void end_span(const char* label) noexcept {
+  const std::uint64_t t = tick();
+  write_end(buffer(), label, t);
+}
+
+void begin_stage(const char* label) noexcept {
   ThreadBuffer& b = buffer();
   const std::uint64_t rss = current_rss_bytes();
-  if (open) {
-    b.open_stages.push_back({label, rss});
-    return;
+  const std::uint64_t t = tick();
+  try {
+    b.open_stages.push_back({label, rss, t});
+  } catch (...) {
+    // Out of memory: the span is still recorded, its boundary row is not.
   }
+  write_begin(b, label, nullptr, 0, t);
+}
+
+void end_stage(const char* label) noexcept {
+  const std::uint64_t t = tick();
+  ThreadBuffer& b = buffer();
+  write_end(b, label, t);
+  const std::uint64_t rss = current_rss_bytes();
   auto it = std::find_if(b.open_stages.rbegin(), b.open_stages.rend(),
                          [&](const OpenStage& s) { return s.label == label; });
   if (it == b.open_stages.rend()) return;
-  const std::uint64_t open_rss = it->rss;
+  const OpenStage open = *it;
   b.open_stages.erase(std::next(it).base(), b.open_stages.end());
+  if (!recording()) return;
   try {
     {
       Registry& r = registry();
       std::lock_guard<std::mutex> lock(r.mu);
-      r.stage_rows.push_back(StageRssRow{label, open_rss, rss});
+      r.stage_rows.push_back({StageRssRow{label, open.rss, rss, b.tid, 0, 0}, open.tick, t});
     }
-    instant("stage_rss", {instant_arg("stage", std::string(label)),
-                          instant_arg("rss_open_gib", static_cast<double>(open_rss) / kBytesPerGib),
-                          instant_arg("rss_close_gib", static_cast<double>(rss) / kBytesPerGib)});
+    write_instant(b, taxonomy::kStageRssInstant.data(),
+                  {instant_arg(std::string(taxonomy::kStageRssStageArg), std::string(label)),
+                   instant_arg(std::string(taxonomy::kStageRssOpenArg),
+                               static_cast<double>(open.rss) / kBytesPerGib),
+                   instant_arg(std::string(taxonomy::kStageRssCloseArg),
+                               static_cast<double>(rss) / kBytesPerGib)},
+                  tick());
   } catch (...) {
     // Out of memory while recording a boundary row: drop the row, never the run.
   }
@@ -284,11 +333,7 @@ InstantArg instant_arg(std::string key, std::string v) {
 void instant(const char* name, std::initializer_list<InstantArg> args) noexcept {
   if (!recording()) return;
   try {
-    ThreadBuffer& b = buffer();
-    b.instants.push_back(InstantRecord{name, std::vector<InstantArg>(args)});
-    Slot* slot = b.events.reserve(1);
-    slot->a = b.instants.size() - 1;
-    slot->b = (tick() & ~kMetaMask) | (static_cast<std::uint64_t>(Phase::kInstant) << 2);
+    detail::write_instant(buffer(), name, args, tick());
   } catch (...) {
   }
 }
@@ -334,7 +379,8 @@ bool RecordingSession::active() noexcept {
   return detail::g_recording.load(std::memory_order_acquire);
 }
 
-void RecordingSession::stop_into(Profile& profile) {
+Profile RecordingSession::stop() {
+  Profile profile;
   detail::g_recording.store(false, std::memory_order_release);
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
@@ -353,8 +399,6 @@ void RecordingSession::stop_into(Profile& profile) {
     scale.ns_per_tick = static_cast<double>(stop_ns - r.start_ns) /
                         static_cast<double>(stop_tick - scale.start_tick);
   }
-  profile.threads.clear();
-  profile.counters.clear();
   for (auto& b : r.buffers) {
     if (!b->events.empty() || !b->counters.empty()) {  // counter-only threads keep their name
       ThreadTrack track;
@@ -407,10 +451,20 @@ void RecordingSession::stop_into(Profile& profile) {
     b->counters.clear();
     b->open_stages.clear();
   }
-  profile.stage_rss = std::move(r.stage_rows);
+  profile.stage_rss.reserve(r.stage_rows.size());
+  for (StageRowRaw& raw : r.stage_rows) {
+    raw.row.open_ns = scale(raw.open_tick);
+    raw.row.close_ns = scale(raw.close_tick);
+    profile.stage_rss.push_back(std::move(raw.row));
+  }
   r.stage_rows.clear();
-  profile.heap = std::move(r.heap);
+  profile.heap.reserve(r.heap.size());
+  for (HeapRaw& raw : r.heap) {
+    raw.record.ts_ns = scale(raw.tick);
+    profile.heap.push_back(std::move(raw.record));
+  }
   r.heap.clear();
+  return profile;
 }
 
 // ---- heap snapshots ----
@@ -425,13 +479,16 @@ void record_heap_snapshot(const std::string& label,
   FoldedStackBuilder builder;
   for (const HeapReportable* o : owners)
     if (o) o->visit_heap(builder);
-  HeapSnapshotRecord rec{label, builder.take()};
+  ThreadBuffer& b = buffer();
+  const std::uint64_t t = tick();  // the record and its instant share one timestamp
+  HeapRaw raw{HeapSnapshotRecord{label, builder.take(), b.tid, 0}, t};
   {
     Registry& r = registry();
     std::lock_guard<std::mutex> lock(r.mu);
-    r.heap.push_back(std::move(rec));
+    r.heap.push_back(std::move(raw));
   }
-  instant("heap_snapshot", {instant_arg("snapshot", label)});
+  detail::write_instant(b, taxonomy::kHeapSnapshotInstant.data(),
+                        {instant_arg(std::string(taxonomy::kHeapSnapshotArg), label)}, t);
 }
 
 void record_heap_snapshot(const std::string& label,

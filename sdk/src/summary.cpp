@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <charconv>
 #include <limits>
-#include <variant>
 
+#include <jolt/spans.hpp>
 #include <jolt/taxonomy.hpp>
 #include <jolt/version.hpp>
 
@@ -21,34 +21,28 @@ struct Interval {
   bool contains(std::uint64_t ts) const { return ts >= start_ns && ts <= end_ns; }
 };
 
-struct OpenSpan {
-  const std::string* name;
-  std::uint64_t start_ns;
-  std::uint64_t child_ns;
-};
-
-// A closed span that matters beyond its aggregate (root or stage), in global close order.
+// A span that matters beyond its aggregate (root or stage), in global close order.
 struct ClosedSpan {
   std::string label;
   Interval interval;
   std::uint64_t self_ns = 0;
+  const ReplayedSpan* span = nullptr;
 };
+
+// The boundary RSS row of a stage span: same label, thread and interval.
+const StageRssRow* rss_row_of(const Profile& profile, const ReplayedSpan& span) {
+  for (const StageRssRow& row : profile.stage_rss)
+    if (row.tid == span.tid && row.open_ns == span.start_ns && row.close_ns == span.end_ns() &&
+        row.stage == span.name)
+      return &row;
+  return nullptr;
+}
 
 std::optional<double> windowed_max(const std::vector<const CounterSample*>& samples, Interval in) {
   std::optional<double> best;
   for (const CounterSample* s : samples)
     if (in.contains(s->ts_ns) && (!best || s->value > *best)) best = s->value;
   return best;
-}
-
-std::string_view trim_quotes(std::string_view s) {
-  while (!s.empty() && s.front() == '"') s.remove_prefix(1);
-  while (!s.empty() && s.back() == '"') s.remove_suffix(1);
-  return s;
-}
-
-bool starts_with(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
 }
 
 }  // namespace
@@ -93,46 +87,24 @@ ProfileSummary summarize(const Profile& profile) {
   out.run.git_rev = profile.run.git_rev;
   if (profile.peak_rss_bytes) out.peak_rss_gib = double(*profile.peak_rss_bytes) / kBytesPerGib;
 
-  // Replay each thread's stack; remember root and stage closes with their close timestamp.
-  struct Close {
-    ClosedSpan span;
-    std::uint64_t order;  // thread-major sequence, tie-break of equal close timestamps
-  };
-  std::vector<Close> closes;
-  std::vector<std::pair<std::uint64_t, std::string>> snapshot_instants;
-  std::uint64_t seq = 0;
-  for (const ThreadTrack& thread : profile.threads) {
-    std::vector<OpenSpan> stack;
-    for (const TraceEvent& e : thread.events) {
-      if (e.phase == Phase::kBegin) {
-        stack.push_back({&e.name, e.ts_ns, 0});
-      } else if (e.phase == Phase::kEnd) {
-        auto it = std::find_if(stack.rbegin(), stack.rend(),
-                               [&](const OpenSpan& o) { return *o.name == e.name; });
-        if (it == stack.rend()) continue;  // unmatched end
-        const std::size_t index = std::size_t(stack.rend() - it) - 1;
-        const OpenSpan open = stack[index];
-        stack.resize(index);  // opens above the match are discarded with it
-        const Interval interval{open.start_ns, e.ts_ns};
-        const std::uint64_t dur = interval.duration();
-        const std::uint64_t self = dur > open.child_ns ? dur - open.child_ns : 0;
-        if (!stack.empty()) stack.back().child_ns += dur;
-        SpanAggregate& agg = out.spans[e.name];
-        agg.count += 1;
-        agg.total_ns += dur;
-        agg.self_ns += self;
-        if (e.name == taxonomy::kRootSpan || starts_with(e.name, "prove_stage"))
-          closes.push_back({{e.name, interval, self}, seq++});
-      } else {
-        for (const Arg& a : e.args)
-          if (a.key == "snapshot")
-            if (const auto* s = std::get_if<std::string>(&a.value))
-              snapshot_instants.emplace_back(e.ts_ns, std::string(trim_quotes(*s)));
-      }
-    }
+  // Aggregate every replayed span; remember root and stage instances in global close order.
+  const SpanTree tree = replay_spans(profile);
+  std::vector<std::uint64_t> child_ns(tree.spans.size(), 0);
+  for (const ReplayedSpan& s : tree.spans)
+    if (s.parent != kNoParent) child_ns[s.parent] += s.duration_ns;
+  std::vector<ClosedSpan> closes;
+  for (std::size_t i : tree.close_order) {  // per-thread close order, threads in Profile order
+    const ReplayedSpan& s = tree.spans[i];
+    const std::uint64_t self = s.duration_ns > child_ns[i] ? s.duration_ns - child_ns[i] : 0;
+    SpanAggregate& agg = out.spans[std::string(s.name)];
+    agg.count += 1;
+    agg.total_ns += s.duration_ns;
+    agg.self_ns += self;
+    if (s.name == taxonomy::kRootSpan || taxonomy::is_stage_span(s.name))
+      closes.push_back({std::string(s.name), {s.start_ns, s.end_ns()}, self, &s});
   }
-  std::stable_sort(closes.begin(), closes.end(), [](const Close& a, const Close& b) {
-    return a.span.interval.end_ns < b.span.interval.end_ns;
+  std::stable_sort(closes.begin(), closes.end(), [](const ClosedSpan& a, const ClosedSpan& b) {
+    return a.interval.end_ns < b.interval.end_ns;
   });
 
   std::vector<const CounterSample*> memory;
@@ -151,7 +123,7 @@ ProfileSummary summarize(const Profile& profile) {
         c.samples += 1;
         sum += (s.value - sum) / double(c.samples);
         max = std::max(max, s.value);
-        if (track.name == "memory_gib") memory.push_back(&s);
+        if (track.name == taxonomy::kMemoryCounter) memory.push_back(&s);
       }
       if (c.samples == 0) {
         out.counters.erase(track.name);  // no finite sample: nothing to summarise
@@ -164,10 +136,10 @@ ProfileSummary summarize(const Profile& profile) {
 
   // Root: the longest instance (first in close order on ties).
   std::optional<ClosedSpan> root;
-  for (const Close& c : closes)
-    if (c.span.label == taxonomy::kRootSpan &&
-        (!root || c.span.interval.duration() > root->interval.duration()))
-      root = c.span;
+  for (const ClosedSpan& c : closes)
+    if (c.label == taxonomy::kRootSpan &&
+        (!root || c.interval.duration() > root->interval.duration()))
+      root = c;
   if (root) {
     RootSummary r;
     r.label = std::string(taxonomy::kRootSpan);
@@ -181,43 +153,31 @@ ProfileSummary summarize(const Profile& profile) {
   // Stages: taxonomy order first, then the other prove_stage* labels in close order.
   std::vector<const ClosedSpan*> ordered;
   for (std::string_view label : taxonomy::kStageSpans)
-    for (const Close& c : closes)
-      if (c.span.label == label) ordered.push_back(&c.span);
-  for (const Close& c : closes)
-    if (c.span.label != taxonomy::kRootSpan &&
-        std::find(taxonomy::kStageSpans.begin(), taxonomy::kStageSpans.end(), c.span.label) ==
+    for (const ClosedSpan& c : closes)
+      if (c.label == label) ordered.push_back(&c);
+  for (const ClosedSpan& c : closes)
+    if (c.label != taxonomy::kRootSpan &&
+        std::find(taxonomy::kStageSpans.begin(), taxonomy::kStageSpans.end(), c.label) ==
             taxonomy::kStageSpans.end())
-      ordered.push_back(&c.span);
-  std::map<std::string, std::size_t> occurrence;
+      ordered.push_back(&c);
   for (const ClosedSpan* span : ordered) {
     StageSummary st;
     st.label = span->label;
     st.wall_time_ns = span->interval.duration();
-    const std::size_t nth = occurrence[span->label]++;
-    std::size_t seen = 0;
-    for (const StageRssRow& row : profile.stage_rss) {
-      if (row.stage != span->label) continue;
-      if (seen++ != nth) continue;
-      st.rss_open_gib = double(row.rss_open_bytes) / kBytesPerGib;
-      st.rss_close_gib = double(row.rss_close_bytes) / kBytesPerGib;
+    if (const StageRssRow* row = rss_row_of(profile, *span->span)) {
+      st.rss_open_gib = double(row->rss_open_bytes) / kBytesPerGib;
+      st.rss_close_gib = double(row->rss_close_bytes) / kBytesPerGib;
       st.rss_delta_gib = *st.rss_close_gib - *st.rss_open_gib;
-      break;
     }
     st.peak_memory_gib = windowed_max(memory, span->interval);
     out.stages.push_back(std::move(st));
   }
 
   // Heap snapshots; a later record of the same label replaces an earlier one.
-  for (const HeapSnapshotRecord& rec : profile.heap)
-    out.heap[rec.label] = summarize_folded(rec.stacks);
-  if (root) {
-    std::stable_sort(snapshot_instants.begin(), snapshot_instants.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const auto& [ts, label] : snapshot_instants) {
-      auto it = out.heap.find(label);
-      if (it == out.heap.end()) continue;
-      it->second.at_ns = ts > root->interval.start_ns ? ts - root->interval.start_ns : 0;
-    }
+  for (const HeapSnapshotRecord& rec : profile.heap) {
+    HeapSnapshot& h = out.heap[rec.label] = summarize_folded(rec.stacks);
+    if (root)
+      h.at_ns = rec.ts_ns > root->interval.start_ns ? rec.ts_ns - root->interval.start_ns : 0;
   }
   return out;
 }

@@ -55,8 +55,16 @@ TEST_CASE("ABI mismatch names found and expected versions") {
   std::string e = error_of(loader, plugin("abi_future"), JOLT_PLUGIN_SINK);
   CHECK(e.find("libabi_future.so") != std::string::npos);
   CHECK(e.find("ABI 99.0") != std::string::npos);
-  CHECK(e.find("expects ABI 1.x") != std::string::npos);
+  CHECK(e.find("expects ABI 2.x") != std::string::npos);
   CHECK(e.find("rebuild") != std::string::npos);
+}
+
+TEST_CASE("a plugin built against SDK ABI 1 (the Profile before ABI 2) is rejected") {
+  PluginLoader loader;
+  std::string e = error_of(loader, plugin("abi_one"), JOLT_PLUGIN_SINK);
+  CHECK(e.find("libabi_one.so") != std::string::npos);
+  CHECK(e.find("built for plugin ABI 1.0") != std::string::npos);
+  CHECK(e.find("rebuild the plugin against this SDK") != std::string::npos);
 }
 
 TEST_CASE("a shared library without a descriptor is not a plugin") {

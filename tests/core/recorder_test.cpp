@@ -25,8 +25,7 @@ TEST_CASE("spans from many TBB threads are all recorded, balanced and nested per
     JOLT_SPAN("outer", jolt::arg("i", i));
     { JOLT_SPAN("inner"); }
   });
-  jolt::Profile p;
-  jolt::RecordingSession::stop_into(p);
+  jolt::Profile p = jolt::RecordingSession::stop();
   CHECK(count_events(p) == static_cast<std::size_t>(kTasks) * 4);
   std::map<std::int64_t, int> seen;
   for (const auto& t : p.threads) {
@@ -58,13 +57,12 @@ TEST_CASE("nothing is recorded outside a session, and sessions start empty") {
   { JOLT_SPAN("before"); }
   jolt::counter("memory_gib", 1.0);
   jolt::RecordingSession::start({});
-  jolt::Profile p;
-  jolt::RecordingSession::stop_into(p);
+  jolt::Profile p = jolt::RecordingSession::stop();
   CHECK(count_events(p) == 0);
   CHECK(p.counters.empty());
   { JOLT_SPAN("after"); }
   jolt::RecordingSession::start({});
-  jolt::RecordingSession::stop_into(p);
+  p = jolt::RecordingSession::stop();
   CHECK(count_events(p) == 0);
 }
 
@@ -75,11 +73,23 @@ TEST_CASE("stage spans record boundary RSS rows and a stage_rss instant; counter
     jolt::counter("memory_gib", 0.5);
     jolt::counter("memory_gib", 0.75);
   }
-  jolt::Profile p;
-  jolt::RecordingSession::stop_into(p);
+  jolt::Profile p = jolt::RecordingSession::stop();
   REQUIRE(p.stage_rss.size() == 1);
   CHECK(p.stage_rss[0].stage == "prove_stage0");
   CHECK(p.stage_rss[0].rss_open_bytes > 0);
+  // The row carries its span's thread and exact begin/end timestamps.
+  const jolt::StageRssRow& row = p.stage_rss[0];
+  bool begin_seen = false, end_seen = false;
+  for (const auto& t : p.threads)
+    for (const auto& e : t.events) {
+      if (e.name != "prove_stage0") continue;
+      CHECK(t.tid == row.tid);
+      if (e.phase == jolt::Phase::kBegin) begin_seen = e.ts_ns == row.open_ns;
+      if (e.phase == jolt::Phase::kEnd) end_seen = e.ts_ns == row.close_ns;
+    }
+  CHECK(begin_seen);
+  CHECK(end_seen);
+  CHECK(row.close_ns >= row.open_ns);
   REQUIRE(p.counters.size() == 1);
   CHECK(p.counters[0].name == "memory_gib");
   CHECK(p.counters[0].samples.size() == 2);
@@ -106,13 +116,22 @@ TEST_CASE("heap snapshots are taken only when the session asks for them") {
   jolt::RecordingSession::start({});
   CHECK_FALSE(jolt::heap_snapshots_wanted());
   jolt::record_heap_snapshot("Stage1Batch_prepared", {&o});
-  jolt::Profile p;
-  jolt::RecordingSession::stop_into(p);
+  jolt::Profile p = jolt::RecordingSession::stop();
   CHECK(p.heap.empty());
   jolt::RecordingSession::start({.heap_snapshots = true});
   jolt::record_heap_snapshot("Stage1Batch_prepared", {&o});
-  jolt::RecordingSession::stop_into(p);
+  p = jolt::RecordingSession::stop();
   REQUIRE(p.heap.size() == 1);
+  // The record carries the thread and timestamp of its heap_snapshot instant.
+  bool instant_seen = false;
+  for (const auto& t : p.threads)
+    for (const auto& e : t.events)
+      if (e.phase == jolt::Phase::kInstant && e.name == "heap_snapshot") {
+        CHECK(t.tid == p.heap[0].tid);
+        CHECK(e.ts_ns == p.heap[0].ts_ns);
+        instant_seen = true;
+      }
+  CHECK(instant_seen);
   REQUIRE(p.heap[0].stacks.size() == 1);
   CHECK(p.heap[0].stacks[0].stack == "KernelA;tables");
   CHECK(p.heap[0].stacks[0].bytes == 5120);
@@ -125,8 +144,7 @@ TEST_CASE("a thread that only samples counters still appears under its own name"
     jolt::counter("cpu_percent", 12.5);
   });
   sampler.join();
-  jolt::Profile p;
-  jolt::RecordingSession::stop_into(p);
+  jolt::Profile p = jolt::RecordingSession::stop();
   REQUIRE(p.counters.size() == 1);
   bool named = false;
   for (const auto& t : p.threads)

@@ -7,7 +7,11 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include <jolt/atomic_file.hpp>
+
+#include "heap_snapshots.hpp"
 #include "heap_test_support.hpp"
+#include "memory_page.hpp"
 
 namespace fs = std::filesystem;
 using namespace heap_test;
@@ -103,10 +107,18 @@ TEST_CASE("memory.html copes with a sparse run: no RSS samples, no stages, an un
   p.peak_rss_bytes.reset();
   p.threads[0].events = {begin("jolt_prover::prove", 0), snapshot_instant("Stage3_prepared", kMs),
                          end("jolt_prover::prove", 2 * kMs)};
-  p.heap = {{"Stage3_prepared", {{"SpartanShift;next", 4096}}},
-            {"stage8", {{"NaiveSumcheckProver<F, RamValCheck<F>>;eq", 100}}}};
-  LoadedFoldedSink sink;
-  REQUIRE(sink.write(p).ok);
+  p.heap = {{"Stage3_prepared", {{"SpartanShift;next", 4096}}, 1, kMs},
+            {"stage8", {{"NaiveSumcheckProver<F, RamValCheck<F>>;eq", 100}}, 1, kMs}};
+  // Every recorded snapshot has a timestamp; the page still accepts at_s null (a hand-built
+  // Profile rendered without one), shown table-only.
+  const auto timeline = jolt::heap::find_root_timeline(p);
+  REQUIRE(timeline);
+  auto snaps = jolt::heap::collect_snapshots(p, timeline);
+  REQUIRE(snaps.size() == 2);
+  REQUIRE(snaps[1].label == "stage8");
+  snaps[1].at_ns.reset();
+  REQUIRE(jolt::write_file_atomically(dir + "/memory.html",
+                                      jolt::heap::render_memory_page(p, *timeline, snaps)));
   const BrowserRun r = run_chromium("file://" + dir + "/memory.html", "--dump-dom", "dom-sparse");
   check_no_script_errors(r);
   CHECK(r.out.find("data-ready=\"1\"") != std::string::npos);

@@ -49,7 +49,7 @@ TEST_CASE("record_heap_snapshot -> Profile.heap -> .folded keeps the visitor's b
     REQUIRE(jolt::heap_snapshots_wanted());
     jolt::record_heap_snapshot("Stage1Batch_prepared", {&session, &kernel});
   }
-  jolt::RecordingSession::stop_into(p);
+  p = jolt::RecordingSession::stop();
   p.run.run_dir = fresh_dir("recorded");
   p.run.trace_name = "modular_recorded_1";
 
@@ -76,6 +76,6 @@ TEST_CASE("without heap_snapshots the session records no snapshot") {
   jolt::RecordingSession::start({.heap_snapshots = false});
   CHECK_FALSE(jolt::heap_snapshots_wanted());
   jolt::record_heap_snapshot("Stage1Batch_prepared", {&kernel});
-  jolt::RecordingSession::stop_into(p);
+  p = jolt::RecordingSession::stop();
   CHECK(p.heap.empty());
 }

@@ -16,8 +16,7 @@ TEST_CASE("prove() emits the taxonomy's always-present spans") {
   auto tr = testutil::sample_trace(5);  // T = 64
   jolt::RecordingSession::start({.heap_snapshots = true});
   auto proof = prove(tr.statement, tr.rows);
-  jolt::Profile p;
-  jolt::RecordingSession::stop_into(p);
+  jolt::Profile p = jolt::RecordingSession::stop();
   CHECK(verify(tr.statement, proof).ok);
 
   std::map<std::string, int> begins;
@@ -47,7 +46,7 @@ TEST_CASE("prove() emits the taxonomy's always-present spans") {
   CHECK(begins["jolt_prover::prove"] == 1);
   CHECK(first_begin == "jolt_prover::prove");
   CHECK(roots_open_at_stage == 1);
-  for (auto rel : jolt::taxonomy::kM1Relations) {
+  for (auto rel : jolt::taxonomy::kEmittedRelations) {
     CHECK(begins[std::string(rel) + "::prepare"] == 1);
     CHECK(begins[std::string(rel) + "::prove_round"] > 0);
     CHECK(begins[std::string(rel) + "::finish_rounds"] == 1);

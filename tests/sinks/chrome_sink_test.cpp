@@ -7,6 +7,9 @@
 
 #include <rapidjson/document.h>
 
+#include <jolt/spans.hpp>
+#include <jolt/summary.hpp>
+
 #include "fixture_profile.hpp"
 #include "sink_test_support.hpp"
 #include "trace_validator.hpp"
@@ -106,6 +109,35 @@ TEST_CASE("chrome sink keeps ns precision and normalises broken nesting") {
   const auto report = jolt::validate::validate_chrome_trace(text);
   CHECK_MESSAGE(report.ok(), jolt::validate::format_report("trace.json", report));
   CHECK(report.spans == 3);
+}
+
+TEST_CASE("trace.json and summary.json agree with the SDK replay on an unbalanced recording") {
+  // One policy everywhere: the B/E pairs of trace.json, the counts of summary.json and the span
+  // tree are the same spans, including the ones closed for want of their own end.
+  jolt::Profile p;
+  p.threads.push_back(jolt::ThreadTrack{
+      1,
+      "main",
+      {b("outer", 10), b("inner", 20), e("outer", 100), e("inner", 110), b("never_closed", 200)}});
+  p.threads.push_back(jolt::ThreadTrack{2, "worker", {e("stray", 5), b("job", 30), e("job", 40)}});
+  p.counters = {jolt::CounterTrack{"memory_gib", 1, {{300'000, 1.0}}}};
+  const jolt::SpanTree tree = jolt::replay_spans(p);
+  REQUIRE(tree.spans.size() == 4);
+  CHECK(tree.dropped_or_closed() == 4);  // 2 unmatched ends, 1 closed by outer, 1 at the end
+
+  const std::string dir = sink_test::fresh_dir("chrome_agree");
+  sink_test::LoadedSink loaded(sink_test::plugin_path("chrome"));
+  REQUIRE(loaded.sink().write(p, {dir, dir}).ok);
+  const auto report =
+      jolt::validate::validate_chrome_trace(sink_test::read_file(dir + "/trace.json"));
+  CHECK_MESSAGE(report.ok(), jolt::validate::format_report("trace.json", report));
+  CHECK(report.spans == tree.spans.size());
+
+  const jolt::ProfileSummary s = jolt::summarize(p);
+  std::uint64_t counted = 0;
+  for (const auto& [label, agg] : s.spans) counted += agg.count;
+  CHECK(counted == tree.spans.size());
+  CHECK(s.spans.at("never_closed").total_ns == 100'000);  // closed at the counter's 300 µs
 }
 
 TEST_CASE("chrome sink reports an unwritable run directory by file name") {

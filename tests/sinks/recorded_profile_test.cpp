@@ -31,8 +31,7 @@ TEST_CASE("recorded spans render to a valid trace and a consistent summary") {
     }
     jolt::counter("memory_gib", 0.75);
   }
-  jolt::Profile p;
-  jolt::RecordingSession::stop_into(p);
+  jolt::Profile p = jolt::RecordingSession::stop();
 
   const jolt::ProfileSummary s = jolt::summarize(p);
   REQUIRE(s.root);

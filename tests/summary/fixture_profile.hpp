@@ -57,12 +57,15 @@ inline Profile fixture_profile() {
       CounterTrack{"memory_gib", 3, {{500'000, 1.0}, {1'500'000, 3.0}, {2'400'000, 2.0}}},
       CounterTrack{"cpu_percent", 3, {{500'000, 50.0}}},
   };
-  p.stage_rss = {StageRssRow{"prove_stage0", 1ull << 30, 2ull << 30}};
+  // The recorder stamps a stage row with its span's begin/end timestamps (thread 1 here).
+  p.stage_rss = {StageRssRow{"prove_stage0", 1ull << 30, 2ull << 30, 1, 100'000, 1'000'000}};
   p.peak_rss_bytes = 4ull << 30;
   HeapSnapshotRecord heap{"Stage2Batch_prepared",
                           {{"KernelA;opening_tables", 6442450944ull},
                            {"KernelA;derived_tables", 2147483648ull},
-                           {"ProofSession", 1024}}};
+                           {"ProofSession", 1024}},
+                          1,
+                          1'350'000};  // the heap_snapshot instant's timestamp
   p.heap = {heap};
   p.prove_time_ns = 2'500'000;
   p.proof_size_bytes = 12345;

@@ -71,7 +71,7 @@ TEST_CASE("stage rollup folds boundary RSS and windowed peaks; counters summaris
   CHECK(s.counters.at("cpu_percent").max == 50.0);
 }
 
-TEST_CASE("heap snapshots join their instant events") {
+TEST_CASE("heap snapshots carry their own timestamp") {
   const ProfileSummary s = summarize(jolt::testing::fixture_profile());
   REQUIRE(s.heap.count("Stage2Batch_prepared") == 1);
   const HeapSnapshot& h = s.heap.at("Stage2Batch_prepared");
@@ -81,30 +81,35 @@ TEST_CASE("heap snapshots join their instant events") {
   CHECK(h.roots.at("ProofSession") == 1024);
 }
 
-TEST_CASE("heap at_ns is relative to the root start and null without a root instant") {
+TEST_CASE("heap at_ns is the record's timestamp relative to the root start, null without root") {
+  // The instants are only what the trace shows: a record's own ts_ns decides, even when an
+  // instant with its label says otherwise.
   Profile p = one_thread({b("jolt_prover::prove", 100),
-                          jolt::testing::ev(Phase::kInstant, "heap_snapshot", 50,
-                                            {{"snapshot", std::string("Early")}}),
-                          jolt::testing::ev(Phase::kInstant, "heap_snapshot", 300,
+                          jolt::testing::ev(Phase::kInstant, "heap_snapshot", 350,
                                             {{"snapshot", std::string("Late")}}),
                           e("jolt_prover::prove", 400)});
-  p.heap = {{"Early", {{"A", 1}}}, {"Late", {{"B", 2}}}, {"NoInstant", {{"C", 3}}}};
+  p.heap = {{"Early", {{"A", 1}}, 1, 50'000},
+            {"Late", {{"B", 2}}, 1, 300'000},
+            {"Late", {{"B", 5}}, 1, 320'000}};  // a later record of a label replaces it
   const ProfileSummary s = summarize(p);
   CHECK(s.heap.at("Early").at_ns == std::optional<std::uint64_t>(0));  // clamped
-  CHECK(s.heap.at("Late").at_ns == std::optional<std::uint64_t>(200'000));
-  CHECK_FALSE(s.heap.at("NoInstant").at_ns);
+  CHECK(s.heap.at("Late").at_ns == std::optional<std::uint64_t>(220'000));
+  CHECK(s.heap.at("Late").total_bytes == 5);
   Profile no_root;
   no_root.heap = p.heap;
   CHECK_FALSE(summarize(no_root).heap.at("Late").at_ns);
   CHECK_FALSE(summarize(no_root).root);
 }
 
-TEST_CASE("repeated stage labels pair RSS rows by occurrence") {
+TEST_CASE("an RSS row pairs with the stage span of its label, thread and interval") {
   Profile p = one_thread({b("prove_stage0", 100), e("prove_stage0", 200), b("prove_stage0", 300),
                           e("prove_stage0", 700)});
-  p.stage_rss = {{"prove_stage0", 1ull << 30, 2ull << 30},
-                 {"jolt_prover::prove", 0, 9ull << 30},
-                 {"prove_stage0", 3ull << 30, 5ull << 30}};
+  // Listed out of order, with decoys: another thread, another interval, another label.
+  p.stage_rss = {{"prove_stage0", 3ull << 30, 5ull << 30, 1, 300'000, 700'000},
+                 {"prove_stage0", 7ull << 30, 8ull << 30, 2, 100'000, 200'000},
+                 {"prove_stage0", 7ull << 30, 8ull << 30, 1, 100'000, 250'000},
+                 {"prove_stage1", 7ull << 30, 8ull << 30, 1, 100'000, 200'000},
+                 {"prove_stage0", 1ull << 30, 2ull << 30, 1, 100'000, 200'000}};
   const ProfileSummary s = summarize(p);
   REQUIRE(s.stages.size() == 2);
   CHECK(s.stages[0].wall_time_ns == 100'000);
@@ -133,21 +138,26 @@ TEST_CASE("stages follow taxonomy order, then other prove_stage labels in close 
   CHECK(s.stages[3].label == "prove_stage9");
 }
 
-TEST_CASE("unmatched end is ignored; an end discards the opens above its match") {
-  const ProfileSummary s = summarize(one_thread({
-      e("stray", 5),                   // no open at all
+TEST_CASE("unbalanced spans follow the replay policy: closed, aggregated, never dropped") {
+  Profile p = one_thread({
+      e("stray", 5),                   // no open at all: ignored
       b("outer", 10), b("inner", 20),  //
-      e("outer", 100),                 // closes outer, discards inner
-      e("inner", 110),                 // now unmatched
-      b("never_closed", 200),          //
-  }));
+      e("outer", 100),                 // closes outer, and inner with it at 100
+      e("inner", 110),                 // now unmatched: ignored
+      b("never_closed", 200),          // closed at the Profile's end (the counter at 300)
+  });
+  p.counters = {CounterTrack{"cpu_percent", 1, {{300'000, 1.0}}}};
+  const ProfileSummary s = summarize(p);
   CHECK(s.spans.count("stray") == 0);
-  CHECK(s.spans.count("inner") == 0);
-  CHECK(s.spans.count("never_closed") == 0);
+  REQUIRE(s.spans.count("inner") == 1);
+  CHECK(s.spans.at("inner").count == 1);
+  CHECK(s.spans.at("inner").total_ns == 80'000);
   REQUIRE(s.spans.count("outer") == 1);
   CHECK(s.spans.at("outer").count == 1);
   CHECK(s.spans.at("outer").total_ns == 90'000);
-  CHECK(s.spans.at("outer").self_ns == 90'000);  // discarded inner is not charged as a child
+  CHECK(s.spans.at("outer").self_ns == 10'000);  // the closed inner is its child
+  REQUIRE(s.spans.count("never_closed") == 1);
+  CHECK(s.spans.at("never_closed").total_ns == 100'000);
 }
 
 TEST_CASE("end closes the topmost open of the same name (recursion)") {

@@ -5,13 +5,15 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <string_view>
 #include <variant>
 #include <vector>
 
 #include <rapidjson/filewritestream.h>
 #include <rapidjson/writer.h>
 
-#include "atomic_output.hpp"
+#include <jolt/atomic_file.hpp>
+#include <jolt/spans.hpp>
 
 namespace jolt::sinks {
 namespace {
@@ -37,10 +39,10 @@ class TraceWriter {
     w_.RawValue(buf, rapidjson::SizeType(n), rapidjson::kNumberType);
   }
 
-  void header(const std::string& name, const char* ph, std::uint32_t tid) {
+  void header(std::string_view name, const char* ph, std::uint32_t tid) {
     w_.StartObject();
     w_.Key("name");
-    w_.String(name);
+    w_.String(name.data(), rapidjson::SizeType(name.size()));
     w_.Key("ph");
     w_.String(ph);
     w_.Key("pid");
@@ -82,7 +84,7 @@ class TraceWriter {
     w_.EndObject();
   }
 
-  void end(const std::string& name, std::uint32_t tid, std::uint64_t ts_ns) {
+  void end(std::string_view name, std::uint32_t tid, std::uint64_t ts_ns) {
     header(name, "E", tid);
     ts(ts_ns);
     w_.EndObject();
@@ -112,9 +114,22 @@ class TraceWriter {
   Writer& w_;
 };
 
-void write_thread(TraceWriter& tw, const ThreadTrack& t,
+// Writes one thread's events in recorded order; which B/E pairs exist is the SDK's span replay
+// (spans.hpp): an end writes an E for every span the replay closed at it (innermost first), an
+// end that closed nothing is dropped, and spans closed at the Profile's end get their E last.
+void write_thread(TraceWriter& tw, const ThreadTrack& t, const SpanTree& tree, std::size_t thread,
                   const std::vector<CounterPoint>& counters) {
-  std::vector<const std::string*> open;
+  const std::size_t first = tree.thread_first[thread];
+  const std::size_t last_span = tree.thread_first[thread + 1];
+  // Spans of this thread by closing event, innermost first for one event.
+  std::vector<const ReplayedSpan*> closing;
+  closing.reserve(last_span - first);
+  for (std::size_t i = first; i < last_span; ++i) closing.push_back(&tree.spans[i]);
+  std::stable_sort(
+      closing.begin(), closing.end(), [](const ReplayedSpan* a, const ReplayedSpan* b) {
+        return a->end_event != b->end_event ? a->end_event < b->end_event : a->depth > b->depth;
+      });
+  std::size_t next_close = 0;
   std::uint64_t last = 0;
   std::size_t next_counter = 0;
   auto flush_counters = [&](std::uint64_t upto) {
@@ -124,31 +139,25 @@ void write_thread(TraceWriter& tw, const ThreadTrack& t,
       ++next_counter;
     }
   };
-  for (const TraceEvent& e : t.events) {
+  for (std::size_t ei = 0; ei < t.events.size(); ++ei) {
+    const TraceEvent& e = t.events[ei];
     const std::uint64_t ts = std::max(e.ts_ns, last);  // keep per-thread ts non-decreasing
     flush_counters(ts);
     if (e.phase == Phase::kBegin) {
       tw.begin(e, t.tid, ts);
-      open.push_back(&e.name);
     } else if (e.phase == Phase::kEnd) {
-      auto it = std::find_if(open.rbegin(), open.rend(),
-                             [&](const std::string* n) { return *n == e.name; });
-      if (it == open.rend()) continue;  // end without open: dropped
-      const std::size_t index = std::size_t(open.rend() - it) - 1;
-      while (open.size() > index) {
-        tw.end(*open.back(), t.tid, ts);
-        open.pop_back();
-      }
+      if (next_close == closing.size() || closing[next_close]->end_event != ei)
+        continue;  // closed no span: dropped
+      for (; next_close < closing.size() && closing[next_close]->end_event == ei; ++next_close)
+        tw.end(closing[next_close]->name, t.tid, ts);
     } else {
       tw.instant(e, t.tid, ts);
     }
     last = ts;
   }
   flush_counters(UINT64_MAX);
-  while (!open.empty()) {
-    tw.end(*open.back(), t.tid, last);
-    open.pop_back();
-  }
+  const std::uint64_t end = std::max(last, tree.profile_end_ns);
+  for (; next_close < closing.size(); ++next_close) tw.end(closing[next_close]->name, t.tid, end);
 }
 
 }  // namespace
@@ -180,9 +189,11 @@ Status write_chrome_trace(const Profile& profile, const std::string& path) noexc
       tw.metadata("thread_name", t.tid,
                   t.name.empty() ? "thread-" + std::to_string(t.tid) : t.name);
     static const std::vector<CounterPoint> kNone;
-    for (const ThreadTrack& t : profile.threads) {
+    const SpanTree tree = replay_spans(profile);
+    for (std::size_t i = 0; i < profile.threads.size(); ++i) {
+      const ThreadTrack& t = profile.threads[i];
       auto it = counters.find(t.tid);
-      write_thread(tw, t, it == counters.end() ? kNone : it->second);
+      write_thread(tw, t, tree, i, it == counters.end() ? kNone : it->second);
       if (it != counters.end()) counters.erase(it);
     }
     for (const auto& [tid, points] : counters) {  // counters sampled on a thread with no track

@@ -3,7 +3,7 @@
 //
 //   const jolt::ProfileSummary s = jolt::summarize(profile);
 //   const std::string text = jolt::sinks::summary_to_json(s);
-//   jolt::sinks::write_file_atomically(ctx.run_dir + "/summary.json", text);
+//   jolt::write_file_atomically(ctx.run_dir + "/summary.json", text);
 //
 // Pure function; thread-safe.
 #pragma once

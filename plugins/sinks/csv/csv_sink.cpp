@@ -13,10 +13,10 @@
 #include <algorithm>
 #include <string>
 
+#include <jolt/atomic_file.hpp>
 #include <jolt/plugin.hpp>
 #include <jolt/sink.hpp>
 
-#include "atomic_output.hpp"
 #include "csv_rows.hpp"
 
 namespace {
@@ -108,7 +108,7 @@ class CsvSink final : public jolt::Sink {
     try {
       const std::string row = jolt::sinks::timings_csv_row(profile);
       // Both files are attempted; a failure of either is reported (naming the file).
-      jolt::Status run = jolt::sinks::write_file_atomically(ctx.run_dir + "/timings.csv", row);
+      jolt::Status run = jolt::write_file_atomically(ctx.run_dir + "/timings.csv", row);
       jolt::Status all = jolt::Status::success();
       if (!ctx.out_dir.empty())
         all = append_consolidated(ctx.out_dir + "/modular_timings.csv", row);

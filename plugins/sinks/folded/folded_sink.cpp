@@ -1,9 +1,9 @@
 // The `folded` sink: writes {run_dir}/{label}.folded for every heap snapshot and, when the run
 // has a root span, {run_dir}/memory.html.
+#include <jolt/atomic_file.hpp>
 #include <jolt/plugin.hpp>
 #include <jolt/sink.hpp>
 
-#include "atomic_output.hpp"
 #include "folded_text.hpp"
 #include "heap_snapshots.hpp"
 #include "memory_page.hpp"
@@ -20,13 +20,13 @@ class FoldedSink final : public Sink {
       const std::vector<SnapshotSummary> snapshots = collect_snapshots(profile, timeline);
       for (const SnapshotSummary& s : snapshots) {
         const std::string path = ctx.run_dir + "/" + folded_file_name(s.label);
-        if (Status st = jolt::sinks::write_file_atomically(path, render_folded(s.stacks)); !st)
+        if (Status st = jolt::write_file_atomically(path, render_folded(s.stacks)); !st)
           return Status::error("folded sink: snapshot " + s.label + ": " + st.message);
       }
       if (!timeline) return Status::success();  // no jolt_prover::prove span: no time axis
       const std::string page = ctx.run_dir + "/memory.html";
-      if (Status st = jolt::sinks::write_file_atomically(
-              page, render_memory_page(profile, *timeline, snapshots));
+      if (Status st =
+              jolt::write_file_atomically(page, render_memory_page(profile, *timeline, snapshots));
           !st)
         return Status::error("folded sink: " + st.message);
       return Status::success();

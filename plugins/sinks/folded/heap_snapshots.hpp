@@ -28,9 +28,8 @@ struct StageBand {
   Interval interval;
 };
 
-// The longest closed instance of the root span and the `prove_stage*` spans closed on its
-// thread (close order). Spans are replayed per thread with stack discipline: an end closes the
-// topmost open span of that name; spans opened above it are discarded.
+// The longest instance of the root span and the `prove_stage*` spans of its thread that overlap
+// it (close order), as jolt::replay_spans (spans.hpp) replays them.
 struct RootTimeline {
   std::uint32_t tid = 0;
   Interval root;
@@ -44,12 +43,12 @@ struct SnapshotSummary {
   std::vector<FoldedStack> stacks;             // duplicates summed, zero-byte stacks dropped
   std::uint64_t total_bytes = 0;               // sum over stacks
   std::map<std::string, std::uint64_t> roots;  // first frame -> bytes
-  std::optional<std::uint64_t> at_ns;          // its heap_snapshot instant - root start (>= 0)
+  std::optional<std::uint64_t> at_ns;          // record's ts_ns - root start (>= 0)
 };
 
-// One summary per distinct label, sorted by label. A label recorded twice keeps its last
-// record and its last instant (the file {label}.folded could only hold one of them). at_ns is
-// set only when a root timeline is given and an instant with that label exists.
+// One summary per distinct label, sorted by label. A label recorded twice keeps its last record
+// (the file {label}.folded could only hold one of them). at_ns is set when a root timeline is
+// given.
 std::vector<SnapshotSummary> collect_snapshots(const Profile& profile,
                                                const std::optional<RootTimeline>& timeline);
 

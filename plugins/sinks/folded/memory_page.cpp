@@ -7,13 +7,14 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <jolt/process.hpp>
+#include <jolt/taxonomy.hpp>
+
 namespace jolt::heap {
 
 extern const std::string_view kMemoryPageTemplate;  // memory_template_embedded.cpp
 
 namespace {
-
-constexpr double kGib = 1024.0 * 1024.0 * 1024.0;
 
 double seconds_since(std::uint64_t ts_ns, std::uint64_t start_ns) {
   return ts_ns > start_ns ? static_cast<double>(ts_ns - start_ns) / 1e9 : 0.0;
@@ -61,7 +62,8 @@ std::vector<std::pair<double, double>> rss_envelope(const Profile& profile, cons
                                                     std::size_t max_points) {
   std::vector<CounterSample> all;
   for (const CounterTrack& t : profile.counters)
-    if (t.name == "memory_gib") all.insert(all.end(), t.samples.begin(), t.samples.end());
+    if (t.name == taxonomy::kMemoryCounter)
+      all.insert(all.end(), t.samples.begin(), t.samples.end());
   std::stable_sort(all.begin(), all.end(), [](const CounterSample& a, const CounterSample& b) {
     return a.ts_ns < b.ts_ns;
   });
@@ -100,7 +102,7 @@ std::string memory_page_data_json(const Profile& profile, const RootTimeline& ti
   write_run(w, profile.run);
   w.Key("peak_rss_gib");
   if (profile.peak_rss_bytes)
-    w.Double(static_cast<double>(*profile.peak_rss_bytes) / kGib);
+    w.Double(static_cast<double>(*profile.peak_rss_bytes) / kBytesPerGib);
   else
     w.Null();
   w.Key("prove_time_s");

@@ -1,11 +1,11 @@
 // The `summary` sink: writes {run_dir}/summary.json, the schema-v1 aggregates of the run.
 #include <exception>
 
+#include <jolt/atomic_file.hpp>
 #include <jolt/plugin.hpp>
 #include <jolt/sink.hpp>
 #include <jolt/summary.hpp>
 
-#include "atomic_output.hpp"
 #include "summary_json.hpp"
 
 namespace {
@@ -17,7 +17,7 @@ class SummarySink final : public jolt::Sink {
     try {
       jolt::ProfileSummary summary = jolt::summarize(profile);
       if (!summary.run.git_rev) summary.run.git_rev = jolt::sinks::git_short_rev();
-      return jolt::sinks::write_file_atomically(path, jolt::sinks::summary_to_json(summary));
+      return jolt::write_file_atomically(path, jolt::sinks::summary_to_json(summary));
     } catch (const std::exception& e) {
       return jolt::Status::error("summary sink: writing " + path + " failed: " + e.what());
     } catch (...) {

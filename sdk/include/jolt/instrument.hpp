@@ -59,7 +59,9 @@ namespace detail {
 extern std::atomic<bool> g_recording;
 void begin_span(const char* label, const RawArg* args, unsigned nargs) noexcept;
 void end_span(const char* label) noexcept;
-void stage_boundary(const char* label, bool open) noexcept;
+// A stage span's begin/end plus its boundary RSS row, stamped with the same clock read.
+void begin_stage(const char* label) noexcept;
+void end_stage(const char* label) noexcept;
 }  // namespace detail
 
 // True while a recording session is active (relaxed; a hint for skipping optional work).
@@ -97,16 +99,10 @@ class Span {
 class StageSpan {
  public:
   explicit StageSpan(const char* label) noexcept : label_(recording() ? label : nullptr) {
-    if (label_) {
-      detail::stage_boundary(label_, true);
-      detail::begin_span(label_, nullptr, 0);
-    }
+    if (label_) detail::begin_stage(label_);
   }
   ~StageSpan() {
-    if (label_) {
-      detail::end_span(label_);
-      detail::stage_boundary(label_, false);
-    }
+    if (label_) detail::end_stage(label_);
   }
   StageSpan(const StageSpan&) = delete;
   StageSpan& operator=(const StageSpan&) = delete;

@@ -1,14 +1,19 @@
 // Profile: the one immutable record of a run that every sink reads.
 //
+// clang-format off
 //   jolt::Status write(const jolt::Profile& p, const jolt::SinkContext& ctx) noexcept {
-//     for (const auto& t : p.threads)
-//       for (const auto& e : t.events) if (e.phase == jolt::Phase::kBegin) use(e.name, e.ts_ns);
+//     for (const jolt::ReplayedSpan& s : jolt::replay_spans(p).spans)  // <jolt/spans.hpp>
+//       use(s.name, s.depth, s.duration_ns);
 //     return {};
 //   }
+// clang-format on
 //
 // Timestamps are nanoseconds relative to the recording start (run start). Spans appear as
-// begin/end events per thread in the order they happened, exactly as recorded; the summary
-// aggregation (summary.hpp) replays them. A Profile is read-only once built: share it freely.
+// begin/end events per thread in the order they happened, exactly as recorded; replay_spans
+// (spans.hpp) turns them into the span tree under the SDK's one matching rule, and the summary
+// aggregation (summary.hpp) is computed from that tree. Stage RSS rows and heap snapshot records
+// carry their own thread and timestamps, so nothing joins them back to events by label or
+// position. A Profile is read-only once built: share it freely.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -52,11 +57,16 @@ struct CounterTrack {
   std::vector<CounterSample> samples;
 };
 
-// Process RSS at a stage span's open and close, in close order.
+// Process RSS at a stage span's open and close, in close order. open_ns / close_ns are the
+// exact timestamps of the stage span's begin and end events on thread `tid` (one clock read
+// serves both), so the row identifies its span without any label or position matching.
 struct StageRssRow {
   std::string stage;
   std::uint64_t rss_open_bytes = 0;
   std::uint64_t rss_close_bytes = 0;
+  std::uint32_t tid = 0;
+  std::uint64_t open_ns = 0;
+  std::uint64_t close_ns = 0;
 };
 
 // One folded stack line: "root;child;leaf" owning `bytes` exact bytes.
@@ -65,11 +75,13 @@ struct FoldedStack {
   std::uint64_t bytes = 0;
 };
 
-// A heap snapshot (label e.g. "Stage1Batch_prepared"); its instant is a `heap_snapshot` event
-// with arg `snapshot` = label in the recording thread's track.
+// A heap snapshot (label e.g. "Stage1Batch_prepared") taken at ts_ns on thread `tid`. The trace
+// also shows it as a `heap_snapshot` instant (arg `snapshot` = label) at the same timestamp.
 struct HeapSnapshotRecord {
   std::string label;
   std::vector<FoldedStack> stacks;
+  std::uint32_t tid = 0;
+  std::uint64_t ts_ns = 0;
 };
 
 struct RunInfo {

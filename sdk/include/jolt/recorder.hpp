@@ -1,10 +1,14 @@
 // Recording sessions: the host (jolt-run) starts one around the measured run and collects the
 // per-thread buffers into a Profile afterwards.
 //
+// clang-format off
 //   jolt::RecordingSession::start({.heap_snapshots = false});
-//   run_the_prover();               // spans, instants, counters from any thread
-//   jolt::Profile p;
-//   jolt::RecordingSession::stop_into(p);  // only once no instrumented code runs any more
+//   run_the_prover();                                   // spans, instants, counters, any thread
+//   jolt::Profile p = jolt::RecordingSession::stop();   // once no instrumented code runs
+// clang-format on
+//
+// stop() returns what was recorded: threads, counters, stage RSS rows and heap snapshots; the
+// host adds what only it knows (RunInfo, prove time, proof size, ...) to that Profile.
 //
 // start/stop are not thread-safe with respect to each other; call them from one thread, and
 // call stop only when no other thread is inside an instrumented scope (the monitor is stopped
@@ -21,7 +25,7 @@ struct RecordingOptions {
 class RecordingSession {
  public:
   static void start(const RecordingOptions& options);
-  static void stop_into(Profile& profile);
+  static Profile stop();
   static bool active() noexcept;
 };
 

@@ -1,16 +1,21 @@
 // Sink: a plugin that turns the run's Profile into artifacts in the run directory.
 //
+// clang-format off
 //   class TopSpans final : public jolt::Sink {
 //    public:
 //     jolt::Status write(const jolt::Profile& p, const jolt::SinkContext& ctx) noexcept override {
-//       return write_file_atomically(ctx.run_dir + "/top.md", render(p));
+//       return jolt::write_file_atomically(ctx.run_dir + "/top.md", render(p));  // atomic_file.hpp
 //     }
 //   };
 //   JOLT_DEFINE_SINK_PLUGIN(TopSpans, "top-spans", "Markdown top spans", JOLT_CAP_NEEDS_TRACE)
+// clang-format on
+//
+// Spans: read them through jolt::replay_spans (spans.hpp), never by matching begin/end events
+// yourself; the numbers of summary.json come from jolt::summarize (summary.hpp).
 //
 // write() runs once per run, after prove and verify, on the main thread. It must not throw;
 // report failure through the Status (naming the file and what to do). Write files atomically
-// (temp file + rename) so an earlier artifact is never half-overwritten.
+// (jolt::write_file_atomically) so an earlier artifact is never half-overwritten.
 #pragma once
 #include <string>
 

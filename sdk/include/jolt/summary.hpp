@@ -7,18 +7,20 @@
 //                           100 * s.root->dark_time_fraction);
 //   for (const auto& [label, agg] : s.spans) use(label, agg.count, agg.total_ns, agg.self_ns);
 //
-// Semantics follow the original's replay (reference note §3.1–§3.2):
-//  - per thread, a begin pushes; an end closes the topmost open span of the same name, and the
-//    opens above it are discarded (never aggregated, never charged to a parent); an end with no
-//    matching open is ignored; a begin never closed is never aggregated;
+// Semantics follow the original jolt profiler's replay, on the span tree of
+// replay_spans (spans.hpp), whose policy for unbalanced events applies here too:
+//  - every replayed span is aggregated, including spans the replay closed for want of their own
+//    end (SpanTree counts those); an end with no open span of its name is ignored;
 //  - self = inclusive minus the sum of same-thread direct children (other threads never subtract);
-//  - dark time = self time of the longest root (`jolt_prover::prove`) instance on its thread;
+//  - dark time = self time of the longest root (`jolt_prover::prove`) instance (first in close
+//    order on ties);
 //  - peak memory = max `memory_gib` counter sample in an interval, both ends inclusive;
 //  - counter samples that are NaN or ±Inf are skipped everywhere (a counter with no finite
 //    sample is left out of `counters`), so summary.json stays valid JSON;
 //  - stages: every instance of taxonomy::kStageSpans in that order (instances in close order),
-//    then other `prove_stage*` labels in close order; the i-th instance of a label pairs with the
-//    i-th StageRssRow of that label.
+//    then other `prove_stage*` labels in close order; a stage's RSS comes from the StageRssRow of
+//    the same label, thread and interval (the recorder stamps both with one clock read);
+//  - heap: per label the last record; at_ns = its own timestamp minus the root's start.
 // Difference from the original: it replays µs floats and rounds each duration to ns; a Profile
 // carries exact integer ns, so durations here are exact (end - start, clamped at 0).
 //
@@ -31,6 +33,7 @@
 #include <string_view>
 #include <vector>
 
+#include <jolt/process.hpp>  // kBytesPerGib
 #include <jolt/profile.hpp>
 
 namespace jolt {
@@ -102,7 +105,5 @@ HeapSnapshot summarize_folded(const std::vector<FoldedStack>& stacks);
 // Parses folded-stacks text, one "stack BYTES" per line (split at the last space; root = first
 // ';' segment). Malformed lines (no space, empty stack, bytes not an unsigned integer) are skipped.
 HeapSnapshot parse_folded(std::string_view text);
-
-inline constexpr double kBytesPerGib = 1073741824.0;
 
 }  // namespace jolt

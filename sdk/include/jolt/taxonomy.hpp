@@ -23,8 +23,8 @@ inline constexpr std::uint32_t kTaxonomyVersion = 1;
 inline constexpr std::string_view kRootSpan = "jolt_prover::prove";  // arg trace_length
 
 // Stage spans in pipeline order (the stage rollup of summary.json follows this order). This is
-// the full Jolt shape; the M1 prover emits only kEmittedStageSpans (stages 4–7 arrive with
-// M2–M5 and are never emitted empty).
+// the full Jolt shape; the current prover emits only kEmittedStageSpans (stages 4–7 arrive with
+// the statement's later relations and are never emitted empty).
 inline constexpr std::array<std::string_view, 10> kStageSpans = {
     "prove_stage0", "prove_stage1",  "prove_stage2",  "prove_stage3", "prove_stage4",
     "prove_stage5", "prove_stage6a", "prove_stage6b", "prove_stage7", "prove_stage8"};
@@ -33,7 +33,7 @@ inline constexpr std::array<std::string_view, 2> kSumcheckEngineSpans = {
     "prove_batch",      // num_rounds, members
     "sumcheck_round"};  // round
 
-// The stage spans the current (M1) prover opens on every prove() call, in order.
+// The stage spans the current prover opens on every prove() call, in order.
 inline constexpr std::array<std::string_view, 5> kEmittedStageSpans = {
     "prove_stage0", "prove_stage1", "prove_stage2", "prove_stage3", "prove_stage8"};
 
@@ -56,14 +56,34 @@ inline constexpr std::array<std::string_view, 15> kAlwaysPresentSpans = {
     "EqPolynomial::evals",               // num_vars
     "encode_proof"};                     // the proof's byte encoding, last child of the root
 
-// Per-relation kernel seams of the M1 prover (they fire on every prove() but are milestone-
-// specific, so they are not part of the presence contract): <Relation>::prepare|prove_round|
-// finish_rounds for each relation below.
-inline constexpr std::array<std::string_view, 4> kM1Relations = {
+// Per-relation kernel seams of the current prover (they fire on every prove() but change as the
+// statement grows, so they are not part of the presence contract): <Relation>::prepare|
+// prove_round|finish_rounds for each relation below.
+inline constexpr std::array<std::string_view, 4> kEmittedRelations = {
     "SpartanOuter", "ProductVirtualization", "SpartanShift", "ColumnClaimReduction"};
 
-// Instants.
-inline constexpr std::string_view kStageRssInstant = "stage_rss";
+// Every `prove_stage*` label is a stage (the summary's stage rollup, the memory page's bands).
+inline constexpr std::string_view kStageSpanPrefix = "prove_stage";
+
+// Instants and their arg keys.
+inline constexpr std::string_view kStageRssInstant = "stage_rss";  // args below
+inline constexpr std::string_view kStageRssStageArg = "stage";
+inline constexpr std::string_view kStageRssOpenArg = "rss_open_gib";
+inline constexpr std::string_view kStageRssCloseArg = "rss_close_gib";
 inline constexpr std::string_view kHeapSnapshotInstant = "heap_snapshot";  // arg snapshot
+inline constexpr std::string_view kHeapSnapshotArg = "snapshot";
+
+// Counter tracks the monitor samples; kMemoryCounter (process RSS in GiB) is the one the
+// summary's peak_memory_gib and the memory page's RSS envelope read.
+inline constexpr std::string_view kMemoryCounter = "memory_gib";
+inline constexpr std::string_view kCpuPercentCounter = "cpu_percent";
+inline constexpr std::string_view kCoresActiveAvgCounter = "cores_active_avg";
+inline constexpr std::string_view kCoresActiveCounter = "cores_active";
+inline constexpr std::string_view kThreadCountCounter = "thread_count";
+
+// True for a stage label (`prove_stage*`).
+constexpr bool is_stage_span(std::string_view label) {
+  return label.substr(0, kStageSpanPrefix.size()) == kStageSpanPrefix;
+}
 
 }  // namespace jolt::taxonomy

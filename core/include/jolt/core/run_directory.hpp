@@ -71,7 +71,4 @@ bool remove_unfinished_run(const RunDirectory& run) noexcept;
 void publish_latest(const std::string& out_dir, const std::string& trace_name,
                     const RunDirectory& run);
 
-// Writes `content` to `path` atomically (temp file in the same folder + rename).
-void write_file_atomically(const std::string& path, const std::string& content);
-
 }  // namespace jolt::core

@@ -10,6 +10,7 @@
 #include <jolt/process.hpp>
 #include <jolt/recorder.hpp>
 #include <jolt/sink.hpp>
+#include <jolt/spans.hpp>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -196,11 +197,11 @@ int run_profile(int argc, char** argv) {
           [&] {
             if (!needs_trace) return;
             monitor->stop();
-            jolt::RecordingSession::stop_into(profile);
+            profile = jolt::RecordingSession::stop();
           });
     } catch (...) {
       if (monitor) monitor->stop();
-      if (jolt::RecordingSession::active()) jolt::RecordingSession::stop_into(profile);
+      if (jolt::RecordingSession::active()) profile = jolt::RecordingSession::stop();
       throw;
     }
     profile.peak_rss_bytes = jolt::peak_rss_bytes();  // before rendering, as the original
@@ -231,6 +232,11 @@ int run_profile(int argc, char** argv) {
     std::printf("modular %s (2^%u): proof %zu bytes, verified\n", loaded.job.workload.c_str(),
                 loaded.scale, report.proof.size());
 
+    if (const jolt::SpanTree tree = jolt::replay_spans(profile); tree.dropped_or_closed() != 0)
+      spdlog::warn(
+          "the recording had unbalanced spans: {} end(s) without a begin were dropped, {} span(s) "
+          "closed by an enclosing span's end, {} left open and closed at the recording's end",
+          tree.unmatched_ends, tree.closed_by_outer_end, tree.closed_at_profile_end);
     if (format == "default") print_console_report(profile);
     const jolt::SinkContext ctx{run.path, profile.run.out_dir};
     // Every sink runs even when an earlier one fails: one broken (third-party) sink must not cost

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <jolt/atomic_file.hpp>
+#include <string_view>
 
 #include "commands/profile/common_options.hpp"
 #include "commands/profile/pipeline.hpp"
@@ -45,7 +47,11 @@ int run_prove(int argc, char** argv) {
     LoadedJob job = load_job(loader, g.spec);
     ProveReport r = prove_job(
         job.job, job.scale, [] {}, [] {});
-    write_file_atomically(proof_path, std::string(r.proof.begin(), r.proof.end()));
+    if (jolt::Status st = jolt::write_file_atomically(
+            proof_path,
+            std::string_view(reinterpret_cast<const char*>(r.proof.data()), r.proof.size()));
+        !st)
+      throw RunError(st.message);
     std::printf("proved %s (2^%u, %llu cycles) in %.2fs; proof %zu bytes -> %s (verified)\n",
                 job.job.workload.c_str(), job.scale,
                 static_cast<unsigned long long>(r.trace_length),

@@ -79,7 +79,7 @@ void semantic_checks(const rapidjson::Document& d, Report& r) {
     for (const auto& st : stages->GetArray()) {
       const rapidjson::Value* label = member(st, "label");
       if (label && label->IsString() &&
-          std::string(label->GetString()).rfind("prove_stage", 0) != 0)
+          !taxonomy::is_stage_span(label->GetString()))
         r.errors.push_back("/stages: label \"" + std::string(label->GetString()) +
                            "\" is not a prove_stage* span");
     }

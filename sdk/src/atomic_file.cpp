@@ -1,12 +1,12 @@
-// Atomic artifact output: temp file in the target's folder, fsync, rename.
-#include "atomic_output.hpp"
+// Atomic file output (atomic_file.hpp): temp file in the target's folder, fsync, rename.
+#include <jolt/atomic_file.hpp>
 
 #include <cerrno>
 #include <cstring>
 
 #include <unistd.h>
 
-namespace jolt::sinks {
+namespace jolt {
 namespace {
 std::string os_error(int err) {
   return std::strerror(err);
@@ -65,7 +65,7 @@ Status AtomicOutputFile::commit() {
   return Status::success();
 }
 
-Status write_file_atomically(const std::string& path, const std::string& content) noexcept {
+Status write_file_atomically(const std::string& path, std::string_view content) noexcept {
   try {
     AtomicOutputFile out(path);
     if (!out.open()) return out.status();
@@ -76,4 +76,4 @@ Status write_file_atomically(const std::string& path, const std::string& content
   }
 }
 
-}  // namespace jolt::sinks
+}  // namespace jolt

@@ -1,0 +1,37 @@
+// Pins the plugin ABI version and the shape of what the host hands a sink. A failure here means
+// a struct a plugin reads changed: bump jolt::kAbiMajor (version.hpp), add an sdk/CHANGELOG.md
+// entry, then update the pins below.
+#include <doctest/doctest.h>
+
+#include <jolt/profile.hpp>
+#include <jolt/version.hpp>
+
+TEST_CASE("plugin ABI is 2.0") {
+  CHECK(jolt::kAbiMajor == 2);
+  CHECK(jolt::kAbiMinor == 0);
+  CHECK(jolt::kSummarySchemaVersion == 1);
+}
+
+TEST_CASE("the Profile and its rows have the fields ABI 2 promises, in order") {
+  // Structured bindings fail to compile when a field is added or removed.
+  jolt::Profile p;
+  auto& [run, threads, counters, stage_rss, heap, peak_rss, prove_time, proof_size, trace_length,
+         padded_length, verified] = p;
+  CHECK(threads.empty());
+  jolt::StageRssRow row{"prove_stage0", 1, 2, 3, 4, 5};
+  auto& [stage, rss_open, rss_close, row_tid, open_ns, close_ns] = row;
+  CHECK(stage == "prove_stage0");
+  CHECK(row_tid == 3);
+  CHECK(open_ns == 4);
+  CHECK(close_ns == 5);
+  jolt::HeapSnapshotRecord rec{"Stage1Batch_prepared", {}, 7, 8};
+  auto& [label, stacks, rec_tid, ts_ns] = rec;
+  CHECK(rec_tid == 7);
+  CHECK(ts_ns == 8);
+  jolt::TraceEvent ev;
+  auto& [ph, name, ts, args] = ev;
+  CHECK(ts == 0);
+  (void)run, (void)counters, (void)stage_rss, (void)heap, (void)peak_rss, (void)prove_time;
+  (void)proof_size, (void)trace_length, (void)padded_length, (void)verified, (void)rss_open;
+  (void)rss_close, (void)label, (void)stacks, (void)name, (void)ph, (void)args;
+}

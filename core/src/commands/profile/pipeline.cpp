@@ -1,7 +1,6 @@
 // The measured pipeline: trace the guest, check its output, pad, prove (measured), verify.
 #include "commands/profile/pipeline.hpp"
 
-#include <sodium.h>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
@@ -13,10 +12,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::vector<std::uint8_t> program_digest(const std::vector<std::uint8_t>& elf) {
-  std::vector<std::uint8_t> d(32);
-  crypto_generichash(d.data(), d.size(), elf.data(), elf.size(), nullptr, 0);
-  return d;
+std::string describe(const std::optional<prover::VerifyError>& e) {
+  return e ? "rejected at " + e->check + ": " + e->message : std::string("ok");
 }
 
 prover::ElfImage load(const GuestJob& job) {
@@ -99,7 +96,7 @@ TraceReport trace_job(const GuestJob& job, std::uint32_t max_log2_length) {
 
 ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
                       const std::function<void()>& before_prove,
-                      const std::function<void()>& after_prove) {
+                      const std::function<void()>& after_prove, prover::PcsKind pcs) {
   const prover::ElfImage image = load(job);
   // A guest that runs past 2^scale cycles cannot fit; stop it there instead of tracing forever.
   prover::Execution ex = run_guest(job, image, true, 1ull << scale);
@@ -107,7 +104,7 @@ ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
   check_fits(job, ex.cycles, scale);
   const std::uint64_t cycles = ex.rows.size();
   prover::pad_trace(ex.rows);
-  prover::Statement st{program_digest(job.elf), job.input, ex.output, cycles};
+  prover::Statement st{prover::program_digest(job.elf), job.input, ex.output, cycles};
 
   ProveReport r;
   r.trace_length = cycles;
@@ -115,7 +112,9 @@ ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
   before_prove();
   const auto t0 = Clock::now();
   try {
-    r.proof = prover::prove(st, ex.rows);
+    prover::ProverOptions options;
+    options.pcs = pcs;
+    r.proof = prover::prove(st, ex.rows, options);
   } catch (...) {
     after_prove();
     throw;
@@ -127,29 +126,29 @@ ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
   ex.rows.clear();
   ex.rows.shrink_to_fit();
 
-  prover::VerifyResult v = prover::verify(st, r.proof);
-  r.verified = v.ok;
-  r.verify_message = v.ok ? "ok" : v.check + ": " + v.message;
-  if (!v.ok)
+  const auto v = prover::verify(st, r.proof, prover::VerifierConfig{pcs});
+  r.verified = !v;
+  r.verify_message = describe(v);
+  if (v)
     throw PipelineError("the proof of '" + job.workload + "' did not verify (" + r.verify_message +
                         ")");
   return r;
 }
 
 ProveReport verify_job(const GuestJob& job, std::uint32_t scale,
-                       std::span<const std::uint8_t> proof) {
+                       std::span<const std::uint8_t> proof, prover::PcsKind pcs) {
   const prover::ElfImage image = load(job);
   prover::Execution ex = run_guest(job, image, false, 1ull << scale);
   check_execution(job, ex);
   check_fits(job, ex.cycles, scale);
-  prover::Statement st{program_digest(job.elf), job.input, ex.output, ex.cycles};
+  prover::Statement st{prover::program_digest(job.elf), job.input, ex.output, ex.cycles};
   ProveReport r;
   r.trace_length = ex.cycles;
   r.padded_length = prover::padded_length(ex.cycles);
   r.proof.assign(proof.begin(), proof.end());
-  prover::VerifyResult v = prover::verify(st, proof);
-  r.verified = v.ok;
-  r.verify_message = v.ok ? "ok" : v.check + ": " + v.message;
+  const auto v = prover::verify(st, proof, prover::VerifierConfig{pcs});
+  r.verified = !v;
+  r.verify_message = describe(v);
   return r;
 }
 

@@ -220,8 +220,8 @@ TEST_CASE(
 TEST_CASE("--pcs selects the scheme; the verifier accepts only proofs made with its scheme") {
   Workspace w;
   const std::string proof = (w.dir / "reveal.proof").string();
-  Result p = run("prove --workload fibonacci --scale 10 --pcs reveal --proof '" + proof + "'",
-                 w.dir);
+  Result p =
+      run("prove --workload fibonacci --scale 10 --pcs reveal --proof '" + proof + "'", w.dir);
   INFO(p.output);
   REQUIRE(p.code == 0);
   Result ok =

@@ -113,9 +113,8 @@ TEST_CASE("the verifier's configuration, not the proof, fixes the scheme and log
   CHECK(check_of(verify(tr.statement, ligero, VerifierConfig{PcsKind::kReveal})) ==
         "proof.header.pcs");
   CHECK(check_of(verify(tr.statement, ligero, VerifierConfig{PcsKind::kBasefold})) ==
-        (parse_pcs_kind("basefold") && default_pcs_kind() == PcsKind::kBasefold
-             ? "proof.header.pcs"
-             : "config.pcs"));
+        (parse_pcs_kind("basefold") && default_pcs_kind() == PcsKind::kBasefold ? "proof.header.pcs"
+                                                                                : "config.pcs"));
 
   Proof p;
   REQUIRE_FALSE(decode_proof(ligero, p));
@@ -248,7 +247,9 @@ TEST_CASE("every claim in the proof is checked: targeted edits are rejected") {
   Proof honest;
   REQUIRE_FALSE(decode_proof(bytes, honest));
   auto rejects = [&](const Proof& p) { return verify(tr.statement, encode_proof(p)).has_value(); };
-  auto rejected_at = [&](const Proof& p) { return check_of(verify(tr.statement, encode_proof(p))); };
+  auto rejected_at = [&](const Proof& p) {
+    return check_of(verify(tr.statement, encode_proof(p)));
+  };
   CHECK_FALSE(rejects(honest));
   // A prover that runs every sumcheck honestly but claims one wrong opening is caught by that
   // stage's final-claim check (before anything later could notice).

@@ -19,11 +19,12 @@ namespace {
 
 int parse(const char* name, int argc, char** argv, GuestOptions& g, std::string& proof_path,
           po::variables_map& vm) {
-  po::options_description desc(
-      std::string("jolt-run ") + name + ": " +
-      (std::string(name) == "prove" ? "prove a workload and write the proof to a file"
+  po::options_description desc(std::string("jolt-run ") + name + ": " +
+                               (std::string(name) == "prove"
+                                    ? "prove a workload and write the proof to a file"
                                     : "check a proof file against a workload") +
-      "\nusage: jolt-run " + name + " --workload NAME [--scale s] [--pcs NAME] --proof FILE\noptions");
+                               "\nusage: jolt-run " + name +
+                               " --workload NAME [--scale s] [--pcs NAME] --proof FILE\noptions");
   desc.add_options()("help,h", "show this help")("proof", po::value(&proof_path), "the proof file");
   g.add_to(desc);
   g.add_pcs_to(desc);

@@ -1,4 +1,4 @@
-// M1 uniform constraints (RV32IM) and the TraceRow → committed-column extraction.
+// The uniform constraints (RV32IM) and the TraceRow → committed-column extraction.
 #include <jolt/prover/pipeline/r1cs.hpp>
 #include <stdexcept>
 

@@ -29,9 +29,8 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
   using r1cs::kNumColumns;
   // What the verifier fixes before reading the proof.
   if (st.trace_length > kMaxTraceLength)
-    return VerifyError{"statement.trace_length",
-                       "trace_length " + std::to_string(st.trace_length) +
-                           " exceeds the supported maximum"};
+    return VerifyError{"statement.trace_length", "trace_length " + std::to_string(st.trace_length) +
+                                                     " exceeds the supported maximum"};
   const std::size_t log_t = log_padded_trace_length(st.trace_length);
   std::unique_ptr<CommitmentScheme> pcs;
   try {
@@ -61,21 +60,22 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
     return shape_error("wrong number of opening claims");
 
   Transcript t(protocol::kDomain);
-  protocol::absorb_statement(t, st, static_cast<std::uint32_t>(log_t), p.pcs_kind,
-                             p.pcs_parameters, p.num_columns);
+  protocol::absorb_statement(t, st, static_cast<std::uint32_t>(log_t), p.pcs_kind, p.pcs_parameters,
+                             p.num_columns);
   t.absorb_bytes("commitment", p.commitment);
 
   // Stage 1: outer Spartan, claim 0, degree 3, kRowBits + log T rounds.
   const std::vector<Fr> tau = t.challenges("tau", r1cs::kRowBits + log_t);
   SumcheckVerified b1;
-  if (auto e = in_stage("stage1", verify_batch({Fr::zero()}, {r1cs::kRowBits + log_t}, 3,
-                                               p.stage1, t, b1)))
+  if (auto e = in_stage("stage1",
+                        verify_batch({Fr::zero()}, {r1cs::kRowBits + log_t}, 3, p.stage1, t, b1)))
     return e;
   const std::vector<Fr>& v1 = p.stage1_openings;
-  JOLT_VERIFY("stage1.final_claim",
-              b1.final_claim == b1.coefficients[0] * protocol::outer_expected(tau, b1.challenges, v1),
-              "outer Spartan: eq·Az·Bz at the opened column values != final sumcheck claim "
-              "(a uniform constraint fails on some cycle)");
+  JOLT_VERIFY(
+      "stage1.final_claim",
+      b1.final_claim == b1.coefficients[0] * protocol::outer_expected(tau, b1.challenges, v1),
+      "outer Spartan: eq·Az·Bz at the opened column values != final sumcheck claim "
+      "(a uniform constraint fails on some cycle)");
   const std::vector<Fr> r1(b1.challenges.begin() + r1cs::kRowBits, b1.challenges.end());
   t.absorb_frs("opening_claim", v1);
 
@@ -91,8 +91,7 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
   {
     std::vector<Fr> leaves = {EqPolynomial::evaluate(r1, r2)};
     leaves.insert(leaves.end(), v2.begin(), v2.end());
-    JOLT_VERIFY("stage2.final_claim",
-                b2.final_claim == b2.coefficients[0] * pexpr.evaluate(leaves),
+    JOLT_VERIFY("stage2.final_claim", b2.final_claim == b2.coefficients[0] * pexpr.evaluate(leaves),
                 "product constraints do not hold at the opened values");
   }
   t.absorb_frs("opening_claim", v2);
@@ -105,10 +104,10 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
   const std::vector<Fr> weights = protocol::reduction_weights(beta);
   SumcheckVerified b3;
   if (auto e = in_stage(
-          "stage3", verify_batch({protocol::shift_input(gamma3, v1),
-                                  protocol::reduction_input(weights, v1, v2)},
-                                 {log_t, log_t}, std::max(shift.degree(), red.degree()), p.stage3,
-                                 t, b3)))
+          "stage3",
+          verify_batch(
+              {protocol::shift_input(gamma3, v1), protocol::reduction_input(weights, v1, v2)},
+              {log_t, log_t}, std::max(shift.degree(), red.degree()), p.stage3, t, b3)))
     return e;
   const std::vector<Fr>& r3 = b3.challenges;
   const std::vector<Fr>& v3 = p.stage3_openings;
@@ -119,8 +118,8 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
     const std::vector<Fr> rl = {EqPolynomial::evaluate(r1, r3), EqPolynomial::evaluate(r2, r3), f1,
                                 f2};
     JOLT_VERIFY("stage3.final_claim",
-                b3.final_claim == b3.coefficients[0] * shift.evaluate(sl) +
-                                      b3.coefficients[1] * red.evaluate(rl),
+                b3.final_claim ==
+                    b3.coefficients[0] * shift.evaluate(sl) + b3.coefficients[1] * red.evaluate(rl),
                 "shift (Next* = next row) or column claim reduction does not hold");
   }
   JOLT_VERIFY("stage3.padding",

@@ -1,5 +1,5 @@
-// M1 statement: the uniform per-cycle R1CS over committed trace columns (RV32IM adaptation of
-// Jolt's rv64 constraints; reference §3), and the witness extraction from TraceRows.
+// The statement: the uniform per-cycle R1CS over committed trace columns (an RV32IM adaptation
+// of Jolt's rv64 constraints), and the witness extraction from TraceRows.
 //
 //   std::vector<std::vector<Fr>> cols = r1cs::extract_columns(rows);  // kNumColumns × T
 //   const auto& rows = r1cs::constraints();                           // 22 eq-conditional rows
@@ -10,10 +10,10 @@
 // over (row, cycle), rows padded to kNumRowsPadded with zero rows. Five product columns are
 // defined by product constraints proved in stage 2 (kProducts).
 //
-// Column semantics are fixed by extract_columns(); in M1 the values are NOT yet tied to the
-// program (bytecode) or the ISA semantics of lookups (reference §8 M1): this proves that the
+// Column semantics are fixed by extract_columns(); the values are NOT yet tied to the
+// program (bytecode) or the ISA semantics of lookups: this proves that the
 // committed columns satisfy the uniform constraints and the shift relations.
-// Known M1 restriction: RAM address = Rs1 + Imm is an integer identity (no 2^32 wrap-around).
+// Known restriction: RAM address = Rs1 + Imm is an integer identity (no 2^32 wrap-around).
 #pragma once
 #include <array>
 #include <cstddef>

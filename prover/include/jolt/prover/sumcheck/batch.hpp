@@ -7,7 +7,7 @@
 //   if (auto e = verify_batch({claim}, {rounds}, max_degree, out.proof, transcript, v)) reject(*e);
 //   // then check Σ coeff_i·expected_i(v.point_of(i)) == v.final_claim
 //
-// Rules (as in Jolt's jolt-sumcheck):
+// Rules:
 //  * begin: every input claim is absorbed ("sumcheck_claim"), then ONE batching coefficient per
 //    member is drawn ("batching_coeff");
 //  * members are tail-aligned: a member with m < M rounds is inactive for the first M − m rounds;

@@ -1,6 +1,6 @@
 // Fiat–Shamir transcript: labelled absorbs chained through BLAKE2b (libsodium).
 //
-//   Transcript t("jolt-run/M1");
+//   Transcript t("jolt-run/example");
 //   t.absorb_u64("trace_length", 1024);
 //   t.absorb_bytes("commitment", root);
 //   Fr tau = t.challenge("tau");                 // every draw depends on all prior absorbs

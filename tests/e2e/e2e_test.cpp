@@ -429,7 +429,7 @@ TEST_CASE(
   Result bad = run("verify --workload fibonacci --scale 13 --proof '" + cut + "'", w.dir);
   CHECK(bad.code == 1);
   CHECK(bad.output.find("REJECTED") != std::string::npos);
-  CHECK(bad.output.find("truncated") != std::string::npos);
+  CHECK(bad.output.find("rejected at decode.truncated") != std::string::npos);
   Result wrong = run("verify --workload fibonacci --scale 14 --proof '" + proof + "'", w.dir);
   CHECK(wrong.code == 1);  // the statement (input, trace length) differs
 }
@@ -459,4 +459,24 @@ TEST_CASE("trace --elf and profile --elf stop a guest that never exits at the na
   Result bad = run("trace --elf " + path + " --max-cycles 0", w.dir);
   CHECK(bad.code == 1);
   CHECK(bad.output.find("--max-cycles 0 out of range") != std::string::npos);
+}
+
+TEST_CASE("--pcs selects the scheme; the verifier accepts only proofs made with its scheme") {
+  Workspace w;
+  const std::string proof = (w.dir / "reveal.proof").string();
+  Result p =
+      run("prove --workload fibonacci --scale 10 --pcs reveal --proof '" + proof + "'", w.dir);
+  INFO(p.output);
+  REQUIRE(p.code == 0);
+  Result ok =
+      run("verify --workload fibonacci --scale 10 --pcs reveal --proof '" + proof + "'", w.dir);
+  CHECK(ok.code == 0);
+  // A prover cannot pick the reveal-all scheme against the default verifier.
+  Result dflt = run("verify --workload fibonacci --scale 10 --proof '" + proof + "'", w.dir);
+  CHECK(dflt.code == 1);
+  CHECK(dflt.output.find("rejected at proof.header.pcs") != std::string::npos);
+  Result bogus =
+      run("verify --workload fibonacci --scale 10 --pcs nope --proof '" + proof + "'", w.dir);
+  CHECK(bogus.code == 2);
+  CHECK(bogus.output.find("unknown commitment scheme 'nope'") != std::string::npos);
 }

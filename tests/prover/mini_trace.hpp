@@ -88,7 +88,7 @@ inline std::vector<TraceRow> run(const std::vector<Instr>& prog, std::size_t max
                       : (in.op == Opcode::kLh || in.op == Opcode::kLhu) ? 2
                                                                         : 1;
         r.mem_pre = r.mem_post = mem[r.mem_word_addr];
-        rdv = jolt::prover::m1::lookup_output(r), writes = true;
+        rdv = jolt::prover::r1cs::lookup_output(r), writes = true;
         break;
       }
       case Opcode::kSw:
@@ -108,7 +108,7 @@ inline std::vector<TraceRow> run(const std::vector<Instr>& prog, std::size_t max
         break;
       }
       default:
-        rdv = jolt::prover::m1::lookup_output(r), writes = true;
+        rdv = jolt::prover::r1cs::lookup_output(r), writes = true;
     }
     if (writes && in.rd != 0) x[in.rd] = rdv;
     r.rd_post = x[in.rd];

@@ -1,6 +1,7 @@
-// M1 pipeline: honest proofs verify (both PCS), the witness satisfies every constraint,
-// corrupted proofs and witnesses that break one constraint family are rejected, and proofs are
-// identical with 1 and 2 threads.
+// The pipeline: honest proofs verify (both schemes), the witness satisfies every constraint,
+// corrupted proofs and witnesses that break one constraint family are rejected at the named
+// check, the verifier's configuration fixes the scheme and log T, and proofs are identical with
+// 1 and 2 threads.
 #include <doctest/doctest.h>
 
 #include <jolt/prover/pipeline/proof.hpp>
@@ -21,6 +22,11 @@ ProverOptions forging() {
   return o;
 }
 
+// The name of the check that rejected, or "" when the proof verified.
+std::string check_of(const std::optional<VerifyError>& e) {
+  return e ? e->check : std::string();
+}
+
 std::size_t find_row(const std::vector<TraceRow>& rows, Opcode op, std::size_t skip = 0) {
   for (std::size_t t = 0; t < rows.size(); ++t)
     if (rows[t].opcode == op && skip-- == 0) return t;
@@ -30,29 +36,30 @@ std::size_t find_row(const std::vector<TraceRow>& rows, Opcode op, std::size_t s
 
 }  // namespace
 
-TEST_CASE("the sample witness satisfies every M1 constraint") {
+TEST_CASE("the sample witness satisfies every uniform constraint") {
   auto tr = sample_trace(5);
-  auto cols = m1::extract_columns(tr.rows);
+  auto cols = r1cs::extract_columns(tr.rows);
   for (std::size_t t = 0; t < tr.rows.size(); ++t) {
-    auto bad = m1::failing_constraints(cols, t);
+    auto bad = r1cs::failing_constraints(cols, t);
     INFO("cycle " << t << " first failing: " << (bad.empty() ? "" : bad[0]));
     CHECK(bad.empty());
   }
 }
 
 TEST_CASE("honest proofs verify") {
-  for (PcsKind pcs : {PcsKind::kLigero, PcsKind::kClear}) {
+  for (PcsKind pcs : {PcsKind::kLigero, PcsKind::kReveal}) {
     for (int n : {1, 5, 50}) {
       auto tr = sample_trace(n);
       ProverOptions o;
       o.pcs = pcs;
       auto proof = prove(tr.statement, tr.rows, o);
-      VerifyResult v = verify(tr.statement, proof);
-      INFO("pcs " << pcs_name(pcs) << " n " << n << ": " << v.check << " " << v.message);
-      CHECK(v.ok);
-      auto d = decode_proof(proof);
-      REQUIRE(d.proof);
-      CHECK(encode_proof(*d.proof) == proof);  // stable encoding round-trips
+      auto e = verify(tr.statement, proof, VerifierConfig{pcs});
+      INFO("pcs " << pcs_name(pcs) << " n " << n << ": " << (e ? e->check + " " + e->message : ""));
+      CHECK_FALSE(e);
+      Proof d;
+      REQUIRE_FALSE(decode_proof(proof, d));
+      CHECK(encode_proof(d) == proof);  // stable encoding round-trips
+      CHECK(d.pcs_parameters == make_commitment_scheme(pcs)->parameters());
     }
   }
 }
@@ -62,13 +69,72 @@ TEST_CASE("the statement is bound: any change to it rejects") {
   auto proof = prove(tr.statement, tr.rows);
   auto st = tr.statement;
   st.outputs[0] ^= 1;
-  CHECK_FALSE(verify(st, proof).ok);
+  CHECK(verify(st, proof));
   st = tr.statement;
   st.program_digest.push_back(0);
-  CHECK_FALSE(verify(st, proof).ok);
+  CHECK(verify(st, proof));
   st = tr.statement;
   st.trace_length -= 1;
-  CHECK_FALSE(verify(st, proof).ok);
+  CHECK(verify(st, proof));
+  st = tr.statement;
+  st.trace_length = 300;  // pads to 2^9, the proof is for 2^8
+  CHECK(check_of(verify(st, proof)) == "proof.header.log_t");
+}
+
+TEST_CASE("the proof format version is pinned") {
+  CHECK(kProofVersion == 2);
+  auto tr = sample_trace(1);
+  const auto proof = prove(tr.statement, tr.rows);
+  REQUIRE(proof.size() > 8);
+  CHECK(std::string(proof.begin(), proof.begin() + 4) == "JRPF");
+  CHECK(proof[4] == 2);
+  CHECK(proof[5] == 0);
+  auto bad = proof;
+  bad[4] = 1;
+  CHECK(check_of(verify(tr.statement, bad)) == "proof.version");
+  bad = proof;
+  bad[0] = 'X';
+  CHECK(check_of(verify(tr.statement, bad)) == "proof.magic");
+  bad = proof;
+  bad[7] = 1;
+  CHECK(check_of(verify(tr.statement, bad)) == "proof.reserved");
+}
+
+TEST_CASE("the verifier's configuration, not the proof, fixes the scheme and log T") {
+  auto tr = sample_trace(5);
+  ProverOptions reveal;
+  reveal.pcs = PcsKind::kReveal;
+  const auto revealed = prove(tr.statement, tr.rows, reveal);
+  // A prover cannot pick the reveal-all scheme against a Ligero verifier, nor the reverse.
+  CHECK(check_of(verify(tr.statement, revealed, VerifierConfig{PcsKind::kLigero})) ==
+        "proof.header.pcs");
+  CHECK(check_of(verify(tr.statement, revealed, VerifierConfig{PcsKind::kReveal})) == "");
+  const auto ligero = prove(tr.statement, tr.rows);
+  CHECK(check_of(verify(tr.statement, ligero, VerifierConfig{PcsKind::kReveal})) ==
+        "proof.header.pcs");
+  bool basefold_built = true;
+  try {
+    make_commitment_scheme(PcsKind::kBasefold);
+  } catch (const std::invalid_argument&) {
+    basefold_built = false;
+  }
+  CHECK(check_of(verify(tr.statement, ligero, VerifierConfig{PcsKind::kBasefold})) ==
+        (basefold_built ? "proof.header.pcs" : "config.pcs"));
+
+  Proof p;
+  REQUIRE_FALSE(decode_proof(ligero, p));
+  Proof q = p;
+  q.log_t += 1;  // another scale
+  CHECK(check_of(verify(tr.statement, encode_proof(q))) == "proof.header.log_t");
+  q = p;
+  q.pcs_parameters = "rate=1/2 queries=10";
+  CHECK(check_of(verify(tr.statement, encode_proof(q))) == "proof.header.parameters");
+  q = p;
+  q.num_columns -= 1;
+  CHECK(check_of(verify(tr.statement, encode_proof(q))) == "proof.header.columns");
+  q = p;
+  q.stage2_openings.pop_back();
+  CHECK(check_of(verify(tr.statement, encode_proof(q))) == "proof.shape");
 }
 
 TEST_CASE("flipped bytes at sampled offsets fail verification, never crash") {
@@ -80,21 +146,19 @@ TEST_CASE("flipped bytes at sampled offsets fail verification, never crash") {
   for (std::size_t off : offsets) {
     auto bad = proof;
     bad[off] ^= static_cast<std::uint8_t>(1u << (rng() % 8));
-    VerifyResult v = verify(tr.statement, bad);
+    auto e = verify(tr.statement, bad);
     INFO("offset " << off << " accepted");
-    CHECK_FALSE(v.ok);
-    CHECK_FALSE(v.check.empty());
+    REQUIRE(e);
+    CHECK_FALSE(e->check.empty());
   }
   // Truncations and garbage: a clear decode error.
   for (std::size_t len : {std::size_t{0}, std::size_t{3}, std::size_t{17}, proof.size() - 1}) {
-    VerifyResult v = verify(tr.statement, std::span<const std::uint8_t>(proof.data(), len));
-    CHECK_FALSE(v.ok);
-    CHECK(v.check == "decode");
-    CHECK(v.message.find("truncated") != std::string::npos);
+    auto e = verify(tr.statement, std::span<const std::uint8_t>(proof.data(), len));
+    CHECK(check_of(e) == "decode.truncated");
   }
   auto longer = proof;
   longer.push_back(0);
-  CHECK(verify(tr.statement, longer).check == "decode");
+  CHECK(check_of(verify(tr.statement, longer)) == "decode.trailing");
 }
 
 TEST_CASE("a witness breaking one constraint family is rejected") {
@@ -103,59 +167,61 @@ TEST_CASE("a witness breaking one constraint family is rejected") {
     auto rows = tr.rows;
     rows[find_row(rows, Opcode::kMul)].pc += 4;
     CHECK_THROWS_AS(prove(tr.statement, rows), std::logic_error);
-    auto v = verify(tr.statement, prove(tr.statement, rows, forging()));
-    CHECK_FALSE(v.ok);
-    CHECK(v.check.rfind("stage1", 0) == 0);
+    CHECK(check_of(verify(tr.statement, prove(tr.statement, rows, forging()))) ==
+          "stage1.sumcheck.round_sum");
   }
   SUBCASE("ram address") {
     auto rows = tr.rows;
     rows[find_row(rows, Opcode::kSw, 2)].mem_addr += 4;
-    auto v = verify(tr.statement, prove(tr.statement, rows, forging()));
-    CHECK_FALSE(v.ok);
-    CHECK(v.check.rfind("stage1", 0) == 0);
+    CHECK(check_of(verify(tr.statement, prove(tr.statement, rows, forging()))) ==
+          "stage1.sumcheck.round_sum");
   }
   SUBCASE("rd write") {
     auto rows = tr.rows;
     rows[find_row(rows, Opcode::kAdd, 1)].rd_post += 1;
-    auto v = verify(tr.statement, prove(tr.statement, rows, forging()));
-    CHECK_FALSE(v.ok);
+    CHECK(verify(tr.statement, prove(tr.statement, rows, forging())));
   }
   SUBCASE("lookup operands") {
-    auto cols = m1::extract_columns(tr.rows);
-    cols[m1::kRightLookupOperand][find_row(tr.rows, Opcode::kAdd)] += Fr::one();
-    auto v = verify(tr.statement, prove_columns(tr.statement, cols, forging()));
-    CHECK_FALSE(v.ok);
-    CHECK(v.check.rfind("stage1", 0) == 0);
+    auto cols = r1cs::extract_columns(tr.rows);
+    cols[r1cs::kRightLookupOperand][find_row(tr.rows, Opcode::kAdd)] += Fr::one();
+    CHECK(check_of(verify(tr.statement, prove_columns(tr.statement, cols, forging()))) ==
+          "stage1.sumcheck.round_sum");
   }
   SUBCASE("product constraint") {
     // Product ≠ Left·Right, with RightLookup = Product kept consistent so R1CS rows still hold.
-    auto cols = m1::extract_columns(tr.rows);
+    auto cols = r1cs::extract_columns(tr.rows);
     const std::size_t t = find_row(tr.rows, Opcode::kMul);
-    cols[m1::kProduct][t] += Fr::one();
-    cols[m1::kRightLookupOperand][t] += Fr::one();
-    CHECK(m1::failing_constraints(cols, t) == std::vector<std::string_view>{"Product"});
-    auto v = verify(tr.statement, prove_columns(tr.statement, cols, forging()));
-    CHECK_FALSE(v.ok);
-    CHECK(v.check.rfind("stage2", 0) == 0);
+    cols[r1cs::kProduct][t] += Fr::one();
+    cols[r1cs::kRightLookupOperand][t] += Fr::one();
+    CHECK(r1cs::failing_constraints(cols, t) == std::vector<std::string_view>{"Product"});
+    CHECK(check_of(verify(tr.statement, prove_columns(tr.statement, cols, forging()))) ==
+          "stage2.sumcheck.round_sum");
   }
   SUBCASE("shift (Next* is not the next row)") {
     // Claim the program stops after an ALU row: every R1CS/product row still holds.
-    auto cols = m1::extract_columns(tr.rows);
+    auto cols = r1cs::extract_columns(tr.rows);
     const std::size_t t = find_row(tr.rows, Opcode::kXor);
-    cols[m1::kNextIsNoop][t] = Fr::one();
-    cols[m1::kStepToNext][t] = Fr::zero();
-    CHECK(m1::failing_constraints(cols, t).empty());
+    cols[r1cs::kNextIsNoop][t] = Fr::one();
+    cols[r1cs::kStepToNext][t] = Fr::zero();
+    CHECK(r1cs::failing_constraints(cols, t).empty());
     CHECK_THROWS_AS(prove_columns(tr.statement, cols), std::logic_error);
-    auto v = verify(tr.statement, prove_columns(tr.statement, cols, forging()));
-    CHECK_FALSE(v.ok);
-    CHECK(v.check.rfind("stage3", 0) == 0);
+    CHECK(check_of(verify(tr.statement, prove_columns(tr.statement, cols, forging()))) ==
+          "stage3.sumcheck.round_sum");
   }
   SUBCASE("next pc column") {
-    auto cols = m1::extract_columns(tr.rows);
-    cols[m1::kNextUnexpandedPC][3] += Fr::from_u64(4);
-    cols[m1::kUnexpandedPC][4] += Fr::from_u64(4);  // shift stays consistent, R1CS breaks
-    auto v = verify(tr.statement, prove_columns(tr.statement, cols, forging()));
-    CHECK_FALSE(v.ok);
+    auto cols = r1cs::extract_columns(tr.rows);
+    cols[r1cs::kNextUnexpandedPC][3] += Fr::from_u64(4);
+    cols[r1cs::kUnexpandedPC][4] += Fr::from_u64(4);  // shift stays consistent, R1CS breaks
+    CHECK(verify(tr.statement, prove_columns(tr.statement, cols, forging())));
+  }
+  SUBCASE("padding (IsNoop) does not match the public trace_length") {
+    // Honest columns of a run of L cycles, proved as a statement of L − 1 cycles: every
+    // relation holds and every round is consistent; only the public padding check can object.
+    auto st = tr.statement;
+    st.trace_length -= 1;
+    REQUIRE(padded_trace_length(st.trace_length) == tr.rows.size());
+    auto cols = r1cs::extract_columns(tr.rows);
+    CHECK(check_of(verify(st, prove_columns(st, cols, forging()))) == "stage3.padding");
   }
 }
 
@@ -177,17 +243,37 @@ TEST_CASE("proofs are identical with 1 and 2 threads") {
   auto p1 = prove(tr.statement, tr.rows, one);
   auto p2 = prove(tr.statement, tr.rows, two);
   CHECK(p1 == p2);
-  CHECK(verify(tr.statement, p1).ok);
+  CHECK_FALSE(verify(tr.statement, p1));
 }
 
 TEST_CASE("every claim in the proof is checked: targeted edits are rejected") {
   auto tr = sample_trace(5);
   const auto bytes = prove(tr.statement, tr.rows);
-  const Proof honest = *decode_proof(bytes).proof;
-  auto rejects = [&](const Proof& p) { return !verify(tr.statement, encode_proof(p)).ok; };
+  Proof honest;
+  REQUIRE_FALSE(decode_proof(bytes, honest));
+  auto rejects = [&](const Proof& p) { return verify(tr.statement, encode_proof(p)).has_value(); };
+  auto rejected_at = [&](const Proof& p) {
+    return check_of(verify(tr.statement, encode_proof(p)));
+  };
   CHECK_FALSE(rejects(honest));
-  for (std::uint32_t c = 0; c < m1::kNumColumns; ++c) {
-    INFO("column " << m1::column_name(c));
+  // A prover that runs every sumcheck honestly but claims one wrong opening is caught by that
+  // stage's final-claim check (before anything later could notice).
+  {
+    Proof p = honest;
+    p.stage1_openings[r1cs::kRightLookupOperand] += Fr::one();
+    CHECK(rejected_at(p) == "stage1.final_claim");
+    p = honest;
+    p.stage2_openings[0] += Fr::one();
+    CHECK(rejected_at(p) == "stage2.final_claim");
+    p = honest;
+    p.stage3_openings[r1cs::kRightLookupOperand] += Fr::one();
+    CHECK(rejected_at(p) == "stage3.final_claim");
+    p = honest;
+    p.stage1.round_polys[0].coeffs[0] += Fr::one();
+    CHECK(rejected_at(p) == "stage1.sumcheck.round_sum");
+  }
+  for (std::uint32_t c = 0; c < r1cs::kNumColumns; ++c) {
+    INFO("column " << r1cs::column_name(c));
     Proof p = honest;
     p.stage1_openings[c] += Fr::one();
     CHECK(rejects(p));

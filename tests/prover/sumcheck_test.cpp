@@ -81,8 +81,8 @@ BatchProverOutput prove_instance(const Instance& in) {
 // The full verifier check: rounds + final claim against the leaves' MLEs at each member point.
 bool verify_instance(const Instance& in, const SumcheckProof& proof) {
   Transcript t("sumcheck-test");
-  auto v = verify_batch(in.claims, in.rounds, 3, proof, t);
-  if (!v.ok) return false;
+  SumcheckVerified v;
+  if (verify_batch(in.claims, in.rounds, 3, proof, t, v)) return false;
   Fr expected = Fr::zero();
   for (std::size_t i = 0; i < in.leaves.size(); ++i) {
     auto pt = v.point_of(in.rounds[i]);
@@ -120,9 +120,18 @@ TEST_CASE("batched sumcheck on random polynomials: honest verifies, tampering re
   SumcheckProof shorter = out.proof;
   shorter.round_polys.pop_back();
   Transcript t("sumcheck-test");
-  auto v = verify_batch(in.claims, in.rounds, 3, shorter, t);
-  CHECK_FALSE(v.ok);
-  CHECK(v.error.find("rounds") != std::string::npos);
+  SumcheckVerified v;
+  auto e = verify_batch(in.claims, in.rounds, 3, shorter, t, v);
+  REQUIRE(e);
+  CHECK(e->check == "sumcheck.shape");
+  CHECK(e->message.find("rounds") != std::string::npos);
+  // A changed coefficient fails the round-sum check of its round.
+  SumcheckProof bad = out.proof;
+  bad.round_polys[2].coeffs[0] += Fr::one();
+  Transcript t2("sumcheck-test");
+  e = verify_batch(in.claims, in.rounds, 3, bad, t2, v);
+  REQUIRE(e);
+  CHECK(e->check == "sumcheck.round_sum");
 }
 
 TEST_CASE("prove_batch refuses a false claim (prover self-check)") {
@@ -134,14 +143,14 @@ TEST_CASE("prove_batch refuses a false claim (prover self-check)") {
 
 TEST_CASE("optimised outer Spartan kernel agrees with the naive oracle") {
   auto tr = testutil::sample_trace(5);
-  auto cols = m1::extract_columns(tr.rows);
+  auto cols = r1cs::extract_columns(tr.rows);
   std::mt19937_64 rng(17);
-  std::vector<Fr> tau(m1::kRowBits + log2_exact(tr.rows.size()));
+  std::vector<Fr> tau(r1cs::kRowBits + log2_exact(tr.rows.size()));
   for (auto& x : tau) x = rand_fr(rng);
   // Corrupt two cycles so the sum is non-zero and the polynomials are not trivial.
-  cols[m1::kRamAddress][3] += Fr::one();
-  cols[m1::kNextUnexpandedPC][17] += Fr::from_u64(5);
-  auto [az, bz] = m1::outer_tables(cols);
+  cols[r1cs::kRamAddress][3] += Fr::one();
+  cols[r1cs::kNextUnexpandedPC][17] += Fr::from_u64(5);
+  auto [az, bz] = r1cs::outer_tables(cols);
   Expr e;
   e.add_product(Fr::one(), {Linear::leaf(0), Linear::leaf(1), Linear::leaf(2)});
   std::vector<std::vector<Fr>> leaves = {EqPolynomial::evals(tau), az, bz};

@@ -8,6 +8,7 @@
 
 #include <sys/mman.h>
 
+#include "jolt/prover/pipeline/padding.hpp"
 #include "jolt/prover/tracer/tracer.hpp"
 
 namespace jolt::prover {
@@ -454,7 +455,7 @@ Execution execute(const ElfImage& image, std::span<const std::uint8_t> input,
 }
 
 std::uint64_t padded_length(std::uint64_t cycles) {
-  return std::max<std::uint64_t>(256, std::bit_ceil(cycles + 1));
+  return padded_trace_length(cycles);
 }
 
 void pad_trace(std::vector<TraceRow>& rows) {

@@ -25,6 +25,14 @@ void GuestOptions::add_to(po::options_description& desc) {
       "trace|debug|info|warn|error|off (default: env JOLT_LOG or info)");
 }
 
+void GuestOptions::add_pcs_to(po::options_description& desc) {
+  desc.add_options()("pcs", po::value(&pcs_name),
+                     ("commitment scheme: reveal|ligero|basefold (default: " +
+                      std::string(jolt::prover::pcs_name(jolt::prover::default_pcs_kind())) +
+                      "); the verifier accepts only proofs made with this scheme")
+                         .c_str());
+}
+
 std::optional<int> GuestOptions::parse(const char* command, const po::options_description& desc,
                                        int argc, char** argv, po::variables_map& vm) {
   try {
@@ -46,6 +54,13 @@ std::optional<int> GuestOptions::parse(const char* command, const po::options_de
 void GuestOptions::finish(const po::variables_map& vm) {
   if (vm.count("scale")) spec.scale = scale;
   if (vm.count("max-cycles")) spec.max_cycles = max_cycles;
+  if (!pcs_name.empty()) {
+    const auto kind = jolt::prover::parse_pcs_kind(pcs_name);
+    if (!kind)
+      throw po::error("unknown commitment scheme '" + pcs_name +
+                      "' for --pcs (known: reveal, ligero, basefold)");
+    pcs = *kind;
+  }
 }
 
 }  // namespace jolt::core

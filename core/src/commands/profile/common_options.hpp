@@ -1,10 +1,12 @@
 // Options shared by the commands that run a guest: --workload/--name, --elf, --input, --scale,
-// --plugin-path, --log-level.
+// --plugin-path, --log-level; and --pcs for the commands that prove or verify.
 #pragma once
 #include <boost/program_options.hpp>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <jolt/prover/pcs/scheme.hpp>
 
 #include "commands/profile/job.hpp"
 
@@ -16,9 +18,14 @@ struct GuestOptions {
   std::uint64_t max_cycles = 0;
   std::vector<std::string> plugin_paths;
   std::string log_level;
+  std::string pcs_name;  // --pcs, empty: jolt::prover::default_pcs_kind()
+  jolt::prover::PcsKind pcs = jolt::prover::default_pcs_kind();  // set by finish()
 
   void add_to(boost::program_options::options_description& desc);
-  // Call after notify(): copies --scale into spec.scale when it was given.
+  // --pcs NAME (profile, prove, verify).
+  void add_pcs_to(boost::program_options::options_description& desc);
+  // Call after notify(): copies --scale into spec.scale when it was given and resolves --pcs
+  // (an unknown name throws boost::program_options::error naming the known schemes).
   void finish(const boost::program_options::variables_map& vm);
 
   // Parses argv (which must include these options and "help") into vm. Returns the exit code

@@ -1,7 +1,6 @@
 // The measured pipeline: trace the guest, check its output, pad, prove (measured), verify.
 #include "commands/profile/pipeline.hpp"
 
-#include <sodium.h>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
@@ -14,10 +13,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::vector<std::uint8_t> program_digest(const std::vector<std::uint8_t>& elf) {
-  std::vector<std::uint8_t> d(32);
-  crypto_generichash(d.data(), d.size(), elf.data(), elf.size(), nullptr, 0);
-  return d;
+std::string describe(const std::optional<prover::VerifyError>& e) {
+  return e ? "rejected at " + e->check + ": " + e->message : std::string("ok");
 }
 
 prover::ElfImage load(const GuestJob& job) {
@@ -132,7 +129,7 @@ TraceReport trace_job(const GuestJob& job, std::uint32_t max_log2_length) {
 
 ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
                       const std::function<void()>& before_prove,
-                      const std::function<void()>& after_prove) {
+                      const std::function<void()>& after_prove, prover::PcsKind pcs) {
   const prover::ElfImage image = load(job);
   // A guest that runs past 2^scale cycles cannot fit; stop it there instead of tracing forever.
   prover::Execution ex = run_guest(job, image, true, cycle_bound(job, scale));
@@ -142,7 +139,7 @@ ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
   allocating("padding the trace to 2^" + std::to_string(log2_exact(prover::padded_length(cycles))) +
                  " rows",
              [&] { prover::pad_trace(ex.rows); });
-  prover::Statement st{program_digest(job.elf), job.input, ex.output, cycles};
+  prover::Statement st{prover::program_digest(job.elf), job.input, ex.output, cycles};
 
   ProveReport r;
   r.trace_length = cycles;
@@ -150,8 +147,10 @@ ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
   before_prove();
   const auto t0 = Clock::now();
   try {
+    prover::ProverOptions options;
+    options.pcs = pcs;
     r.proof = allocating("proving " + std::to_string(ex.rows.size()) + " trace rows",
-                         [&] { return prover::prove(st, ex.rows); });
+                         [&] { return prover::prove(st, ex.rows, options); });
   } catch (...) {
     after_prove();
     throw;
@@ -163,31 +162,31 @@ ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
   ex.rows.clear();
   ex.rows.shrink_to_fit();
 
-  prover::VerifyResult v =
-      allocating("verifying the proof", [&] { return prover::verify(st, r.proof); });
-  r.verified = v.ok;
-  r.verify_message = v.ok ? "ok" : v.check + ": " + v.message;
-  if (!v.ok)
+  const auto v = allocating("verifying the proof",
+                            [&] { return prover::verify(st, r.proof, prover::VerifierConfig{pcs}); });
+  r.verified = !v;
+  r.verify_message = describe(v);
+  if (v)
     throw PipelineError("the proof of '" + job.workload + "' did not verify (" + r.verify_message +
                         ")");
   return r;
 }
 
 ProveReport verify_job(const GuestJob& job, std::uint32_t scale,
-                       std::span<const std::uint8_t> proof) {
+                       std::span<const std::uint8_t> proof, prover::PcsKind pcs) {
   const prover::ElfImage image = load(job);
   prover::Execution ex = run_guest(job, image, false, cycle_bound(job, scale));
   check_execution(job, ex);
   check_fits(job, ex.cycles, scale);
-  prover::Statement st{program_digest(job.elf), job.input, ex.output, ex.cycles};
+  prover::Statement st{prover::program_digest(job.elf), job.input, ex.output, ex.cycles};
   ProveReport r;
   r.trace_length = ex.cycles;
   r.padded_length = prover::padded_length(ex.cycles);
   r.proof.assign(proof.begin(), proof.end());
-  prover::VerifyResult v =
-      allocating("verifying the proof", [&] { return prover::verify(st, proof); });
-  r.verified = v.ok;
-  r.verify_message = v.ok ? "ok" : v.check + ": " + v.message;
+  const auto v = allocating("verifying the proof",
+                            [&] { return prover::verify(st, proof, prover::VerifierConfig{pcs}); });
+  r.verified = !v;
+  r.verify_message = describe(v);
   return r;
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include <jolt/prover/pcs/scheme.hpp>
 #include <jolt/workload.hpp>
 
 namespace jolt::core {
@@ -47,7 +48,7 @@ struct ProveReport {
   std::uint64_t prove_time_ns = 0;
   std::vector<std::uint8_t> proof;
   bool verified = false;
-  std::string verify_message;
+  std::string verify_message;  // "ok" or "rejected at <check>: <message>"
 };
 
 // Traces the job (twice: unrecorded for speed, recorded for rows) and reports. Execution stops
@@ -60,13 +61,16 @@ TraceReport trace_job(const GuestJob& job, std::uint32_t max_log2_length);
 // measured prove, `after_prove`, then the verifier. Throws PipelineError with a clear message on
 // guest fault, failed check, trace too long for the scale, or a failed verification (after filling
 // `report`).
+// `pcs` is the commitment scheme the prover uses and the verifier is configured for.
 ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
                       const std::function<void()>& before_prove,
-                      const std::function<void()>& after_prove);
+                      const std::function<void()>& after_prove,
+                      jolt::prover::PcsKind pcs = jolt::prover::default_pcs_kind());
 
 // Verifies a proof file's bytes against the job's statement (re-running the guest to obtain
 // the public output).
 ProveReport verify_job(const GuestJob& job, std::uint32_t scale,
-                       std::span<const std::uint8_t> proof);
+                       std::span<const std::uint8_t> proof,
+                       jolt::prover::PcsKind pcs = jolt::prover::default_pcs_kind());
 
 }  // namespace jolt::core

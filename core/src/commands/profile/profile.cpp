@@ -110,6 +110,7 @@ int run_profile(int argc, char** argv) {
       "folder for run directories")("list-plugins", po::bool_switch(&list_plugins),
                                     "list the plugins found and exit");
   g.add_to(desc);
+  g.add_pcs_to(desc);
   po::variables_map vm;
   if (auto rc = g.parse("profile", desc, argc, argv, vm)) return *rc;
   try {
@@ -198,7 +199,8 @@ int run_profile(int argc, char** argv) {
             if (!needs_trace) return;
             monitor->stop();
             profile = jolt::RecordingSession::stop();
-          });
+          },
+          g.pcs);
     } catch (...) {
       if (monitor) monitor->stop();
       if (jolt::RecordingSession::active()) profile = jolt::RecordingSession::stop();

@@ -21,13 +21,15 @@ namespace {
 
 int parse(const char* name, int argc, char** argv, GuestOptions& g, std::string& proof_path,
           po::variables_map& vm) {
-  po::options_description desc(
-      std::string("jolt-run ") + name + ": " +
-      (std::string(name) == "prove" ? "prove a workload and write the proof to a file"
+  po::options_description desc(std::string("jolt-run ") + name + ": " +
+                               (std::string(name) == "prove"
+                                    ? "prove a workload and write the proof to a file"
                                     : "check a proof file against a workload") +
-      "\nusage: jolt-run " + name + " --workload NAME [--scale s] --proof FILE\noptions");
+                               "\nusage: jolt-run " + name +
+                               " --workload NAME [--scale s] [--pcs NAME] --proof FILE\noptions");
   desc.add_options()("help,h", "show this help")("proof", po::value(&proof_path), "the proof file");
   g.add_to(desc);
+  g.add_pcs_to(desc);
   if (auto rc = g.parse(name, desc, argc, argv, vm)) return *rc;
   if (proof_path.empty()) {
     std::cerr << "jolt-run " << name << ": --proof FILE is required\n";
@@ -46,7 +48,7 @@ int run_prove(int argc, char** argv) {
     PluginLoader loader(g.plugin_paths);
     LoadedJob job = load_job(loader, g.spec);
     ProveReport r = prove_job(
-        job.job, job.scale, [] {}, [] {});
+        job.job, job.scale, [] {}, [] {}, g.pcs);
     if (jolt::Status st = jolt::write_file_atomically(
             proof_path,
             std::string_view(reinterpret_cast<const char*>(r.proof.data()), r.proof.size()));
@@ -76,7 +78,7 @@ int run_verify(int argc, char** argv) {
     std::vector<std::uint8_t> proof((std::istreambuf_iterator<char>(in)), {});
     PluginLoader loader(g.plugin_paths);
     LoadedJob job = load_job(loader, g.spec);
-    ProveReport r = verify_job(job.job, job.scale, proof);
+    ProveReport r = verify_job(job.job, job.scale, proof, g.pcs);
     if (!r.verified) {
       std::cerr << "jolt-run verify: REJECTED " << proof_path << ": " << r.verify_message << "\n";
       return 1;

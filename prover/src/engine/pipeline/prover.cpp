@@ -1,11 +1,12 @@
-// The M1 staged prover: stage 0 commit, 1 outer Spartan, 2 products, 3 shift + claim
-// reduction, 8 joint opening. Stages 4–7 do not exist in M1.
+// The staged prover: stage 0 commit, 1 outer Spartan, 2 products, 3 shift + claim reduction,
+// 8 joint opening. Stages 4–7 do not exist yet.
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include <functional>
 #include <jolt/heap.hpp>
 #include <jolt/instrument.hpp>
+#include <jolt/prover/pcs/hash.hpp>
 #include <jolt/prover/pipeline/proof.hpp>
 #include <jolt/prover/pipeline/prover.hpp>
 #include <jolt/prover/pipeline/r1cs.hpp>
@@ -16,13 +17,13 @@
 #include <jolt/prover/sumcheck/session.hpp>
 #include <stdexcept>
 
-#include "pipeline/m1_protocol.hpp"
+#include "pipeline/protocol.hpp"
 
 namespace jolt::prover {
 
 namespace {
 
-using m1::kNumColumns;
+using r1cs::kNumColumns;
 
 constexpr KernelLabels kProductLabels = {"ProductVirtualization::prepare",
                                          "ProductVirtualization::prove_round",
@@ -72,6 +73,10 @@ std::vector<Fr> evaluate_columns(const std::vector<std::vector<Fr>>& cols,
   return out;
 }
 
+std::vector<std::span<const Fr>> column_spans(const std::vector<std::vector<Fr>>& cols) {
+  return std::vector<std::span<const Fr>>(cols.begin(), cols.end());
+}
+
 std::vector<std::uint32_t> all_columns() {
   std::vector<std::uint32_t> v(kNumColumns);
   for (std::uint32_t i = 0; i < kNumColumns; ++i) v[i] = i;
@@ -90,10 +95,10 @@ void snapshot(const char* label, std::initializer_list<const jolt::HeapReportabl
 
 using ColumnSource = std::function<std::vector<std::vector<Fr>>()>;
 
-class M1Prover {
+class StagedProver {
  public:
-  M1Prover(const Statement& st, const ProverOptions& opt)
-      : st_(st), opt_(opt), t_(m1proto::kDomain) {}
+  StagedProver(const Statement& st, const ProverOptions& opt)
+      : st_(st), opt_(opt), t_(protocol::kDomain) {}
 
   // Stage 0: absorb the statement, extract the committed columns, commit, absorb.
   void prove_stage0(std::size_t log_t, const ColumnSource& make_columns) {
@@ -104,11 +109,15 @@ class M1Prover {
     proof_.pcs_kind = static_cast<std::uint8_t>(opt_.pcs);
     proof_.log_t = static_cast<std::uint32_t>(w.log_t);
     proof_.num_columns = kNumColumns;
-    m1proto::absorb_statement(t_, st_, proof_.log_t, proof_.pcs_kind, proof_.num_columns);
+    proof_.pcs_parameters = pcs_->parameters();
+    protocol::absorb_statement(t_, st_, proof_.log_t, proof_.pcs_kind, proof_.pcs_parameters,
+                               proof_.num_columns);
     {
       JOLT_SPAN("commit_witness", jolt::arg("columns", kNumColumns), jolt::arg("log_t", w.log_t));
       w.columns = make_columns();
-      proof_.commitment = pcs_->commit(w.columns);
+      CommitOutput c = pcs_->commit(column_spans(w.columns));
+      proof_.commitment = std::move(c.commitment.bytes);
+      pcs_data_ = std::move(c.data);
     }
     t_.absorb_bytes("commitment", proof_.commitment);
     session_.park(std::move(w));
@@ -118,19 +127,19 @@ class M1Prover {
     JOLT_STAGE_SPAN("prove_stage1");
     JOLT_SPAN("Stage1Batch::prove");
     const Witness& w = session_.get<Witness>();
-    const std::vector<Fr> tau = t_.challenges("tau", m1::kRowBits + w.log_t);
+    const std::vector<Fr> tau = t_.challenges("tau", r1cs::kRowBits + w.log_t);
     std::unique_ptr<SpartanOuterKernel> k;
     {
       JOLT_SPAN(SpartanOuterKernel::kLabels.prepare);
       k = std::make_unique<SpartanOuterKernel>(w.columns, tau);
     }
-    snapshot("Stage1Batch_prepared", {&w, k.get(), pcs_->prover_data()});
+    snapshot("Stage1Batch_prepared", {&w, k.get(), pcs_data_.get()});
     BatchProverOutput out = prove_batch({{k.get(), Fr::zero()}}, t_, opt_.self_check);
     Stage1Out s;
-    s.r1.assign(out.challenges.begin() + m1::kRowBits, out.challenges.end());
+    s.r1.assign(out.challenges.begin() + r1cs::kRowBits, out.challenges.end());
     s.v1 = evaluate_columns(w.columns, all_columns(), s.r1);
     expect_final(opt_.self_check, out.final_claim,
-                 out.coefficients[0] * m1proto::outer_expected(tau, out.challenges, s.v1),
+                 out.coefficients[0] * protocol::outer_expected(tau, out.challenges, s.v1),
                  "stage 1");
     t_.absorb_frs("opening_claim", s.v1);
     proof_.stage1 = std::move(out.proof);
@@ -144,8 +153,8 @@ class M1Prover {
     const Witness& w = session_.get<Witness>();
     const Stage1Out& s1 = session_.get<Stage1Out>();
     const Fr gamma = t_.challenge("product_gamma");
-    const auto& factors = m1proto::product_factor_columns();
-    const Expr expr = m1proto::product_expr(gamma);
+    const auto& factors = protocol::product_factor_columns();
+    const Expr expr = protocol::product_expr(gamma);
     std::unique_ptr<NaiveKernel> k;
     {
       JOLT_SPAN(kProductLabels.prepare);
@@ -154,9 +163,9 @@ class M1Prover {
       for (std::uint32_t c : factors) leaves.push_back(w.columns[c]);
       k = std::make_unique<NaiveKernel>(kProductLabels, std::move(leaves), expr);
     }
-    snapshot("Stage2Batch_prepared", {&w, k.get(), pcs_->prover_data()});
+    snapshot("Stage2Batch_prepared", {&w, k.get(), pcs_data_.get()});
     BatchProverOutput out =
-        prove_batch({{k.get(), m1proto::product_input(gamma, s1.v1)}}, t_, opt_.self_check);
+        prove_batch({{k.get(), protocol::product_input(gamma, s1.v1)}}, t_, opt_.self_check);
     Stage2Out s;
     s.r2 = out.challenges;
     const std::vector<Fr>& leaf_vals = out.member_outputs[0];
@@ -179,16 +188,16 @@ class M1Prover {
     const Stage2Out& s2 = session_.get<Stage2Out>();
     const Fr gamma = t_.challenge("shift_gamma");
     const Fr beta = t_.challenge("reduction_gamma");
-    const Expr shift = m1proto::shift_expr(gamma);
-    const Expr red = m1proto::reduction_expr();
-    const std::vector<Fr> weights = m1proto::reduction_weights(beta);
+    const Expr shift = protocol::shift_expr(gamma);
+    const Expr red = protocol::reduction_expr();
+    const std::vector<Fr> weights = protocol::reduction_weights(beta);
     std::unique_ptr<NaiveKernel> ks, kr;
     {
       JOLT_SPAN(kShiftLabels.prepare);
       std::vector<std::vector<Fr>> leaves;
       leaves.push_back(EqPlusOnePolynomial::evals(s1.r1));
-      leaves.push_back(w.columns[m1::kUnexpandedPC]);
-      leaves.push_back(w.columns[m1::kIsNoop]);
+      leaves.push_back(w.columns[r1cs::kUnexpandedPC]);
+      leaves.push_back(w.columns[r1cs::kIsNoop]);
       ks = std::make_unique<NaiveKernel>(kShiftLabels, std::move(leaves), shift);
     }
     {
@@ -196,7 +205,7 @@ class M1Prover {
       // Fold the columns once with the β weights: the kernel then has 4 leaves, not N + 2.
       const std::size_t T = w.columns[0].size();
       std::vector<Fr> p1(T), p2(T);
-      const auto& factors = m1proto::product_factor_columns();
+      const auto& factors = protocol::product_factor_columns();
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 1024),
                         [&](const tbb::blocked_range<std::size_t>& rg) {
                           for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
@@ -216,18 +225,18 @@ class M1Prover {
       leaves.push_back(std::move(p2));
       kr = std::make_unique<NaiveKernel>(kReductionLabels, std::move(leaves), red);
     }
-    snapshot("Stage3_prepared", {&w, ks.get(), kr.get(), pcs_->prover_data()});
+    snapshot("Stage3_prepared", {&w, ks.get(), kr.get(), pcs_data_.get()});
     BatchProverOutput out =
-        prove_batch({{ks.get(), m1proto::shift_input(gamma, s1.v1)},
-                     {kr.get(), m1proto::reduction_input(weights, s1.v1, s2.v2)}},
+        prove_batch({{ks.get(), protocol::shift_input(gamma, s1.v1)},
+                     {kr.get(), protocol::reduction_input(weights, s1.v1, s2.v2)}},
                     t_, opt_.self_check);
     Stage3Out s;
     s.r3 = out.challenges;
     s.v3 = evaluate_columns(w.columns, all_columns(), s.r3);
     if (opt_.self_check) {
       const Fr e1 = EqPlusOnePolynomial::evaluate(s1.r1, s.r3);
-      const auto [f1, f2] = m1proto::reduction_folds(weights, s.v3);
-      const std::vector<Fr> sl = {e1, s.v3[m1::kUnexpandedPC], s.v3[m1::kIsNoop]};
+      const auto [f1, f2] = protocol::reduction_folds(weights, s.v3);
+      const std::vector<Fr> sl = {e1, s.v3[r1cs::kUnexpandedPC], s.v3[r1cs::kIsNoop]};
       const std::vector<Fr> rl = {EqPolynomial::evaluate(s1.r1, s.r3),
                                   EqPolynomial::evaluate(s2.r2, s.r3), f1, f2};
       expect_final(
@@ -246,15 +255,16 @@ class M1Prover {
     const Witness& w = session_.get<Witness>();
     const Stage3Out& s3 = session_.get<Stage3Out>();
     {
-      // M1 commits every column densely and all claims already sit at r3, so the joint
+      // Every column is committed densely and all claims already sit at r3, so the joint
       // opening statement is (commitment, v3) over the committed columns in column order.
       JOLT_SPAN("JointOpeningPolynomials::prepare", jolt::arg("polys", w.columns.size()));
       if (s3.v3.size() != w.columns.size()) throw std::logic_error("stage 8: claim count mismatch");
     }
-    proof_.pcs_opening = pcs_->open(w.columns, s3.r3, s3.v3, t_);
+    proof_.pcs_opening = pcs_->open(*pcs_data_, column_spans(w.columns), s3.r3, s3.v3, t_);
     // The stage's working set (witness columns, PCS prover data) is freed inside the stage, so
     // the time the allocator spends releasing it is attributed here rather than to dark time.
     session_ = ProofSession{};
+    pcs_data_.reset();
     pcs_.reset();
   }
 
@@ -269,12 +279,13 @@ class M1Prover {
   Transcript t_;
   ProofSession session_;
   std::unique_ptr<CommitmentScheme> pcs_;
+  std::unique_ptr<ProverData> pcs_data_;
   Proof proof_;
 };
 
 std::vector<std::uint8_t> run_prover(const Statement& st, std::size_t log_t,
                                      const ColumnSource& make_columns, const ProverOptions& opt) {
-  M1Prover p(st, opt);
+  StagedProver p(st, opt);
   p.prove_stage0(log_t, make_columns);
   p.prove_stage1();
   p.prove_stage2();
@@ -290,19 +301,20 @@ auto in_arena(std::size_t threads, F&& f) {
 }
 
 void check_shape(std::size_t rows, std::uint64_t trace_length) {
-  if (rows < 4 || !is_power_of_two(rows))
-    throw std::invalid_argument("prove: padded row count " + std::to_string(rows) +
-                                " is not a power of two >= 4");
-  if (trace_length > rows)
-    throw std::invalid_argument("prove: trace_length exceeds the padded row count");
+  if (trace_length > kMaxTraceLength)
+    throw std::invalid_argument("prove: trace_length " + std::to_string(trace_length) +
+                                " exceeds the supported maximum");
+  if (rows != padded_trace_length(trace_length))
+    throw std::invalid_argument("prove: " + std::to_string(rows) + " rows for trace_length " +
+                                std::to_string(trace_length) + "; pad to padded_trace_length = " +
+                                std::to_string(padded_trace_length(trace_length)));
 }
 
 }  // namespace
 
-std::size_t padded_trace_length(std::size_t n) {
-  std::size_t t = 4;
-  while (t < n + 1) t <<= 1;
-  return t;
+std::vector<std::uint8_t> program_digest(std::span<const std::uint8_t> elf) {
+  const pcs::Digest d = pcs::blake2b_256(elf);
+  return std::vector<std::uint8_t>(d.begin(), d.end());
 }
 
 std::vector<std::uint8_t> prove(const Statement& st, std::span<const TraceRow> rows,
@@ -318,7 +330,7 @@ std::vector<std::uint8_t> prove(const Statement& st, std::span<const TraceRow> r
   }
   return in_arena(opt.num_threads, [&] {
     return run_prover(
-        st, log2_exact(rows.size()), [&] { return m1::extract_columns(rows); }, opt);
+        st, log2_exact(rows.size()), [&] { return r1cs::extract_columns(rows); }, opt);
   });
 }
 

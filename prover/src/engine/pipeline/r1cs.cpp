@@ -1,8 +1,8 @@
-// M1 uniform constraints (RV32IM) and the TraceRow → committed-column extraction.
+// The uniform constraints (RV32IM) and the TraceRow → committed-column extraction.
 #include <jolt/prover/pipeline/r1cs.hpp>
 #include <stdexcept>
 
-namespace jolt::prover::m1 {
+namespace jolt::prover::r1cs {
 
 namespace {
 
@@ -284,7 +284,7 @@ std::uint32_t lookup_output(const TraceRow& row) {
 std::vector<std::vector<Fr>> extract_columns(std::span<const TraceRow> rows) {
   const std::size_t T = rows.size();
   if (T == 0 || (T & (T - 1)) != 0)
-    throw std::invalid_argument("m1::extract_columns: row count must be a power of two");
+    throw std::invalid_argument("r1cs::extract_columns: row count must be a power of two");
   std::vector<std::vector<Fr>> c(kNumColumns, std::vector<Fr>(T));
   const Fr one = Fr::one();
   for (std::size_t t = 0; t < T; ++t) {
@@ -373,4 +373,4 @@ std::vector<std::string_view> failing_constraints(const std::vector<std::vector<
   return bad;
 }
 
-}  // namespace jolt::prover::m1
+}  // namespace jolt::prover::r1cs

@@ -13,8 +13,8 @@ namespace jolt::prover {
 
 namespace {
 
-using m1::kNumRowsPadded;
-using m1::kRowBits;
+using r1cs::kNumRowsPadded;
+using r1cs::kRowBits;
 
 // A constraint side with ±1 coefficients (almost all of them) as additions/subtractions.
 struct Lin {
@@ -30,7 +30,7 @@ struct Lin {
   }
 };
 
-Lin to_lin(const m1::LinearForm& f) {
+Lin to_lin(const r1cs::LinearForm& f) {
   Lin l{Fr::from_i64(f.constant), {}, {}, {}};
   for (auto [c, k] : f.terms) {
     if (k == 1)
@@ -49,7 +49,7 @@ struct Rows {
 const Rows& rows() {
   static const Rows r = [] {
     Rows x;
-    for (const auto& row : m1::constraints()) {
+    for (const auto& row : r1cs::constraints()) {
       x.a.push_back(to_lin(row.a));
       x.b.push_back(to_lin(row.b));
     }
@@ -72,7 +72,7 @@ Acc add(Acc x, const Acc& y) {
 
 }  // namespace
 
-namespace m1 {
+namespace r1cs {
 std::pair<std::vector<Fr>, std::vector<Fr>> outer_tables(const std::vector<std::vector<Fr>>& cols) {
   const std::size_t T = cols.at(0).size();
   std::vector<Fr> az(kNumRowsPadded * T), bz(kNumRowsPadded * T);
@@ -87,7 +87,7 @@ std::pair<std::vector<Fr>, std::vector<Fr>> outer_tables(const std::vector<std::
                     });
   return {std::move(az), std::move(bz)};
 }
-}  // namespace m1
+}  // namespace r1cs
 
 SpartanOuterKernel::SpartanOuterKernel(const std::vector<std::vector<Fr>>& columns,
                                        std::vector<Fr> tau)

@@ -1,117 +1,149 @@
-// The M1 verifier: replays the prover's transcript, checks every sumcheck, every stage's final
-// claim against the opened evaluations (evaluating Ã, B̃, eq, eq+1 and the padding indicator
-// itself), and the stage-8 PCS opening of every committed column at the joint point.
+// The verifier: fixes the commitment scheme from its configuration and log T from the
+// statement, replays the prover's transcript, checks every sumcheck, every stage's final claim
+// against the opened evaluations (evaluating Ã, B̃, eq, eq+1 and the padding indicator itself),
+// and the stage-8 opening of every committed column at the joint point.
 #include <jolt/prover/pipeline/proof.hpp>
 #include <jolt/prover/pipeline/prover.hpp>
 #include <jolt/prover/pipeline/r1cs.hpp>
 #include <jolt/prover/poly/eq.hpp>
+#include <jolt/prover/verify_check.hpp>
 
-#include "pipeline/m1_protocol.hpp"
+#include "pipeline/protocol.hpp"
 
 namespace jolt::prover {
 
 namespace {
 
-VerifyResult reject(std::string check, std::string message) {
-  return VerifyResult{false, std::move(check), std::move(message)};
+// A sumcheck failure of stage `stage` ("stage1" + ".sumcheck.round_sum").
+std::optional<VerifyError> in_stage(const char* stage, std::optional<VerifyError> e) {
+  if (e) e->check = std::string(stage) + "." + e->check;
+  return e;
 }
 
-}  // namespace
+std::optional<VerifyError> shape_error(std::string message) {
+  return VerifyError{"proof.shape", std::move(message)};
+}
 
-static VerifyResult verify_impl(const Statement& st, std::span<const std::uint8_t> bytes) {
-  using m1::kNumColumns;
-  DecodeResult d = decode_proof(bytes);
-  if (!d.proof) return reject("decode", d.error);
-  const Proof& p = *d.proof;
-  if (p.num_columns != kNumColumns)
-    return reject("shape", "proof commits " + std::to_string(p.num_columns) + " columns, M1 has " +
-                               std::to_string(kNumColumns));
-  if (p.log_t < 2 || p.log_t > 40) return reject("shape", "log_T out of range");
-  const std::size_t log_t = p.log_t;
-  if (st.trace_length > (std::uint64_t{1} << log_t))
-    return reject("shape", "trace_length exceeds the padded trace length");
+std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std::uint8_t> bytes,
+                                       const VerifierConfig& config) {
+  using r1cs::kNumColumns;
+  // What the verifier fixes before reading the proof.
+  if (st.trace_length > kMaxTraceLength)
+    return VerifyError{"statement.trace_length", "trace_length " + std::to_string(st.trace_length) +
+                                                     " exceeds the supported maximum"};
+  const std::size_t log_t = log_padded_trace_length(st.trace_length);
   std::unique_ptr<CommitmentScheme> pcs;
   try {
-    pcs = make_commitment_scheme(static_cast<PcsKind>(p.pcs_kind));
+    pcs = make_commitment_scheme(config.pcs);
   } catch (const std::exception& e) {
-    return reject("shape", e.what());
+    return VerifyError{"config.pcs", e.what()};
   }
-  const auto& factors = m1proto::product_factor_columns();
+  const std::string parameters = pcs->parameters();
+
+  Proof p;
+  if (auto e = decode_proof(bytes, p)) return e;
+  JOLT_VERIFY("proof.header.pcs", p.pcs_kind == static_cast<std::uint8_t>(config.pcs),
+              "proof uses commitment scheme " + std::to_string(p.pcs_kind) +
+                  ", the verifier is configured for " + std::string(pcs->name()));
+  JOLT_VERIFY("proof.header.parameters", p.pcs_parameters == parameters,
+              "proof's scheme parameters '" + p.pcs_parameters + "' differ from the configured '" +
+                  parameters + "'");
+  JOLT_VERIFY("proof.header.log_t", p.log_t == log_t,
+              "proof is for 2^" + std::to_string(p.log_t) + " rows, the statement's trace_length " +
+                  std::to_string(st.trace_length) + " pads to 2^" + std::to_string(log_t));
+  JOLT_VERIFY("proof.header.columns", p.num_columns == kNumColumns,
+              "proof commits " + std::to_string(p.num_columns) + " columns, the statement has " +
+                  std::to_string(kNumColumns));
+  const auto& factors = protocol::product_factor_columns();
   if (p.stage1_openings.size() != kNumColumns || p.stage2_openings.size() != factors.size() ||
       p.stage3_openings.size() != kNumColumns)
-    return reject("shape", "wrong number of opening claims");
+    return shape_error("wrong number of opening claims");
 
-  Transcript t(m1proto::kDomain);
-  m1proto::absorb_statement(t, st, p.log_t, p.pcs_kind, p.num_columns);
+  Transcript t(protocol::kDomain);
+  protocol::absorb_statement(t, st, static_cast<std::uint32_t>(log_t), p.pcs_kind, p.pcs_parameters,
+                             p.num_columns);
   t.absorb_bytes("commitment", p.commitment);
 
   // Stage 1: outer Spartan, claim 0, degree 3, kRowBits + log T rounds.
-  const std::vector<Fr> tau = t.challenges("tau", m1::kRowBits + log_t);
-  auto b1 = verify_batch({Fr::zero()}, {m1::kRowBits + log_t}, 3, p.stage1, t);
-  if (!b1.ok) return reject("stage1.sumcheck", b1.error);
+  const std::vector<Fr> tau = t.challenges("tau", r1cs::kRowBits + log_t);
+  SumcheckVerified b1;
+  if (auto e = in_stage("stage1",
+                        verify_batch({Fr::zero()}, {r1cs::kRowBits + log_t}, 3, p.stage1, t, b1)))
+    return e;
   const std::vector<Fr>& v1 = p.stage1_openings;
-  if (b1.final_claim != b1.coefficients[0] * m1proto::outer_expected(tau, b1.challenges, v1))
-    return reject("stage1.final_claim",
-                  "outer Spartan: eq·Az·Bz at the opened column values != final sumcheck claim "
-                  "(a uniform constraint fails on some cycle)");
-  const std::vector<Fr> r1(b1.challenges.begin() + m1::kRowBits, b1.challenges.end());
+  JOLT_VERIFY(
+      "stage1.final_claim",
+      b1.final_claim == b1.coefficients[0] * protocol::outer_expected(tau, b1.challenges, v1),
+      "outer Spartan: eq·Az·Bz at the opened column values != final sumcheck claim "
+      "(a uniform constraint fails on some cycle)");
+  const std::vector<Fr> r1(b1.challenges.begin() + r1cs::kRowBits, b1.challenges.end());
   t.absorb_frs("opening_claim", v1);
 
   // Stage 2: products.
   const Fr gamma2 = t.challenge("product_gamma");
-  const Expr pexpr = m1proto::product_expr(gamma2);
-  auto b2 =
-      verify_batch({m1proto::product_input(gamma2, v1)}, {log_t}, pexpr.degree(), p.stage2, t);
-  if (!b2.ok) return reject("stage2.sumcheck", b2.error);
+  const Expr pexpr = protocol::product_expr(gamma2);
+  SumcheckVerified b2;
+  if (auto e = in_stage("stage2", verify_batch({protocol::product_input(gamma2, v1)}, {log_t},
+                                               pexpr.degree(), p.stage2, t, b2)))
+    return e;
   const std::vector<Fr>& r2 = b2.challenges;
   const std::vector<Fr>& v2 = p.stage2_openings;
   {
     std::vector<Fr> leaves = {EqPolynomial::evaluate(r1, r2)};
     leaves.insert(leaves.end(), v2.begin(), v2.end());
-    if (b2.final_claim != b2.coefficients[0] * pexpr.evaluate(leaves))
-      return reject("stage2.final_claim", "product constraints do not hold at the opened values");
+    JOLT_VERIFY("stage2.final_claim", b2.final_claim == b2.coefficients[0] * pexpr.evaluate(leaves),
+                "product constraints do not hold at the opened values");
   }
   t.absorb_frs("opening_claim", v2);
 
   // Stage 3: shift + claim reduction, one batch, both log T rounds → one point r3.
   const Fr gamma3 = t.challenge("shift_gamma");
   const Fr beta = t.challenge("reduction_gamma");
-  const Expr shift = m1proto::shift_expr(gamma3);
-  const Expr red = m1proto::reduction_expr();
-  const std::vector<Fr> weights = m1proto::reduction_weights(beta);
-  auto b3 =
-      verify_batch({m1proto::shift_input(gamma3, v1), m1proto::reduction_input(weights, v1, v2)},
-                   {log_t, log_t}, std::max(shift.degree(), red.degree()), p.stage3, t);
-  if (!b3.ok) return reject("stage3.sumcheck", b3.error);
+  const Expr shift = protocol::shift_expr(gamma3);
+  const Expr red = protocol::reduction_expr();
+  const std::vector<Fr> weights = protocol::reduction_weights(beta);
+  SumcheckVerified b3;
+  if (auto e = in_stage(
+          "stage3",
+          verify_batch(
+              {protocol::shift_input(gamma3, v1), protocol::reduction_input(weights, v1, v2)},
+              {log_t, log_t}, std::max(shift.degree(), red.degree()), p.stage3, t, b3)))
+    return e;
   const std::vector<Fr>& r3 = b3.challenges;
   const std::vector<Fr>& v3 = p.stage3_openings;
   {
-    const auto [f1, f2] = m1proto::reduction_folds(weights, v3);
-    const std::vector<Fr> sl = {EqPlusOnePolynomial::evaluate(r1, r3), v3[m1::kUnexpandedPC],
-                                v3[m1::kIsNoop]};
+    const auto [f1, f2] = protocol::reduction_folds(weights, v3);
+    const std::vector<Fr> sl = {EqPlusOnePolynomial::evaluate(r1, r3), v3[r1cs::kUnexpandedPC],
+                                v3[r1cs::kIsNoop]};
     const std::vector<Fr> rl = {EqPolynomial::evaluate(r1, r3), EqPolynomial::evaluate(r2, r3), f1,
                                 f2};
-    if (b3.final_claim !=
-        b3.coefficients[0] * shift.evaluate(sl) + b3.coefficients[1] * red.evaluate(rl))
-      return reject("stage3.final_claim",
-                    "shift (Next* = next row) or column claim reduction does not hold");
+    JOLT_VERIFY("stage3.final_claim",
+                b3.final_claim ==
+                    b3.coefficients[0] * shift.evaluate(sl) + b3.coefficients[1] * red.evaluate(rl),
+                "shift (Next* = next row) or column claim reduction does not hold");
   }
-  if (v3[m1::kIsNoop] != m1proto::padding_indicator(st.trace_length, r3))
-    return reject("stage3.padding", "IsNoop does not match the public trace_length");
+  JOLT_VERIFY("stage3.padding",
+              v3[r1cs::kIsNoop] == protocol::padding_indicator(st.trace_length, r3),
+              "IsNoop does not match the public trace_length");
   t.absorb_frs("opening_claim", v3);
 
   // Stage 8: every committed column at r3.
-  if (auto err = pcs->verify(p.commitment, kNumColumns, log_t, r3, v3, p.pcs_opening, t))
-    return reject("stage8.pcs", *err);
-  return VerifyResult{true, "", ""};
+  Commitment com;
+  com.bytes = p.commitment;
+  com.num_vars = static_cast<std::uint32_t>(log_t);
+  com.num_polys = kNumColumns;
+  return pcs->verify(com, r3, v3, p.pcs_opening, t);
 }
 
-VerifyResult verify(const Statement& st, std::span<const std::uint8_t> bytes) {
+}  // namespace
+
+std::optional<VerifyError> verify(const Statement& st, std::span<const std::uint8_t> bytes,
+                                  const VerifierConfig& config) {
   // A malformed proof must never escape as an exception (e.g. an allocation failure).
   try {
-    return verify_impl(st, bytes);
+    return verify_impl(st, bytes, config);
   } catch (const std::exception& e) {
-    return reject("internal", std::string("verifier error: ") + e.what());
+    return VerifyError{"internal", std::string("verifier error: ") + e.what()};
   }
 }
 

@@ -1,6 +1,7 @@
 // prove_batch / verify_batch: the batched sumcheck round loop and its replay.
 #include <jolt/instrument.hpp>
 #include <jolt/prover/sumcheck/batch.hpp>
+#include <jolt/prover/verify_check.hpp>
 #include <stdexcept>
 #include <string>
 
@@ -106,41 +107,36 @@ BatchProverOutput prove_batch(const std::vector<BatchMember>& members, Transcrip
   return out;
 }
 
-BatchVerifierOutput verify_batch(const std::vector<Fr>& input_claims,
-                                 const std::vector<std::size_t>& member_rounds,
-                                 std::size_t max_degree, const SumcheckProof& proof,
-                                 Transcript& transcript) {
-  BatchVerifierOutput v;
+std::optional<VerifyError> verify_batch(const std::vector<Fr>& input_claims,
+                                        const std::vector<std::size_t>& member_rounds,
+                                        std::size_t max_degree, const SumcheckProof& proof,
+                                        Transcript& transcript, SumcheckVerified& v) {
+  v = SumcheckVerified{};
   std::size_t max_rounds = 0;
   for (std::size_t r : member_rounds) max_rounds = std::max(max_rounds, r);
-  if (proof.round_polys.size() != max_rounds) {
-    v.error = "sumcheck has " + std::to_string(proof.round_polys.size()) + " rounds, expected " +
-              std::to_string(max_rounds);
-    return v;
-  }
+  if (proof.round_polys.size() != max_rounds)
+    return VerifyError{"sumcheck.shape", "sumcheck has " +
+                                             std::to_string(proof.round_polys.size()) +
+                                             " rounds, expected " + std::to_string(max_rounds)};
   Prelude pre = begin_batch(input_claims, member_rounds, max_rounds, transcript);
   v.coefficients = pre.coefficients;
   Fr running = pre.combined;
   for (std::size_t j = 0; j < max_rounds; ++j) {
     const UniPoly& s = proof.round_polys[j];
-    if (s.coeffs.size() != max_degree + 1) {
-      v.error = "round " + std::to_string(j) + " polynomial has " +
-                std::to_string(s.coeffs.size()) + " coefficients, expected " +
-                std::to_string(max_degree + 1);
-      return v;
-    }
-    if (s.at_zero_plus_one() != running) {
-      v.error = "round " + std::to_string(j) + ": s(0)+s(1) != claim";
-      return v;
-    }
+    if (s.coeffs.size() != max_degree + 1)
+      return VerifyError{"sumcheck.shape", "round " + std::to_string(j) + " polynomial has " +
+                                               std::to_string(s.coeffs.size()) +
+                                               " coefficients, expected " +
+                                               std::to_string(max_degree + 1)};
+    JOLT_VERIFY("sumcheck.round_sum", s.at_zero_plus_one() == running,
+                "round " + std::to_string(j) + ": s(0)+s(1) != running claim");
     transcript.absorb_frs("sumcheck_poly", s.coeffs);
     const Fr r = transcript.challenge("sumcheck_challenge");
     running = s.evaluate(r);
     v.challenges.push_back(r);
   }
   v.final_claim = running;
-  v.ok = true;
-  return v;
+  return std::nullopt;
 }
 
 }  // namespace jolt::prover

@@ -1,11 +1,14 @@
-// The M1 proof object and its stable binary encoding.
+// The proof object and its stable binary encoding (through the shared codec, codec.hpp).
 //
 //   std::vector<std::uint8_t> bytes = encode_proof(proof);
-//   DecodeResult d = decode_proof(bytes);        // never throws, never reads out of bounds
-//   if (!d.proof) report(d.error);               // e.g. "truncated: stage2.sumcheck at byte 812"
+//   Proof p;
+//   if (auto e = decode_proof(bytes, p)) report(*e);   // never throws, never reads out of bounds
+//                                                       // e.g. {"decode.truncated", "... in
+//                                                       //  stage2.sumcheck at byte 812"}
 //
-// Layout (all integers little-endian; Fr = 32 canonical little-endian bytes, must be < r):
-//   magic "JRPF" | u16 version (=1) | u8 pcs kind | u8 reserved (=0) | u32 log_T | u32 columns
+// Layout, version 2 (all integers little-endian; Fr = 32 canonical little-endian bytes, < r):
+//   magic "JRPF" | u16 version | u8 pcs kind | u8 reserved (=0) | u32 log_T | u32 columns
+//   bytes  pcs parameters          (u32 length + the scheme's parameters() string)
 //   bytes  commitment              (u32 length + bytes)
 //   stage1 sumcheck | frs openings (u32 count + Fr...)   — every column at the outer cycle point
 //   stage2 sumcheck | frs openings                        — product factors at r2
@@ -13,6 +16,8 @@
 //   bytes  stage-8 PCS opening
 // sumcheck = u32 rounds, then per round u32 coefficient count + Fr coefficients.
 // Nothing may follow the last field. The encoded size is the reported proof_size.
+// Version history: 1 had no parameters field; 2 adds it (the verifier's configuration fixes the
+// scheme, its parameters and log_T, and rejects a header that differs).
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -21,15 +26,17 @@
 #include <vector>
 
 #include <jolt/prover/sumcheck/batch.hpp>
+#include <jolt/prover/verify_error.hpp>
 
 namespace jolt::prover {
 
-inline constexpr std::uint16_t kProofVersion = 1;
+inline constexpr std::uint16_t kProofVersion = 2;
 
 struct Proof {
   std::uint8_t pcs_kind = 0;
   std::uint32_t log_t = 0;
   std::uint32_t num_columns = 0;
+  std::string pcs_parameters;
   std::vector<std::uint8_t> commitment;
   SumcheckProof stage1;
   std::vector<Fr> stage1_openings;
@@ -42,10 +49,9 @@ struct Proof {
 
 std::vector<std::uint8_t> encode_proof(const Proof& proof);
 
-struct DecodeResult {
-  std::optional<Proof> proof;
-  std::string error;
-};
-DecodeResult decode_proof(std::span<const std::uint8_t> bytes);
+// Fills `out` and returns nullopt, or names the failure: "decode.*" (codec: truncation, counts
+// beyond the input, non-canonical elements, trailing bytes), "proof.magic", "proof.version",
+// "proof.reserved".
+std::optional<VerifyError> decode_proof(std::span<const std::uint8_t> bytes, Proof& out);
 
 }  // namespace jolt::prover

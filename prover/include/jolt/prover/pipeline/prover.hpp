@@ -2,36 +2,42 @@
 //
 //   #include <jolt/prover/pipeline/prover.hpp>
 //   using namespace jolt::prover;
-//   Statement st{program_digest, input_bytes, output_bytes, /*trace_length=*/rows_unpadded};
-//   std::vector<TraceRow> rows = ...;               // tracer output, padded to a power of two
-//   rows.resize(padded_trace_length(rows.size()));  // padding rows are TraceRow{} (kNoop)
+//   Statement st{program_digest(elf), input_bytes, output_bytes, /*trace_length=*/cycles};
+//   std::vector<TraceRow> rows = ...;                // tracer output, cycles rows
+//   rows.resize(padded_trace_length(rows.size()));   // the padding rule (pipeline/padding.hpp)
 //   std::vector<std::uint8_t> proof = prove(st, rows, ProverOptions{});
-//   VerifyResult v = verify(st, proof);             // proof.size() is the proof_size
-//   if (!v.ok) std::cerr << v.check << ": " << v.message << "\n";
+//   std::optional<VerifyError> e = verify(st, proof, VerifierConfig{});  // proof.size(): size
+//   if (e) std::cerr << "rejected at " << e->check << ": " << e->message << "\n";
 //
 // prove() opens the root span `jolt_prover::prove` (arg trace_length) covering exactly the call;
 // stages 0, 1, 2, 3 and 8 open their `prove_stageN` stage spans (see sdk taxonomy.hpp).
-// prove() throws std::invalid_argument for malformed input (row count not a power of two ≥ 4,
-// trace_length > rows, a kNoop row before trace_length or a non-kNoop row after it) and
-// std::logic_error if a prover self-check fails (the witness does not satisfy the statement).
-// verify() never throws on malformed proofs; it names the failed check.
+// prove() throws std::invalid_argument for malformed input (row count other than
+// padded_trace_length(trace_length), a kNoop row before trace_length or a non-kNoop row after
+// it) and std::logic_error if a prover self-check fails (the witness does not satisfy the
+// statement).
+// verify() never throws on malformed proofs; it names the failed check. The verifier's
+// configuration, not the proof, fixes the commitment scheme and its parameters, and the
+// statement fixes log T: a proof whose header differs is rejected ("proof.header.*").
 // Both are thread-safe for distinct arguments; parallelism is TBB inside the stages, bounded by
 // ProverOptions::num_threads. Proofs are byte-identical for any thread count.
 //
-// What M1 proves (reference §8): the committed per-cycle columns derived from the rows satisfy
-// the uniform RV32IM R1CS (RAM address, lookup operands, instruction inputs, rd writes, PC update,
-// flag booleanity), the product constraints and the shift relations (Next* = next row), and the
-// padding pattern matches trace_length. Columns are not yet tied to the program's bytecode or to
-// lookup-table semantics (M2–M5).
+// What is proved: the committed per-cycle columns derived from the rows satisfy the uniform
+// RV32IM R1CS (RAM address, lookup operands, instruction inputs, rd writes, PC update, flag
+// booleanity), the product constraints and the shift relations (Next* = next row), and the
+// padding pattern matches trace_length. Columns are not yet tied to the program's bytecode, to
+// lookup-table semantics or to memory checking.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
-#include <jolt/prover/pipeline/commitment.hpp>
+#include <jolt/prover/pcs/scheme.hpp>
+#include <jolt/prover/pipeline/padding.hpp>
 #include <jolt/prover/tracer/trace_row.hpp>
+#include <jolt/prover/verify_error.hpp>
 
 namespace jolt::prover {
 
@@ -48,22 +54,25 @@ struct ProverOptions {
   bool self_check = true;       // prover-side checks (debugging aid; off only in tests)
 };
 
-// Smallest power of two ≥ max(4, n + 1): always leaves at least one padding row.
-std::size_t padded_trace_length(std::size_t n);
+// The statement's program digest: BLAKE2b-256 of the guest ELF image.
+std::vector<std::uint8_t> program_digest(std::span<const std::uint8_t> elf);
 
 std::vector<std::uint8_t> prove(const Statement& statement, std::span<const TraceRow> padded_rows,
                                 const ProverOptions& options = {});
 
-struct VerifyResult {
-  bool ok = false;
-  std::string check;    // which check failed, e.g. "stage1.sumcheck", "stage8.pcs"
-  std::string message;  // details
-  explicit operator bool() const { return ok; }
+// What the verifier fixes before it reads a proof: the commitment scheme (with the parameters
+// make_commitment_scheme(pcs) gives it). log T comes from the statement's trace_length.
+struct VerifierConfig {
+  PcsKind pcs = default_pcs_kind();
 };
 
-VerifyResult verify(const Statement& statement, std::span<const std::uint8_t> proof);
+// nullopt when the proof is valid for the statement under the configuration; otherwise the
+// check that failed, e.g. "proof.header.pcs", "stage1.sumcheck.round_sum", "stage3.padding",
+// "pcs.ligero.merkle".
+std::optional<VerifyError> verify(const Statement& statement, std::span<const std::uint8_t> proof,
+                                  const VerifierConfig& config = {});
 
-// Testing seam: prove from explicit committed columns (m1::extract_columns layout), e.g. a
+// Testing seam: prove from explicit committed columns (r1cs::extract_columns layout), e.g. a
 // deliberately inconsistent witness with options.self_check = false.
 std::vector<std::uint8_t> prove_columns(const Statement& statement,
                                         std::vector<std::vector<Fr>> columns,

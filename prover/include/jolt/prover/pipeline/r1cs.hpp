@@ -1,19 +1,19 @@
-// M1 statement: the uniform per-cycle R1CS over committed trace columns (RV32IM adaptation of
-// Jolt's rv64 constraints; reference §3), and the witness extraction from TraceRows.
+// The statement: the uniform per-cycle R1CS over committed trace columns (an RV32IM adaptation
+// of Jolt's rv64 constraints), and the witness extraction from TraceRows.
 //
-//   std::vector<std::vector<Fr>> cols = m1::extract_columns(rows);  // kNumColumns × T
-//   const auto& rows = m1::constraints();                           // 22 eq-conditional rows
-//   bool ok = m1::check_cycle(cols, t);                             // debugging aid
+//   std::vector<std::vector<Fr>> cols = r1cs::extract_columns(rows);  // kNumColumns × T
+//   const auto& rows = r1cs::constraints();                           // 22 eq-conditional rows
+//   bool ok = r1cs::check_cycle(cols, t);                             // debugging aid
 //
 // Every row is guard·(left − right) = 0 with guard and left − right affine in z, where z is the
 // per-cycle vector (z[0] = 1, z[1 + c] = column c). The outer Spartan sumcheck proves A·z ∘ B·z = 0
 // over (row, cycle), rows padded to kNumRowsPadded with zero rows. Five product columns are
 // defined by product constraints proved in stage 2 (kProducts).
 //
-// Column semantics are fixed by extract_columns(); in M1 the values are NOT yet tied to the
-// program (bytecode) or the ISA semantics of lookups (reference §8 M1): this proves that the
+// Column semantics are fixed by extract_columns(); the values are NOT yet tied to the
+// program (bytecode) or the ISA semantics of lookups: this proves that the
 // committed columns satisfy the uniform constraints and the shift relations.
-// Known M1 restriction: RAM address = Rs1 + Imm is an integer identity (no 2^32 wrap-around).
+// Known restriction: RAM address = Rs1 + Imm is an integer identity (no 2^32 wrap-around).
 #pragma once
 #include <array>
 #include <cstddef>
@@ -25,7 +25,7 @@
 #include <jolt/prover/field/fr.hpp>
 #include <jolt/prover/tracer/trace_row.hpp>
 
-namespace jolt::prover::m1 {
+namespace jolt::prover::r1cs {
 
 enum Column : std::uint32_t {
   kUnexpandedPC,
@@ -110,4 +110,4 @@ std::uint32_t lookup_output(const TraceRow& row);
 std::vector<std::string_view> failing_constraints(const std::vector<std::vector<Fr>>& cols,
                                                   std::size_t t);
 
-}  // namespace jolt::prover::m1
+}  // namespace jolt::prover::r1cs

@@ -3,7 +3,7 @@
 // significant, so they are bound first and the last log T challenges are the cycle point).
 //
 //   SpartanOuterKernel k(columns, tau);   // columns must outlive the kernel
-//   auto [az, bz] = m1::outer_tables(columns);   // the 32·T tables (naive oracle only)
+//   auto [az, bz] = r1cs::outer_tables(columns);   // the 32·T tables (naive oracle only)
 //
 // Optimisations over NaiveKernel (its test oracle; round polynomials are identical):
 //  * the 32·T tables Az, Bz are never built: the kRowBits row rounds stream over the cycles,
@@ -22,10 +22,10 @@
 
 namespace jolt::prover {
 
-namespace m1 {
+namespace r1cs {
 // Az and Bz tables (kNumRowsPadded·T entries each) of the uniform constraints.
 std::pair<std::vector<Fr>, std::vector<Fr>> outer_tables(const std::vector<std::vector<Fr>>& cols);
-}  // namespace m1
+}  // namespace r1cs
 
 class SpartanOuterKernel final : public SumcheckKernel {
  public:

@@ -3,10 +3,11 @@
 //
 //   std::vector<BatchMember> ms = {{&outer_kernel, Fr::zero()}};
 //   BatchProverOutput out = prove_batch(ms, transcript);          // spans prove_batch,
-//   sumcheck_round auto v = verify_batch({claim}, {rounds}, max_degree, out.proof, transcript); if
-//   (!v.ok) reject(v.error);  else check Σ coeff_i·expected_i(v.point_of(i)) == v.final_claim
+//   SumcheckVerified v;
+//   if (auto e = verify_batch({claim}, {rounds}, max_degree, out.proof, transcript, v)) reject(*e);
+//   // then check Σ coeff_i·expected_i(v.point_of(i)) == v.final_claim
 //
-// Rules (as in Jolt's jolt-sumcheck):
+// Rules:
 //  * begin: every input claim is absorbed ("sumcheck_claim"), then ONE batching coefficient per
 //    member is drawn ("batching_coeff");
 //  * members are tail-aligned: a member with m < M rounds is inactive for the first M − m rounds;
@@ -17,12 +18,14 @@
 // A member's point is the last m challenges, in order (big-endian variable order).
 #pragma once
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <jolt/prover/sumcheck/kernel.hpp>
 #include <jolt/prover/sumcheck/univariate.hpp>
 #include <jolt/prover/transcript/transcript.hpp>
+#include <jolt/prover/verify_error.hpp>
 
 namespace jolt::prover {
 
@@ -47,9 +50,8 @@ struct BatchProverOutput {
 BatchProverOutput prove_batch(const std::vector<BatchMember>& members, Transcript& transcript,
                               bool self_check = true);
 
-struct BatchVerifierOutput {
-  bool ok = false;
-  std::string error;
+// What the verifier's replay derives from an accepted sumcheck.
+struct SumcheckVerified {
   std::vector<Fr> challenges;
   std::vector<Fr> coefficients;
   Fr final_claim;
@@ -60,9 +62,13 @@ struct BatchVerifierOutput {
   }
 };
 
-BatchVerifierOutput verify_batch(const std::vector<Fr>& input_claims,
-                                 const std::vector<std::size_t>& member_rounds,
-                                 std::size_t max_degree, const SumcheckProof& proof,
-                                 Transcript& transcript);
+// nullopt and `out` filled when every round is consistent; otherwise the failure:
+// "sumcheck.shape" (round count or degree differs from the statement, always on) or
+// "sumcheck.round_sum" (s(0)+s(1) != running claim). The pipeline prefixes the stage
+// ("stage1.sumcheck.round_sum").
+std::optional<VerifyError> verify_batch(const std::vector<Fr>& input_claims,
+                                        const std::vector<std::size_t>& member_rounds,
+                                        std::size_t max_degree, const SumcheckProof& proof,
+                                        Transcript& transcript, SumcheckVerified& out);
 
 }  // namespace jolt::prover

@@ -1,7 +1,7 @@
 // NaiveKernel: proves Σ_x expr(leaf_0(x), …, leaf_k(x)) by evaluating the expression pointwise
 // over the remaining hypercube each round. Any relation can be proved with it; it is the test
 // oracle every optimised kernel must agree with (identical round polynomials), and it is also
-// the production kernel for the small linear relations of M1 (stages 2–3).
+// the production kernel for the small linear relations of stages 2–3.
 //
 //   std::vector<std::vector<Fr>> leaves = {eq_table, a_table, b_table};
 //   NaiveKernel k(labels, std::move(leaves), expr);  // all leaves have 2^rounds entries

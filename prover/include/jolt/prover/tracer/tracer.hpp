@@ -4,7 +4,7 @@
 //   auto image = jolt::prover::load_elf(elf_bytes);                  // throws ElfError
 //   jolt::prover::ExecOptions opt{.record = true};
 //   auto run = jolt::prover::execute(image, input_bytes, opt);       // throws GuestFault
-//   jolt::prover::pad_trace(run.rows);  // T = max(256, next_pow2(len + 1)), padding TraceRow{}
+//   jolt::prover::pad_trace(run.rows);  // to padded_trace_length(len) rows of TraceRow{}
 //   use(run.output, run.exit_code, run.cycles, run.markers);
 //
 // Guest ABI (sdk/guest/jolt_guest.h mirrors these constants):
@@ -109,7 +109,7 @@ struct Execution {
 Execution execute(const ElfImage& image, std::span<const std::uint8_t> input,
                   const ExecOptions& options);
 
-// T = max(256, next_pow2(cycles + 1)): at least one trailing padding row, as the original.
+// padded_trace_length(cycles) (pipeline/padding.hpp, the one padding rule).
 std::uint64_t padded_length(std::uint64_t cycles);
 // Resizes rows to padded_length(rows.size()) with TraceRow{} padding.
 void pad_trace(std::vector<TraceRow>& rows);

@@ -1,30 +1,34 @@
-// M1 protocol description (see m1_protocol.hpp).
-#include "pipeline/m1_protocol.hpp"
+// The protocol description shared by prover and verifier (see protocol.hpp).
+#include "pipeline/protocol.hpp"
 
 #include <algorithm>
 #include <jolt/prover/pipeline/r1cs.hpp>
 #include <jolt/prover/poly/eq.hpp>
 
-namespace jolt::prover::m1proto {
+namespace jolt::prover::protocol {
 
-using m1::kNumColumns;
+using r1cs::kNumColumns;
 
 void absorb_statement(Transcript& t, const Statement& st, std::uint32_t log_t,
-                      std::uint8_t pcs_kind, std::uint32_t num_columns) {
+                      std::uint8_t pcs_kind, std::string_view pcs_parameters,
+                      std::uint32_t num_columns) {
   t.absorb_bytes("program_digest", st.program_digest);
   t.absorb_bytes("inputs", st.inputs);
   t.absorb_bytes("outputs", st.outputs);
   t.absorb_u64("trace_length", st.trace_length);
   t.absorb_u64("log_padded_trace_length", log_t);
   t.absorb_u64("pcs_kind", pcs_kind);
+  t.absorb_bytes("pcs_parameters",
+                 std::span(reinterpret_cast<const std::uint8_t*>(pcs_parameters.data()),
+                           pcs_parameters.size()));
   t.absorb_u64("num_columns", num_columns);
 }
 
 const std::vector<std::uint32_t>& product_factor_columns() {
   static const std::vector<std::uint32_t> cols = [] {
     std::vector<std::uint32_t> c;
-    for (const auto& p : m1::products())
-      for (const m1::LinearForm* f : {&p.left, &p.right})
+    for (const auto& p : r1cs::products())
+      for (const r1cs::LinearForm* f : {&p.left, &p.right})
         for (auto [col, k] : f->terms) c.push_back(col);
     std::sort(c.begin(), c.end());
     c.erase(std::unique(c.begin(), c.end()), c.end());
@@ -40,10 +44,10 @@ Expr outer_expr() {
 }
 
 Fr outer_expected(std::span<const Fr> tau, std::span<const Fr> point, std::span<const Fr> v1) {
-  const auto row_point = point.subspan(0, m1::kRowBits);
+  const auto row_point = point.subspan(0, r1cs::kRowBits);
   const std::vector<Fr> row_eq = EqPolynomial::evals(row_point);
   Fr a = Fr::zero(), b = Fr::zero();
-  const auto& rows = m1::constraints();
+  const auto& rows = r1cs::constraints();
   for (std::size_t k = 0; k < rows.size(); ++k) {
     a += row_eq[k] * rows[k].a.evaluate(v1);
     b += row_eq[k] * rows[k].b.evaluate(v1);
@@ -52,7 +56,7 @@ Fr outer_expected(std::span<const Fr> tau, std::span<const Fr> point, std::span<
 }
 
 namespace {
-Linear to_leaves(const m1::LinearForm& f) {
+Linear to_leaves(const r1cs::LinearForm& f) {
   const auto& cols = product_factor_columns();
   Linear l{Fr::from_i64(f.constant), {}};
   for (auto [c, k] : f.terms) {
@@ -67,7 +71,7 @@ Linear to_leaves(const m1::LinearForm& f) {
 Expr product_expr(const Fr& gamma) {
   Expr e;
   Fr g = Fr::one();
-  for (const auto& p : m1::products()) {
+  for (const auto& p : r1cs::products()) {
     e.add_product(g, {Linear::leaf(0), to_leaves(p.left), to_leaves(p.right)});
     g *= gamma;
   }
@@ -76,7 +80,7 @@ Expr product_expr(const Fr& gamma) {
 
 Fr product_input(const Fr& gamma, std::span<const Fr> v1) {
   Fr acc = Fr::zero(), g = Fr::one();
-  for (const auto& p : m1::products()) {
+  for (const auto& p : r1cs::products()) {
     acc += g * v1[p.out];
     g *= gamma;
   }
@@ -91,7 +95,7 @@ Expr shift_expr(const Fr& gamma) {
 }
 
 Fr shift_input(const Fr& gamma, std::span<const Fr> v1) {
-  return v1[m1::kNextUnexpandedPC] + gamma * (Fr::one() - v1[m1::kNextIsNoop]);
+  return v1[r1cs::kNextUnexpandedPC] + gamma * (Fr::one() - v1[r1cs::kNextIsNoop]);
 }
 
 Expr reduction_expr() {
@@ -143,4 +147,4 @@ Fr padding_indicator(std::uint64_t L, std::span<const Fr> r) {
   return Fr::one() - below;
 }
 
-}  // namespace jolt::prover::m1proto
+}  // namespace jolt::prover::protocol

@@ -1,22 +1,25 @@
-// Private: the M1 protocol description shared by prover and verifier — transcript preamble,
+// Private: the protocol description shared by prover and verifier — transcript preamble,
 // per-stage relation expressions, input claims and the verifier's derived evaluations. Using the
 // same functions on both sides makes the Fiat–Shamir order and final-claim formulas identical by
 // construction.
 #pragma once
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include <jolt/prover/pipeline/prover.hpp>
 #include <jolt/prover/sumcheck/expression.hpp>
 #include <jolt/prover/transcript/transcript.hpp>
 
-namespace jolt::prover::m1proto {
+namespace jolt::prover::protocol {
 
-inline constexpr const char* kDomain = "jolt-run/M1/v1";
+inline constexpr const char* kDomain = "jolt-run/uniform-rv32im/v2";
 
+// The preamble: the statement, the padded length, the commitment scheme and its parameters.
 void absorb_statement(Transcript& t, const Statement& st, std::uint32_t log_t,
-                      std::uint8_t pcs_kind, std::uint32_t num_columns);
+                      std::uint8_t pcs_kind, std::string_view pcs_parameters,
+                      std::uint32_t num_columns);
 
 // Columns appearing in the product constraints' factors (stage-2 openings), ascending.
 const std::vector<std::uint32_t>& product_factor_columns();
@@ -44,4 +47,4 @@ std::pair<Fr, Fr> reduction_folds(std::span<const Fr> weights, std::span<const F
 // Σ_{t ≥ L} eq(r, t): the multilinear extension of the public padding indicator [t ≥ L].
 Fr padding_indicator(std::uint64_t trace_length, std::span<const Fr> r);
 
-}  // namespace jolt::prover::m1proto
+}  // namespace jolt::prover::protocol

@@ -651,9 +651,9 @@ std::optional<VerifyError> Basefold::verify(std::span<const std::uint8_t> root, 
   const bool decoded = Proof::decode(proof_bytes, p, why);
   JOLT_VERIFY("pcs.basefold.decode", decoded, "malformed Basefold proof: " + why);
   const auto pw = param_words(params_);
-  JOLT_VERIFY(
-      "pcs.basefold.params", std::equal(pw.begin(), pw.end(), p.params),
-      "the proof was made with other parameters than this verifier's (" + parameters() + ")");
+  const bool same_params = std::equal(pw.begin(), pw.end(), p.params);
+  JOLT_VERIFY("pcs.basefold.params", same_params,
+              "the proof was made with other parameters than this verifier's: " + parameters());
   const Shape s = Shape::make(n, k, params_);
   bool shape_ok =
       p.rounds.size() == 2 * std::size_t{s.num_rounds} && p.roots.size() == s.coset_layers &&
@@ -790,9 +790,8 @@ std::optional<VerifyError> Basefold::verify(std::span<const std::uint8_t> root, 
   JOLT_VERIFY("pcs.basefold.final_sum", total * scale == claim,
               "the sumcheck's last claim is not the eq-weighted sum of the final message: the "
               "claimed evaluations are wrong");
-  JOLT_VERIFY(
-      "pcs.basefold.pow", pow_passed,
-      "the grinding nonce does not give " + std::to_string(params_.pow_bits) + " zero bits");
+  const std::string zero_bits = std::to_string(params_.pow_bits) + " zero bits";
+  JOLT_VERIFY("pcs.basefold.pow", pow_passed, "the grinding nonce does not give " + zero_bits);
   bool same = drawn.size() == p.queries.size();
   for (std::size_t qi = 0; same && qi < drawn.size(); ++qi) same = drawn[qi] == p.queries[qi];
   JOLT_VERIFY("pcs.basefold.query_index", same,

@@ -5,6 +5,7 @@
 #include <tbb/global_control.h>
 
 #include <jolt/prover/pcs/basefold.hpp>
+#include <jolt/prover/pcs/reed_solomon.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -101,6 +102,24 @@ TEST_CASE("basefold: parameters give at least 100 bits in the unique-decoding re
   bf::Params bad;
   bad.log_fold = 0;
   CHECK_THROWS_AS(bf::Basefold{bad}, std::invalid_argument);
+}
+
+TEST_CASE("basefold: the blocked encoder equals ReedSolomonCode::encode") {
+  std::mt19937_64 rng(5);
+  for (unsigned R : {1u, 2u, 3u})
+    for (unsigned L : {0u, 1u, 2u, 5u, 9u, 11u, 12u, 15u}) {
+      CAPTURE(R);
+      CAPTURE(L);
+      const auto msg = pcs_test::random_frs(rng, std::size_t{1} << L);
+      const auto expect = jolt::prover::pcs::ReedSolomonCode(L, R).encode(msg);
+      std::vector<Fr> got(expect.size());
+      bf::rs_encode(msg, R, got, bf::twiddles(L + R), 1);
+      CHECK(got == expect);
+      // The same domain through a 4× larger table with stride 4.
+      std::vector<Fr> strided(expect.size());
+      bf::rs_encode(msg, R, strided, bf::twiddles(L + R + 2), 4);
+      CHECK(strided == expect);
+    }
 }
 
 TEST_CASE("basefold: honest openings verify at every size 2^1..2^20") {

@@ -328,6 +328,12 @@ std::optional<Digest> rebuild_root(std::vector<std::pair<std::uint64_t, Digest>>
   return nodes[0].second;
 }
 
+std::uint64_t bit_reverse(std::uint64_t x, unsigned bits) {
+  std::uint64_t r = 0;
+  for (unsigned b = 0; b < bits; ++b, x >>= 1) r = (r << 1) | (x & 1);
+  return r;
+}
+
 // A coset oracle of the open phase: the codeword and its tree (transient, prover only).
 struct Oracle {
   std::vector<Fr> codeword;
@@ -335,6 +341,83 @@ struct Oracle {
 };
 
 }  // namespace
+
+// ---- Reed–Solomon encoding ------------------------------------------------------------------
+
+std::vector<Fr> twiddles(unsigned log_size) {
+  const std::size_t half = (std::size_t{1} << log_size) / 2;
+  std::vector<Fr> tw(std::max<std::size_t>(half, 1));
+  const Fr w = Fr::root_of_unity(log_size);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half, 4096),
+                    [&](const tbb::blocked_range<std::size_t>& rg) {
+                      Fr x = w.pow(rg.begin());
+                      for (std::size_t i = rg.begin(); i < rg.end(); ++i, x *= w) tw[i] = x;
+                    });
+  if (half == 0) tw[0] = Fr::one();
+  return tw;
+}
+
+void rs_encode(std::span<const Fr> msg, unsigned log_inv_rate, std::span<Fr> out,
+               std::span<const Fr> tw, std::size_t tw_stride) {
+  if (msg.empty() || !std::has_single_bit(msg.size()) || out.size() != msg.size() << log_inv_rate)
+    throw std::invalid_argument("basefold::rs_encode: message of " + std::to_string(msg.size()) +
+                                ", codeword of " + std::to_string(out.size()));
+  const unsigned L = static_cast<unsigned>(std::countr_zero(msg.size()));
+  const std::size_t M = out.size(), rep = std::size_t{1} << log_inv_rate;
+  if (tw.size() < std::max<std::size_t>(1, (M / 2 - 1) * tw_stride + 1))
+    throw std::invalid_argument("basefold::rs_encode: twiddle table too short");
+  // Bit-reversed zero-padded input with the first log_inv_rate layers applied (copies).
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, msg.size(), 4096),
+                    [&](const tbb::blocked_range<std::size_t>& rg) {
+                      for (std::size_t i = rg.begin(); i < rg.end(); ++i)
+                        std::fill_n(out.begin() + static_cast<std::ptrdiff_t>(i * rep), rep,
+                                    msg[bit_reverse(i, L)]);
+                    });
+  // Layers with blocks of up to kBlock elements run block by block (cache-resident), each
+  // layer's twiddles contiguous; the remaining layers run twiddle-outer over the whole array.
+  constexpr std::size_t kBlock = std::size_t{1} << 13;
+  const std::size_t B = std::min(M, kBlock);
+  std::vector<Fr> small(B);  // small[len/2 + j] = ω_len^j
+  for (std::size_t len = 2; len <= B; len <<= 1)
+    for (std::size_t j = 0; j < len / 2; ++j) small[len / 2 + j] = tw[j * (M / len) * tw_stride];
+  Fr* v = out.data();
+  const std::size_t first_len = rep * 2;
+  tbb::parallel_for(std::size_t{0}, M / B, [&](std::size_t b) {
+    Fr* blk = v + b * B;
+    for (std::size_t len = first_len; len <= B; len <<= 1) {
+      const std::size_t half = len / 2;
+      const Fr* w = small.data() + half;
+      for (std::size_t base = 0; base < B; base += len) {
+        Fr* lo = blk + base;
+        Fr* hi = lo + half;
+        {
+          const Fr t = hi[0];
+          hi[0] = lo[0] - t;
+          lo[0] += t;
+        }
+        for (std::size_t j = 1; j < half; ++j) {
+          const Fr t = hi[j] * w[j];
+          hi[j] = lo[j] - t;
+          lo[j] += t;
+        }
+      }
+    }
+  });
+  for (std::size_t len = std::max(2 * B, first_len); len <= M; len <<= 1) {
+    const std::size_t half = len / 2, step = (M / len) * tw_stride;
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half, 256),
+                      [&](const tbb::blocked_range<std::size_t>& rg) {
+                        for (std::size_t j = rg.begin(); j < rg.end(); ++j) {
+                          const Fr w = tw[j * step];
+                          for (std::size_t base = 0; base < M; base += len) {
+                            const Fr t = v[base + j + half] * w;
+                            v[base + j + half] = v[base + j] - t;
+                            v[base + j] += t;
+                          }
+                        }
+                      });
+  }
+}
 
 // ---- Params / Shape -------------------------------------------------------------------------
 
@@ -438,10 +521,11 @@ Committed Basefold::commit(std::span<const std::span<const Fr>> polys) const {
   data->codewords = pcs::FrArray(std::size_t{k} * M);
   {
     JOLT_SPAN("basefold::encode");
-    const pcs::ReedSolomonCode rs(n, params_.log_inv_rate);
+    const std::vector<Fr> tw = twiddles(data->shape.log_domain(0));
     Fr* base = data->codewords.data();
-    tbb::parallel_for(std::size_t{0}, std::size_t{k},
-                      [&](std::size_t i) { rs.encode(polys[i], std::span<Fr>(base + i * M, M)); });
+    tbb::parallel_for(std::size_t{0}, std::size_t{k}, [&](std::size_t i) {
+      rs_encode(polys[i], params_.log_inv_rate, std::span<Fr>(base + i * M, M), tw, 1);
+    });
   }
   {
     JOLT_SPAN("basefold::merkle");
@@ -510,6 +594,7 @@ std::vector<std::uint8_t> Basefold::open(const Codewords& data,
   const auto pw = param_words(params_);
   std::copy(pw.begin(), pw.end(), proof.params);
   std::vector<Oracle> oracles;
+  std::vector<Fr> oracle_tw;  // ω^i of oracle 1's domain; later oracles use a stride
   std::vector<Fr> fn(N / 2), En(N / 2);
   {
     JOLT_SPAN("basefold::sumcheck_fold", jolt::arg("rounds", s.num_rounds));
@@ -518,9 +603,10 @@ std::vector<std::uint8_t> Basefold::open(const Codewords& data,
       if (i >= 1 && (i - 1) % s.log_fold == 0) {
         const unsigned layer = static_cast<unsigned>(oracles.size()) + 1;
         Oracle o;
-        const pcs::ReedSolomonCode rs(n - i, s.log_inv_rate);
-        o.codeword.resize(rs.codeword_len());
-        rs.encode(f, o.codeword);
+        if (oracle_tw.empty()) oracle_tw = twiddles(s.log_domain(layer));
+        o.codeword.resize(f.size() << s.log_inv_rate);
+        rs_encode(f, s.log_inv_rate, o.codeword, oracle_tw,
+                  std::size_t{1} << (s.log_domain(1) - s.log_domain(layer)));
         if (tp.corrupt_layer == layer)
           for (Fr& x : o.codeword) x += Fr::one();
         const std::size_t leaves = s.leaves(layer), width = s.leaf_width(layer);

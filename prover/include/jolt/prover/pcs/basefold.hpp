@@ -22,7 +22,7 @@
 // again at rate ρ. So a fold step reads the pair (j, j+M/2) of one layer and lands on position j
 // of the next; 2^a steps read the coset {ℓ + t·M/2^a : t < 2^a} and land on position ℓ.
 //
-// Commit. All k tables are encoded (NTT, one polynomial per TBB task). ONE Merkle tree over
+// Commit. All k tables are encoded (rs_encode, one polynomial per TBB task). ONE Merkle tree over
 // M/2 leaves: leaf ℓ = hash_leaf(C_0[ℓ], C_0[ℓ+M/2], C_1[ℓ], C_1[ℓ+M/2], …), so one path opens
 // the pair that the first fold step combines, for every polynomial. The commitment is the root
 // (32 bytes). Prover data = the k codewords + that tree; the tables are NOT copied (open() is
@@ -179,6 +179,15 @@ struct ProofBreakdown {
   std::size_t siblings = 0;                  // multi-proof digests actually sent
   std::size_t siblings_without_sharing = 0;  // one full path per distinct opened leaf
 };
+
+// ω^i for i < 2^log_size / 2, ω = Fr::root_of_unity(log_size) (built in parallel).
+std::vector<Fr> twiddles(unsigned log_size);
+// out = the RS codeword of msg at rate 2^-log_inv_rate on the natural-order domain (as
+// pcs::ReedSolomonCode::encode, which the verifier uses), by a cache-blocked radix-2 NTT.
+// tw[i·tw_stride] must be ω_M^i (M = out.size()), e.g. twiddles(log M) with stride 1, or a larger
+// domain's table with stride (its size / M). Parallel inside; byte-identical at any thread count.
+void rs_encode(std::span<const Fr> msg, unsigned log_inv_rate, std::span<Fr> out,
+               std::span<const Fr> tw, std::size_t tw_stride);
 
 class Basefold {
  public:

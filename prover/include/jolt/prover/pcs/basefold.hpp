@@ -52,8 +52,7 @@
 // Verify: decode; the parameters written in the proof must equal the verifier's own (they are
 //   never read from it); every count must match the shape the verifier derives from n, k and its
 //   parameters; replay the transcript; at the indices the proof lists (each < M/2) rebuild per
-//   layer the root from
-//   the opened leaves and the siblings; per query fold layer 0's pair (combined with γ^i), then
+//   layer the root from the opened leaves and the siblings; per query fold layer 0's pair (combined with γ^i), then
 //   each coset a times, checking each landing value against the next layer's opened coset and
 //   the last one against Enc(final message); finally claim = Σ_y E_f[y]·final[y] with
 //   E_f[y] = eq(point[0..n−n_f), y)·Π_i eq(point[n−1−i], α_i); last, the grinding nonce and that
@@ -63,7 +62,8 @@
 //   .leaf_count, .sibling_count, .merkle, .fold, .final_codeword, .final_sum, .pow, .query_index.
 //
 // Soundness (defaults: ρ = 1/4, q = 124 queries, 16 bits of grinding, a = 4, s = 8).
-//   Regime: unique decoding, proven. The code RS[M, 2^n] has relative distance
+//   Regime: unique decoding (proven results; the composition below is the standard
+//   unique-decoding FRI argument applied to Basefold, written out as a sketch). The code RS[M, 2^n] has relative distance
 //   d = 1 − (2^n − 1)/M > 1 − ρ = 3/4; take δ = 3/8 < d/2 (the unique-decoding radius).
 //   The error of the interactive protocol is at most
 //     ε = ε_batch + ε_fold + ε_sumcheck + (1 − δ)^q,
@@ -80,7 +80,8 @@
 //   Grinding is counted as in the Fiat–Shamir setting: each fresh draw of the query indices
 //   costs the prover 2^16 BLAKE2b evaluations in expectation, so a prover making at most 2^t
 //   hash calls succeeds with probability ≤ 2^t·2^-(84.07+16) = 2^(t − 100.07), i.e.
-//   λ = 0.678·q + pow_bits ≥ 100. Without grinding (pow_bits = 0) the same bound needs q = 148.
+//   λ = 0.678·q + pow_bits ≥ 100 (counted bits: 84.07 statistical + 16 grinding; the
+//   collision resistance of BLAKE2b-256, 128 bits, bounds the Merkle binding). Without grinding (pow_bits = 0) the same bound needs q = 148.
 //   q = ⌈(λ − pow_bits) / −log2(1 − δ)⌉ (Params::num_queries). Hash: BLAKE2b-256, leaves
 //   (0x00 ‖ values) and nodes (0x01 ‖ left ‖ right) domain-separated (hash.hpp).
 //   Not hiding: the proof reveals codeword values.

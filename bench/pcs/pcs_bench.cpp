@@ -11,8 +11,8 @@
 #include <random>
 #include <vector>
 
-#include <jolt/prover/pcs/blake2b_transcript.hpp>
 #include <jolt/prover/pcs/ligero.hpp>
+#include <jolt/prover/transcript/transcript.hpp>
 
 using jolt::prover::Fr;
 using namespace jolt::prover::pcs;
@@ -56,26 +56,27 @@ int main(int argc, char** argv) {
       for (const auto& t : tables) {
         std::vector<Fr> f = t;
         for (const Fr& r : point) {
-          for (std::size_t y = 0; y < f.size() / 2; ++y)
-            f[y] = f[2 * y] + r * (f[2 * y + 1] - f[2 * y]);
+          const std::size_t half = f.size() / 2;  // point[0] is the MSB (scheme.hpp)
+          for (std::size_t y = 0; y < half; ++y) f[y] += r * (f[y + half] - f[y]);
           f.resize(f.size() / 2);
         }
         evals.push_back(f[0]);
       }
       auto t0 = std::chrono::steady_clock::now();
       double c0 = cpu_seconds();
-      CommitOutput com = pcs.commit(spans);
+      jolt::prover::CommitOutput com = pcs.commit(spans);
       const double commit_s = seconds_since(t0), commit_cpu = cpu_seconds() - c0;
-      Blake2bTranscript tp("pcs-bench"), tv("pcs-bench");
+      jolt::prover::Transcript tp("pcs-bench"), tv("pcs-bench");
       t0 = std::chrono::steady_clock::now();
       c0 = cpu_seconds();
-      const std::vector<std::uint8_t> proof = pcs.open(*com.data, point, evals, tp);
+      const std::vector<std::uint8_t> proof = pcs.open(*com.data, spans, point, evals, tp);
       const double open_s = seconds_since(t0), open_cpu = cpu_seconds() - c0;
       t0 = std::chrono::steady_clock::now();
-      const jolt::Status st = pcs.verify(com.commitment, point, evals, proof, tv);
+      const auto err = pcs.verify(com.commitment, point, evals, proof, tv);
       const double verify_s = seconds_since(t0);
-      if (!st.ok) {
-        std::fprintf(stderr, "verification failed: %s\n", st.message.c_str());
+      if (err) {
+        std::fprintf(stderr, "verification failed at %s: %s\n", err->check.c_str(),
+                     err->message.c_str());
         return 1;
       }
       const auto shape = LigeroShape::make(n, k, pcs.params());

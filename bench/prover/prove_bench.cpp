@@ -1,6 +1,6 @@
 // M1 prove/verify benchmark: prints prove time, verify time and proof size per trace size for a
 // hand-assembled loop program (see tests/prover/mini_trace.hpp).
-//   prove_bench [max_log_t=14] [pcs=ligero|clear] [detail]
+//   prove_bench [max_log_t=14] [pcs=ligero|reveal] [detail]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -20,7 +20,7 @@ using namespace jolt::prover;
 int main(int argc, char** argv) {
   const int max_log = argc > 1 ? std::atoi(argv[1]) : 14;
   ProverOptions opt;
-  if (argc > 2 && std::strcmp(argv[2], "clear") == 0) opt.pcs = PcsKind::kClear;
+  if (argc > 2 && std::strcmp(argv[2], "reveal") == 0) opt.pcs = PcsKind::kReveal;
   const bool detail = argc > 3 && std::strcmp(argv[3], "detail") == 0;
   std::printf("%-6s %-8s %12s %12s %12s\n", "log_T", "cycles", "prove_ms", "verify_ms",
               "proof_bytes");

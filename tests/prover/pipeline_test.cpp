@@ -41,7 +41,7 @@ TEST_CASE("the sample witness satisfies every M1 constraint") {
 }
 
 TEST_CASE("honest proofs verify") {
-  for (PcsKind pcs : {PcsKind::kLigero, PcsKind::kClear}) {
+  for (PcsKind pcs : {PcsKind::kLigero, PcsKind::kReveal}) {
     for (int n : {1, 5, 50}) {
       auto tr = sample_trace(n);
       ProverOptions o;

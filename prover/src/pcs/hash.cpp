@@ -1,12 +1,9 @@
-// BLAKE2b-256 digests (libsodium), the leaf/node domain separation, and the reference
-// Blake2bTranscript plus the Transcript convenience absorbs.
+// BLAKE2b-256 digests (libsodium) and the leaf/node domain separation.
 #include <sodium.h>
 
 #include <cstring>
 #include <stdexcept>
-#include <vector>
 
-#include <jolt/prover/pcs/blake2b_transcript.hpp>
 #include <jolt/prover/pcs/hash.hpp>
 
 namespace jolt::prover::pcs {
@@ -15,12 +12,6 @@ namespace {
 void ensure_sodium() {
   static const int rc = sodium_init();  // thread-safe static init; sodium_init is idempotent
   if (rc < 0) throw std::runtime_error("libsodium: sodium_init failed");
-}
-
-void put_u64(crypto_generichash_state& st, std::uint64_t v) {
-  std::uint8_t b[8];
-  for (int i = 0; i < 8; ++i) b[i] = static_cast<std::uint8_t>(v >> (8 * i));
-  crypto_generichash_update(&st, b, 8);
 }
 
 }  // namespace
@@ -79,66 +70,6 @@ std::string to_hex(const Digest& d) {
 void write_fr_canonical(const Fr& v, std::uint8_t* out) {
   auto b = v.to_bytes();
   std::memcpy(out, b.data(), b.size());
-}
-
-void Transcript::absorb_frs(std::string_view label, std::span<const Fr> values) {
-  std::vector<std::uint8_t> bytes(values.size() * Fr::kBytes);
-  for (std::size_t i = 0; i < values.size(); ++i)
-    write_fr_canonical(values[i], bytes.data() + i * Fr::kBytes);
-  absorb(label, bytes);
-}
-
-void Transcript::absorb_u64(std::string_view label, std::uint64_t v) {
-  std::uint8_t b[8];
-  for (int i = 0; i < 8; ++i) b[i] = static_cast<std::uint8_t>(v >> (8 * i));
-  absorb(label, b);
-}
-
-Blake2bTranscript::Blake2bTranscript(std::string_view domain) {
-  update('D', "domain",
-         std::span(reinterpret_cast<const std::uint8_t*>(domain.data()), domain.size()));
-}
-
-void Blake2bTranscript::update(char tag, std::string_view label,
-                               std::span<const std::uint8_t> payload) {
-  ensure_sodium();
-  crypto_generichash_state st;
-  crypto_generichash_init(&st, nullptr, 0, 32);
-  crypto_generichash_update(&st, state_.data(), state_.size());
-  const auto t = static_cast<std::uint8_t>(tag);
-  crypto_generichash_update(&st, &t, 1);
-  put_u64(st, label.size());
-  crypto_generichash_update(&st, reinterpret_cast<const std::uint8_t*>(label.data()), label.size());
-  put_u64(st, payload.size());
-  crypto_generichash_update(&st, payload.data(), payload.size());
-  crypto_generichash_final(&st, state_.data(), state_.size());
-}
-
-void Blake2bTranscript::absorb(std::string_view label, std::span<const std::uint8_t> payload) {
-  update('A', label, payload);
-}
-
-std::array<std::uint8_t, 64> Blake2bTranscript::draw(std::string_view label) {
-  update('C', label, {});
-  std::array<std::uint8_t, 64> out;
-  crypto_generichash_state st;
-  crypto_generichash_init(&st, nullptr, 0, out.size());
-  crypto_generichash_update(&st, state_.data(), state_.size());
-  crypto_generichash_update(&st, reinterpret_cast<const std::uint8_t*>("out"), 3);
-  crypto_generichash_final(&st, out.data(), out.size());
-  return out;
-}
-
-Fr Blake2bTranscript::challenge_fr(std::string_view label) {
-  auto b = draw(label);
-  return Fr::from_bytes_wide(std::span<const std::uint8_t, 64>(b));
-}
-
-std::uint64_t Blake2bTranscript::challenge_u64(std::string_view label) {
-  auto b = draw(label);
-  std::uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | b[static_cast<std::size_t>(i)];
-  return v;
 }
 
 }  // namespace jolt::prover::pcs

@@ -12,6 +12,7 @@
 #include <jolt/instrument.hpp>
 #include <jolt/prover/pcs/ligero.hpp>
 #include <jolt/prover/pcs/reed_solomon.hpp>
+#include <jolt/prover/verify_check.hpp>
 
 namespace jolt::prover::pcs {
 namespace {
@@ -31,7 +32,7 @@ void absorb_statement(Transcript& t, const Digest& root, const LigeroShape& shap
   for (int f = 0; f < 4; ++f)
     for (int b = 0; b < 8; ++b)
       buf[32 + f * 8 + b] = static_cast<std::uint8_t>(fields[f] >> (8 * b));
-  t.absorb("ligero/commitment", buf);
+  t.absorb_bytes("ligero/commitment", buf);
   t.absorb_frs("ligero/point", point);
   t.absorb_frs("ligero/evals", evals);
 }
@@ -41,7 +42,7 @@ void absorb_statement(Transcript& t, const Digest& root, const LigeroShape& shap
 void row_coefficients(const LigeroShape& shape, const Fr& rho, const Fr& gamma,
                       std::span<const Fr> point, std::vector<Fr>& c_prox, std::vector<Fr>& c_eval) {
   const std::size_t rows = shape.rows(), h = shape.column_height();
-  const std::vector<Fr> eq_hi = eq_table_le(point.subspan(shape.log_cols));
+  const std::vector<Fr> eq_hi = eq_table(point.first(shape.log_rows));
   c_prox.resize(h);
   c_eval.resize(h);
   Fr rp = Fr::one(), gp = Fr::one();
@@ -72,18 +73,28 @@ Fr inner_product(std::span<const Fr> a, std::span<const Fr> b) {
 
 }  // namespace
 
-std::vector<Fr> eq_table_le(std::span<const Fr> r) {
+std::vector<Fr> eq_table(std::span<const Fr> r) {
+  // After processing r[0..k), entry y < 2^k holds eq(r[0..k), y) with r[0] on y's MSB; each new
+  // coordinate appends a low bit.
   std::vector<Fr> t(std::size_t{1} << r.size());
   t[0] = Fr::one();
   for (std::size_t k = 0; k < r.size(); ++k) {
     const std::size_t half = std::size_t{1} << k;
-    for (std::size_t x = 0; x < half; ++x) {
-      const Fr hi = t[x] * r[k];
-      t[x + half] = hi;
-      t[x] -= hi;  // t[x]·(1 − r_k)
+    for (std::size_t y = half; y-- > 0;) {
+      const Fr hi = t[y] * r[k];
+      t[2 * y + 1] = hi;
+      t[2 * y] = t[y] - hi;  // t[y]·(1 − r_k)
     }
   }
   return t;
+}
+
+std::string LigeroParams::describe() const {
+  return "rate=1/" + std::to_string(1u << log_inv_rate) +
+         " queries=" + std::to_string(num_queries()) +
+         " security_bits=" + std::to_string(security_bits) +
+         " (unique decoding, delta=" + std::to_string(decoding_radius()).substr(0, 5) +
+         ") extra_log_cols=" + std::to_string(extra_log_cols);
 }
 
 unsigned LigeroParams::num_queries() const {
@@ -122,7 +133,6 @@ void FrArray::Free::operator()(Fr* p) const noexcept {
 
 void LigeroProverData::visit_heap(jolt::HeapVisitor& v) const {
   jolt::HeapScope s(v, "LigeroProverData");
-  v.bytes("matrix", matrix.size() * sizeof(Fr));
   v.bytes("encoded", encoded.size() * sizeof(Fr));
   v.bytes("merkle_tree", tree.heap_bytes());
 }
@@ -131,6 +141,10 @@ LigeroPCS::LigeroPCS(LigeroParams params) : params_(params) {
   if (params_.log_inv_rate < 1 || params_.log_inv_rate > 8)
     throw std::invalid_argument("LigeroPCS: log_inv_rate must be in [1, 8]");
   if (params_.security_bits == 0) throw std::invalid_argument("LigeroPCS: security_bits is 0");
+}
+
+std::string LigeroPCS::parameters() const {
+  return params_.describe();
 }
 
 CommitOutput LigeroPCS::commit(std::span<const std::span<const Fr>> polys) const {
@@ -154,7 +168,6 @@ CommitOutput LigeroPCS::commit(std::span<const std::span<const Fr>> polys) const
   const LigeroShape& shape = data->shape;
   const std::size_t m = shape.cols(), N = shape.codeword_len(), h = shape.column_height();
 
-  data->matrix = FrArray(h * m);
   data->encoded = FrArray(h * N);
   {
     JOLT_SPAN("Ligero::encode_rows", jolt::arg("rows", h), jolt::arg("codeword_len", N));
@@ -165,9 +178,7 @@ CommitOutput LigeroPCS::commit(std::span<const std::span<const Fr>> polys) const
                           // Stacked row t = i·R + a is entries [a·m, (a+1)·m) of table i.
                           const std::span<const Fr> src =
                               polys[t / shape.rows()].subspan((t % shape.rows()) * m, m);
-                          std::span<Fr> row = data->matrix.span().subspan(t * m, m);
-                          std::copy(src.begin(), src.end(), row.begin());
-                          code.encode(row, data->encoded.span().subspan(t * N, N));
+                          code.encode(src, data->encoded.span().subspan(t * N, N));
                         }
                       });
   }
@@ -200,8 +211,10 @@ CommitOutput LigeroPCS::commit(std::span<const std::span<const Fr>> polys) const
   return out;
 }
 
-LigeroProof LigeroPCS::prove(const LigeroProverData& data, std::span<const Fr> point,
-                             std::span<const Fr> evals, Transcript& transcript) const {
+LigeroProof LigeroPCS::prove(const LigeroProverData& data,
+                             std::span<const std::span<const Fr>> polys, std::span<const Fr> point,
+                             std::span<const Fr> evals, Transcript& transcript,
+                             const AlterRows& alter_rows) const {
   JOLT_SPAN("Ligero::open", jolt::arg("num_vars", data.shape.num_vars),
             jolt::arg("num_polys", data.shape.num_polys));
   const LigeroShape& shape = data.shape;
@@ -216,11 +229,19 @@ LigeroProof LigeroPCS::prove(const LigeroProverData& data, std::span<const Fr> p
     throw std::invalid_argument("Ligero::open: " + std::to_string(evals.size()) +
                                 " evaluations for " + std::to_string(shape.num_polys) +
                                 " polynomials");
+  if (polys.size() != shape.num_polys)
+    throw std::invalid_argument("Ligero::open: " + std::to_string(polys.size()) + " tables for " +
+                                std::to_string(shape.num_polys) + " committed polynomials");
+  for (std::size_t i = 0; i < polys.size(); ++i)
+    if (polys[i].size() != (std::size_t{1} << shape.num_vars))
+      throw std::invalid_argument("Ligero::open: table " + std::to_string(i) + " has " +
+                                  std::to_string(polys[i].size()) + " entries, committed 2^" +
+                                  std::to_string(shape.num_vars));
   const unsigned q = params_.num_queries();
   const std::size_t m = shape.cols(), N = shape.codeword_len(), h = shape.column_height();
   absorb_statement(transcript, data.tree.root(), shape, q, point, evals);
-  const Fr rho = transcript.challenge_fr("ligero/proximity_rho");
-  const Fr gamma = transcript.challenge_fr("ligero/batch_gamma");
+  const Fr rho = transcript.challenge("ligero/proximity_rho");
+  const Fr gamma = transcript.challenge("ligero/batch_gamma");
 
   std::vector<Fr> c_prox, c_eval;
   row_coefficients(shape, rho, gamma, point, c_prox, c_eval);
@@ -231,7 +252,7 @@ LigeroProof LigeroPCS::prove(const LigeroProverData& data, std::span<const Fr> p
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, m, kColumnChunk),
                     [&](const tbb::blocked_range<std::size_t>& rg) {
                       for (std::size_t t = 0; t < h; ++t) {
-                        const Fr* row = data.matrix.data() + t * m;
+                        const Fr* row = polys[t / shape.rows()].data() + (t % shape.rows()) * m;
                         const Fr cp = c_prox[t], ce = c_eval[t];
                         for (std::size_t b = rg.begin(); b < rg.end(); ++b) {
                           proof.proximity_row[b] += cp * row[b];
@@ -240,17 +261,21 @@ LigeroProof LigeroPCS::prove(const LigeroProverData& data, std::span<const Fr> p
                       }
                     });
 
-  // Self-check (a debugging aid, not soundness): the claims must match the committed tables.
-  Fr combined = Fr::zero(), gp = Fr::one();
-  for (const Fr& v : evals) {
-    combined += gp * v;
-    gp *= gamma;
+  if (alter_rows) {
+    alter_rows(proof.eval_row, proof.proximity_row);
+  } else {
+    // Self-check (a debugging aid, not soundness): the claims must match the committed tables.
+    Fr combined = Fr::zero(), gp = Fr::one();
+    for (const Fr& v : evals) {
+      combined += gp * v;
+      gp *= gamma;
+    }
+    const std::vector<Fr> eq_lo = eq_table(point.last(shape.log_cols));
+    if (inner_product(proof.eval_row, eq_lo) != combined)
+      throw std::invalid_argument(
+          "Ligero::open: the claimed evaluations do not match the committed polynomials at the "
+          "point");
   }
-  const std::vector<Fr> eq_lo = eq_table_le(point.first(shape.log_cols));
-  if (inner_product(proof.eval_row, eq_lo) != combined)
-    throw std::invalid_argument(
-        "Ligero::open: the claimed evaluations do not match the committed polynomials at the "
-        "point");
 
   transcript.absorb_frs("ligero/proximity_row", proof.proximity_row);
   transcript.absorb_frs("ligero/eval_row", proof.eval_row);
@@ -258,87 +283,92 @@ LigeroProof LigeroPCS::prove(const LigeroProverData& data, std::span<const Fr> p
   proof.columns.resize(queries.size());
   tbb::parallel_for(std::size_t{0}, queries.size(), [&](std::size_t s) {
     LigeroColumnOpening& col = proof.columns[s];
-    col.index = queries[s];
     col.values.resize(h);
-    for (std::size_t t = 0; t < h; ++t) col.values[t] = data.encoded[t * N + col.index];
-    col.path = data.tree.path(col.index);
+    for (std::size_t t = 0; t < h; ++t) col.values[t] = data.encoded[t * N + queries[s]];
+    col.path = data.tree.path(queries[s]);
   });
   return proof;
 }
 
-std::vector<std::uint8_t> LigeroPCS::open(const ProverData& data, std::span<const Fr> point,
-                                          std::span<const Fr> evals, Transcript& transcript) const {
+std::vector<std::uint8_t> LigeroPCS::open(const ProverData& data,
+                                          std::span<const std::span<const Fr>> polys,
+                                          std::span<const Fr> point, std::span<const Fr> evals,
+                                          Transcript& transcript) const {
   const auto* ld = dynamic_cast<const LigeroProverData*>(&data);
   if (ld == nullptr) throw std::invalid_argument("Ligero::open: prover data of another scheme");
-  return prove(*ld, point, evals, transcript).encode();
+  return prove(*ld, polys, point, evals, transcript).encode();
 }
 
-jolt::Status LigeroPCS::verify(const Commitment& commitment, std::span<const Fr> point,
-                               std::span<const Fr> evals, std::span<const std::uint8_t> proof,
-                               Transcript& transcript) const {
+std::optional<VerifyError> LigeroPCS::verify(const Commitment& commitment,
+                                             std::span<const Fr> point, std::span<const Fr> evals,
+                                             std::span<const std::uint8_t> proof,
+                                             Transcript& transcript) const {
   LigeroProof decoded;
-  if (auto st = LigeroProof::decode(proof, decoded); !st) return st;
+  if (auto e = LigeroProof::decode(proof, decoded)) return e;
   return verify_proof(commitment, point, evals, decoded, transcript);
 }
 
-jolt::Status LigeroPCS::verify_proof(const Commitment& commitment, std::span<const Fr> point,
-                                     std::span<const Fr> evals, const LigeroProof& proof,
-                                     Transcript& transcript) const {
+std::optional<VerifyError> LigeroPCS::verify_proof(const Commitment& commitment,
+                                                   std::span<const Fr> point,
+                                                   std::span<const Fr> evals,
+                                                   const LigeroProof& proof,
+                                                   Transcript& transcript) const {
   JOLT_SPAN("Ligero::verify", jolt::arg("num_vars", commitment.num_vars),
             jolt::arg("num_polys", commitment.num_polys));
-  using jolt::Status;
+  // Shape checks: the statement (commitment, point, claims) and the proof's dimensions. They
+  // guard every later index, so they are codec-level ("pcs.ligero.shape") and always on.
+  auto shape_error = [](std::string what) {
+    return std::optional<VerifyError>(VerifyError{"pcs.ligero.shape", "Ligero: " + what});
+  };
   if (commitment.bytes.size() != 32)
-    return Status::error("Ligero::verify: commitment is " +
-                         std::to_string(commitment.bytes.size()) +
-                         " bytes, expected a 32-byte Merkle root");
-  if (commitment.num_polys == 0)
-    return Status::error("Ligero::verify: commitment of 0 polynomials");
+    return shape_error("commitment is " + std::to_string(commitment.bytes.size()) +
+                       " bytes, expected a 32-byte Merkle root");
+  if (commitment.num_polys == 0) return shape_error("commitment of 0 polynomials");
+  if (commitment.num_vars > 64)
+    return shape_error("unsupported number of variables " + std::to_string(commitment.num_vars));
   const LigeroShape shape = LigeroShape::make(commitment.num_vars, commitment.num_polys, params_);
-  if (commitment.num_vars > 64 || !shape.supported())
-    return Status::error("Ligero::verify: unsupported number of variables " +
-                         std::to_string(commitment.num_vars));
+  if (!shape.supported())
+    return shape_error("unsupported number of variables " + std::to_string(commitment.num_vars));
   if (point.size() != commitment.num_vars)
-    return Status::error("Ligero::verify: point has " + std::to_string(point.size()) +
-                         " coordinates, commitment has " + std::to_string(commitment.num_vars) +
-                         " variables");
+    return shape_error("point has " + std::to_string(point.size()) +
+                       " coordinates, commitment has " + std::to_string(commitment.num_vars) +
+                       " variables");
   if (evals.size() != commitment.num_polys)
-    return Status::error("Ligero::verify: " + std::to_string(evals.size()) + " evaluations for " +
-                         std::to_string(commitment.num_polys) + " committed polynomials");
+    return shape_error(std::to_string(evals.size()) + " evaluations for " +
+                       std::to_string(commitment.num_polys) + " committed polynomials");
   Digest root;
   std::copy(commitment.bytes.begin(), commitment.bytes.end(), root.begin());
   const std::size_t m = shape.cols(), N = shape.codeword_len(), h = shape.column_height();
   if (proof.eval_row.size() != m || proof.proximity_row.size() != m)
-    return Status::error(
-        "Ligero::verify: proof rows have " + std::to_string(proof.eval_row.size()) + "/" +
-        std::to_string(proof.proximity_row.size()) + " entries, expected " + std::to_string(m));
+    return shape_error("proof rows have " + std::to_string(proof.eval_row.size()) + "/" +
+                       std::to_string(proof.proximity_row.size()) + " entries, expected " +
+                       std::to_string(m));
 
   const unsigned q = params_.num_queries();
   absorb_statement(transcript, root, shape, q, point, evals);
-  const Fr rho = transcript.challenge_fr("ligero/proximity_rho");
-  const Fr gamma = transcript.challenge_fr("ligero/batch_gamma");
+  const Fr rho = transcript.challenge("ligero/proximity_rho");
+  const Fr gamma = transcript.challenge("ligero/batch_gamma");
 
   Fr combined = Fr::zero(), gp = Fr::one();
   for (const Fr& v : evals) {
     combined += gp * v;
     gp *= gamma;
   }
-  const std::vector<Fr> eq_lo = eq_table_le(point.first(shape.log_cols));
-  if (inner_product(proof.eval_row, eq_lo) != combined)
-    return Status::error(
-        "Ligero::verify: evaluation row does not match the claimed evaluations (⟨u, eq(r_lo)⟩ ≠ "
-        "Σ γ^i v_i)");
+  const std::vector<Fr> eq_lo = eq_table(point.last(shape.log_cols));
+  JOLT_VERIFY("pcs.ligero.eval_claim", inner_product(proof.eval_row, eq_lo) == combined,
+              "Ligero: evaluation row does not match the claimed evaluations (<u, eq(r_lo)> != "
+              "sum of gamma^i v_i)");
 
   transcript.absorb_frs("ligero/proximity_row", proof.proximity_row);
   transcript.absorb_frs("ligero/eval_row", proof.eval_row);
   const std::vector<std::uint64_t> queries = draw_queries(transcript, q, N);
   if (proof.columns.size() != queries.size())
-    return Status::error("Ligero::verify: proof opens " + std::to_string(proof.columns.size()) +
-                         " columns, the transcript asks for " + std::to_string(queries.size()));
+    return shape_error("proof opens " + std::to_string(proof.columns.size()) +
+                       " columns, the transcript asks for " + std::to_string(queries.size()));
   for (const LigeroColumnOpening& col : proof.columns)
     if (col.values.size() != h)
-      return Status::error("Ligero::verify: column " + std::to_string(col.index) + " has " +
-                           std::to_string(col.values.size()) + " values, expected " +
-                           std::to_string(h));
+      return shape_error("an opened column has " + std::to_string(col.values.size()) +
+                         " values, expected " + std::to_string(h));
 
   const ReedSolomonCode code(shape.log_cols, shape.log_inv_rate);
   const std::vector<Fr> enc_prox = code.encode(proof.proximity_row);
@@ -348,30 +378,24 @@ jolt::Status LigeroPCS::verify_proof(const Commitment& commitment, std::span<con
 
   for (std::size_t s = 0; s < queries.size(); ++s) {
     const LigeroColumnOpening& col = proof.columns[s];
-    const std::string where = "column " + std::to_string(queries[s]);
-    if (col.index != queries[s])
-      return Status::error("Ligero::verify: opening " + std::to_string(s) + " is for column " +
-                           std::to_string(col.index) + ", expected " + where);
-    if (col.values.size() != h)
-      return Status::error("Ligero::verify: " + where + " has " +
-                           std::to_string(col.values.size()) + " values, expected " +
-                           std::to_string(h));
-    if (!MerkleTree::verify(root, N, col.index, hash_leaf(col.values), col.path))
-      return Status::error("Ligero::verify: Merkle path of " + where +
-                           " does not lead to the committed root");
-    if (inner_product(c_prox, col.values) != enc_prox[col.index])
-      return Status::error("Ligero::verify: proximity test fails at " + where);
-    if (inner_product(c_eval, col.values) != enc_eval[col.index])
-      return Status::error("Ligero::verify: evaluation row is inconsistent with " + where);
+    const std::uint64_t j = queries[s];
+    JOLT_VERIFY("pcs.ligero.merkle",
+                MerkleTree::verify(root, N, j, hash_leaf(col.values), col.path),
+                "Ligero: Merkle path of column " + std::to_string(j) +
+                    " does not lead to the committed root");
+    JOLT_VERIFY("pcs.ligero.proximity", inner_product(c_prox, col.values) == enc_prox[j],
+                "Ligero: proximity test fails at column " + std::to_string(j));
+    JOLT_VERIFY("pcs.ligero.eval_column", inner_product(c_eval, col.values) == enc_eval[j],
+                "Ligero: evaluation row is inconsistent with column " + std::to_string(j));
   }
-  return Status::success();
+  return std::nullopt;
 }
 
 std::size_t LigeroPCS::max_proof_size(std::uint32_t num_vars, std::uint32_t num_polys) const {
   const LigeroShape s = LigeroShape::make(num_vars, num_polys, params_);
   const std::size_t cols = std::min<std::size_t>(params_.num_queries(), s.codeword_len());
   const std::size_t depth = s.log_cols + s.log_inv_rate;
-  return 40 + 2 * s.cols() * Fr::kBytes + cols * (8 + (s.column_height() + depth) * Fr::kBytes);
+  return 40 + 2 * s.cols() * Fr::kBytes + cols * (s.column_height() + depth) * Fr::kBytes;
 }
 
 }  // namespace jolt::prover::pcs

@@ -72,6 +72,10 @@ std::vector<Fr> evaluate_columns(const std::vector<std::vector<Fr>>& cols,
   return out;
 }
 
+std::vector<std::span<const Fr>> column_spans(const std::vector<std::vector<Fr>>& cols) {
+  return std::vector<std::span<const Fr>>(cols.begin(), cols.end());
+}
+
 std::vector<std::uint32_t> all_columns() {
   std::vector<std::uint32_t> v(kNumColumns);
   for (std::uint32_t i = 0; i < kNumColumns; ++i) v[i] = i;
@@ -108,7 +112,9 @@ class M1Prover {
     {
       JOLT_SPAN("commit_witness", jolt::arg("columns", kNumColumns), jolt::arg("log_t", w.log_t));
       w.columns = make_columns();
-      proof_.commitment = pcs_->commit(w.columns);
+      CommitOutput c = pcs_->commit(column_spans(w.columns));
+      proof_.commitment = std::move(c.commitment.bytes);
+      pcs_data_ = std::move(c.data);
     }
     t_.absorb_bytes("commitment", proof_.commitment);
     session_.park(std::move(w));
@@ -124,7 +130,7 @@ class M1Prover {
       JOLT_SPAN(SpartanOuterKernel::kLabels.prepare);
       k = std::make_unique<SpartanOuterKernel>(w.columns, tau);
     }
-    snapshot("Stage1Batch_prepared", {&w, k.get(), pcs_->prover_data()});
+    snapshot("Stage1Batch_prepared", {&w, k.get(), pcs_data_.get()});
     BatchProverOutput out = prove_batch({{k.get(), Fr::zero()}}, t_, opt_.self_check);
     Stage1Out s;
     s.r1.assign(out.challenges.begin() + m1::kRowBits, out.challenges.end());
@@ -154,7 +160,7 @@ class M1Prover {
       for (std::uint32_t c : factors) leaves.push_back(w.columns[c]);
       k = std::make_unique<NaiveKernel>(kProductLabels, std::move(leaves), expr);
     }
-    snapshot("Stage2Batch_prepared", {&w, k.get(), pcs_->prover_data()});
+    snapshot("Stage2Batch_prepared", {&w, k.get(), pcs_data_.get()});
     BatchProverOutput out =
         prove_batch({{k.get(), m1proto::product_input(gamma, s1.v1)}}, t_, opt_.self_check);
     Stage2Out s;
@@ -216,7 +222,7 @@ class M1Prover {
       leaves.push_back(std::move(p2));
       kr = std::make_unique<NaiveKernel>(kReductionLabels, std::move(leaves), red);
     }
-    snapshot("Stage3_prepared", {&w, ks.get(), kr.get(), pcs_->prover_data()});
+    snapshot("Stage3_prepared", {&w, ks.get(), kr.get(), pcs_data_.get()});
     BatchProverOutput out =
         prove_batch({{ks.get(), m1proto::shift_input(gamma, s1.v1)},
                      {kr.get(), m1proto::reduction_input(weights, s1.v1, s2.v2)}},
@@ -251,10 +257,11 @@ class M1Prover {
       JOLT_SPAN("JointOpeningPolynomials::prepare", jolt::arg("polys", w.columns.size()));
       if (s3.v3.size() != w.columns.size()) throw std::logic_error("stage 8: claim count mismatch");
     }
-    proof_.pcs_opening = pcs_->open(w.columns, s3.r3, s3.v3, t_);
+    proof_.pcs_opening = pcs_->open(*pcs_data_, column_spans(w.columns), s3.r3, s3.v3, t_);
     // The stage's working set (witness columns, PCS prover data) is freed inside the stage, so
     // the time the allocator spends releasing it is attributed here rather than to dark time.
     session_ = ProofSession{};
+    pcs_data_.reset();
     pcs_.reset();
   }
 
@@ -269,6 +276,7 @@ class M1Prover {
   Transcript t_;
   ProofSession session_;
   std::unique_ptr<CommitmentScheme> pcs_;
+  std::unique_ptr<ProverData> pcs_data_;
   Proof proof_;
 };
 

@@ -101,8 +101,12 @@ static VerifyResult verify_impl(const Statement& st, std::span<const std::uint8_
   t.absorb_frs("opening_claim", v3);
 
   // Stage 8: every committed column at r3.
-  if (auto err = pcs->verify(p.commitment, kNumColumns, log_t, r3, v3, p.pcs_opening, t))
-    return reject("stage8.pcs", *err);
+  Commitment com;
+  com.bytes = p.commitment;
+  com.num_vars = static_cast<std::uint32_t>(log_t);
+  com.num_polys = kNumColumns;
+  if (auto err = pcs->verify(com, r3, v3, p.pcs_opening, t))
+    return reject(err->check, err->message);
   return VerifyResult{true, "", ""};
 }
 

@@ -3,25 +3,27 @@
 //
 //   jolt::prover::pcs::LigeroPCS pcs;                         // rate 1/4, 100-bit, q = 148
 //   auto [com, data] = pcs.commit(polys);                     // polys: spans of 2^n Fr each
-//   LigeroProof proof = pcs.prove(*data, point, evals, prover_transcript);
+//   LigeroProof proof = pcs.prove(*data, polys, point, evals, prover_transcript);
 //   std::vector<std::uint8_t> bytes = proof.encode();         // == pcs.open(...)
-//   jolt::Status ok = pcs.verify(com, point, evals, bytes, verifier_transcript);
+//   std::optional<VerifyError> e = pcs.verify(com, point, evals, bytes, verifier_transcript);
 //
 // Geometry. With n variables, c = ⌈n/2⌉ (+ LigeroParams::extra_log_cols, capped at n) low
-// variables index the m = 2^c columns and the n − c
-// high ones the R = 2^(n−c) rows: M_i[a][b] = f_i[a·m + b] (bit order as commitment_scheme.hpp:
-// point[0..c) = r_lo selects the column, point[c..n) = r_hi the row). Each row is read as the
+// variables index the m = 2^c columns and the n − c high ones the R = 2^(n−c) rows:
+// M_i[a][b] = f_i[a·m + b]. Variable order as scheme.hpp (big-endian): the first n − c
+// coordinates r_hi = point[0..n−c) select the row, the last c, r_lo = point[n−c..n), the
+// column. Each row is read as the
 // coefficients of a polynomial of degree < m and encoded by evaluating it on the 4m-th roots of
 // unity (NTT). Leaf j of the single Merkle tree is hash_leaf(Enc(M_0)[0][j], …, Enc(M_0)[R−1][j],
 // Enc(M_1)[0][j], …): column j of every polynomial, so one path opens all k polynomials.
 //
 // Protocol (open and verify run the same transcript sequence):
-//   absorb commitment (root, n, k, q), point, evaluations
+//   absorb commitment (root, n, k, rate, c, q), point, evaluations
 //   ρ ← challenge;  γ ← challenge
 //   prover sends w = Σ_{i,a} ρ^(iR+a) · M_i[a]            (proximity row, m elements)
 //               u = Σ_i γ^i Σ_a eq(r_hi, a) · M_i[a]       (evaluation row, m elements)
 //   absorb w, u;  q column indices j ← challenge_u64 mod 4m (with replacement; duplicates are
-//   opened once, so the proof holds the sorted distinct indices)
+//   opened once, so the proof holds the columns at the sorted distinct indices; the indices
+//   themselves are not sent, the verifier draws them)
 //   verifier: ⟨u, eq(r_lo)⟩ = Σ_i γ^i v_i, and at each opened column (Merkle path to the root)
 //             Enc(w)[j] = Σ ρ^(iR+a) col_j[i,a] and Enc(u)[j] = Σ γ^i eq(r_hi,a) col_j[i,a].
 //
@@ -30,11 +32,10 @@
 // which is conservative). Stack all kR committed rows (whatever the Merkle leaves bind, codeword
 // or not) into one interleaved word U ∈ Fr^(kR × 4m).
 //  (1) U is δ-far from the interleaved code C^(kR) (more than δ·4m columns would have to
-//      change). By the correlated-agreement / proximity-gap property of RS codes in the
-//      unique-decoding regime (Ames–Hazay–Ishai–Venkitasubramaniam, Ligero, CCS 2017; Ben-Sasson–
-//      Carmon–Ishai–Kopparty–Saraf, "Proximity gaps for Reed–Solomon codes", 2020, including the
-//      version for combinations along a degree-(kR−1) curve, i.e. powers of one ρ), Σ ρ^t U_t is
-//      δ-far from C except with probability ≤ (kR−1)·4m/|Fr| < 2^-200 for any practical size. The
+//      change). By the correlated-agreement (proximity-gap) property of RS codes in the
+//      unique-decoding regime, for combinations along a degree-(kR−1) curve (powers of one ρ),
+//      Σ ρ^t U_t is δ-far from C except with probability ≤ (kR−1)·4m/|Fr| < 2^-200 for any
+//      practical size. The
 //      verifier encodes w itself, so Enc(w) ∈ C and it differs from the opened combination on >
 //      δ·4m columns; every query hits one with probability ≥ δ.
 //  (2) U is δ-close: each row has a unique nearest codeword, defining the polynomials f_i* the
@@ -46,39 +47,46 @@
 //      and each query catches it with probability ≥ 3/8.
 //  Either way a cheating prover survives q independent uniform queries with probability
 //  ≤ (1 − δ)^q = (5/8)^q; (5/8)^q ≤ 2^-λ ⇔ q ≥ λ / log2(8/5) = λ / 0.678: λ = 100 → q = 148.
-//  The survey's "q ≈ 190" is the same bound at λ = 128 (128 / 0.678 = 188.8 → 189); set
-//  LigeroParams::security_bits = 128 for that (q = 189). The leaves bind every polynomial and ρ
+//  At λ = 128 the same bound gives q = 189 (128 / 0.678 = 188.8); set
+//  LigeroParams::security_bits = 128 for that. The leaves bind every polynomial and ρ
 //  is drawn after the root is absorbed, as required. This is the interactive (statistical)
 //  bound; after Fiat–Shamir a prover making 2^t transcript-hash queries can grind the query
 //  draw, so the non-interactive bound is ≈ λ − t bits (hash collision resistance: 128 bits).
 //  Not hiding: the proof reveals w, u and q columns of the encoded matrix.
+//
+// Memory: the prover data holds the encoded rows and the Merkle tree, never the tables; prove()
+// reads the rows of the committed tables it is handed again.
 //
 // Thread-safety: LigeroPCS is immutable; commit/prove/verify are const, parallelise internally
 // with TBB, and may be called concurrently. LigeroProverData is immutable after commit.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
-#include <jolt/prover/pcs/commitment_scheme.hpp>
 #include <jolt/prover/pcs/hash.hpp>
 #include <jolt/prover/pcs/merkle_tree.hpp>
+#include <jolt/prover/pcs/scheme.hpp>
 
 namespace jolt::prover::pcs {
 
 struct LigeroParams {
   unsigned log_inv_rate = 2;     // rate 1/4
   unsigned security_bits = 100;  // λ of the query phase
-  // Columns get c = min(n, ⌈n/2⌉ + extra_log_cols) variables. 0 (square) follows the survey;
+  // Columns get c = min(n, ⌈n/2⌉ + extra_log_cols) variables. 0 is the square matrix;
   // the proof (2m + q·kR field elements) is smallest near m ≈ √(q·k·2^n / 2), i.e. 2–3 extra
   // column bits at 2^20, at the price of longer NTTs. Absorbed into the transcript.
   unsigned extra_log_cols = 0;
   // q = ⌈λ / −log2(1 − δ)⌉ with δ = (1 − rate)/2 (unique decoding). 148 for the defaults.
   unsigned num_queries() const;
   double decoding_radius() const;
+  // One line naming every parameter (CommitmentScheme::parameters()).
+  std::string describe() const;
 };
 
 // The matrix geometry shared by prover and verifier.
@@ -98,8 +106,8 @@ struct LigeroShape {
   std::size_t column_height() const { return rows() * num_polys; }  // Fr per opened column
 };
 
+// Opened column s is at the s-th smallest distinct query index the transcript draws.
 struct LigeroColumnOpening {
-  std::uint64_t index = 0;
   std::vector<Fr> values;    // column_height() entries, polynomial-major then row
   std::vector<Digest> path;  // log2(codeword_len) siblings, leaf level first
 };
@@ -109,14 +117,15 @@ struct LigeroProof {
   std::vector<Fr> proximity_row;  // w
   std::vector<LigeroColumnOpening> columns;
 
-  // Layout (all little-endian): "JLGR" | u32 version=1 | u64 row_len | u64 column_height |
-  // u64 path_len | u64 num_columns | u (row_len × 32) | w (row_len × 32) | per column:
-  // u64 index | values (column_height × 32) | path (path_len × 32). Field elements canonical.
+  // Layout (codec.hpp, all little-endian): "JLGR" | u32 version=2 | u64 row_len |
+  // u64 column_height | u64 path_len | u64 num_columns | u (row_len × 32) | w (row_len × 32) |
+  // per column: values (column_height × 32) | path (path_len × 32). Field elements canonical.
   std::vector<std::uint8_t> encode() const;
   std::size_t encoded_size() const;
-  // Length-checked: truncation, trailing bytes, inconsistent counts, non-canonical field
-  // elements and a bad magic/version give an error Status (never a crash or a huge allocation).
-  static jolt::Status decode(std::span<const std::uint8_t> bytes, LigeroProof& out);
+  // Never throws: truncation, trailing bytes, counts beyond the input, non-canonical field
+  // elements and a bad magic/version give a VerifyError ("decode.*", "pcs.ligero.magic",
+  // "pcs.ligero.version"), never a crash or a huge allocation.
+  static std::optional<VerifyError> decode(std::span<const std::uint8_t> bytes, LigeroProof& out);
 };
 
 // A fixed-size Fr array whose storage is not zero-filled on allocation: commit writes every
@@ -149,7 +158,6 @@ class LigeroProverData final : public ProverData {
   void visit_heap(jolt::HeapVisitor& v) const override;
 
   LigeroShape shape;
-  FrArray matrix;   // k·R·m: poly-major, then row, then column (a copy of the tables)
   FrArray encoded;  // k·R·4m: poly-major, then row, then codeword position
   MerkleTree tree;
 };
@@ -157,22 +165,32 @@ class LigeroProverData final : public ProverData {
 class LigeroPCS final : public CommitmentScheme {
  public:
   explicit LigeroPCS(LigeroParams params = {});
+  PcsKind kind() const override { return PcsKind::kLigero; }
   std::string_view name() const override { return "ligero"; }
+  std::string parameters() const override;
   const LigeroParams& params() const { return params_; }
 
   CommitOutput commit(std::span<const std::span<const Fr>> polys) const override;
-  std::vector<std::uint8_t> open(const ProverData& data, std::span<const Fr> point,
-                                 std::span<const Fr> evals, Transcript& transcript) const override;
-  jolt::Status verify(const Commitment& commitment, std::span<const Fr> point,
-                      std::span<const Fr> evals, std::span<const std::uint8_t> proof,
-                      Transcript& transcript) const override;
+  std::vector<std::uint8_t> open(const ProverData& data, std::span<const std::span<const Fr>> polys,
+                                 std::span<const Fr> point, std::span<const Fr> evals,
+                                 Transcript& transcript) const override;
+  std::optional<VerifyError> verify(const Commitment& commitment, std::span<const Fr> point,
+                                    std::span<const Fr> evals, std::span<const std::uint8_t> proof,
+                                    Transcript& transcript) const override;
 
   // Typed variants of open/verify.
-  LigeroProof prove(const LigeroProverData& data, std::span<const Fr> point,
-                    std::span<const Fr> evals, Transcript& transcript) const;
-  jolt::Status verify_proof(const Commitment& commitment, std::span<const Fr> point,
-                            std::span<const Fr> evals, const LigeroProof& proof,
-                            Transcript& transcript) const;
+  //
+  // Testing seam (a malicious prover): `alter_rows`, when set, edits the evaluation row u and
+  // the proximity row w after the honest prover computes them and before they are absorbed, and
+  // replaces the prover's claim self-check; the opened columns then follow the altered
+  // transcript exactly as a cheating prover's would.
+  using AlterRows = std::function<void(std::vector<Fr>& eval_row, std::vector<Fr>& proximity_row)>;
+  LigeroProof prove(const LigeroProverData& data, std::span<const std::span<const Fr>> polys,
+                    std::span<const Fr> point, std::span<const Fr> evals, Transcript& transcript,
+                    const AlterRows& alter_rows = {}) const;
+  std::optional<VerifyError> verify_proof(const Commitment& commitment, std::span<const Fr> point,
+                                          std::span<const Fr> evals, const LigeroProof& proof,
+                                          Transcript& transcript) const;
 
   // Upper bound of the encoded proof size for a shape (exact when no query index repeats).
   std::size_t max_proof_size(std::uint32_t num_vars, std::uint32_t num_polys) const;
@@ -181,7 +199,7 @@ class LigeroPCS final : public CommitmentScheme {
   LigeroParams params_;
 };
 
-// eq(r, x) over x ∈ {0,1}^|r| with bit i of x ↔ r[i] (little-endian, as the PCS uses).
-std::vector<Fr> eq_table_le(std::span<const Fr> r);
+// eq(r, x) over x ∈ {0,1}^|r| with r[0] ↔ the MSB of x (big-endian, as scheme.hpp).
+std::vector<Fr> eq_table(std::span<const Fr> r);
 
 }  // namespace jolt::prover::pcs

@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-#include <jolt/prover/pipeline/commitment.hpp>
+#include <jolt/prover/pcs/scheme.hpp>
 #include <jolt/prover/tracer/trace_row.hpp>
 
 namespace jolt::prover {

@@ -35,6 +35,8 @@ class Transcript {
   std::vector<Fr> challenges(std::string_view label, std::size_t n);
   // 32 uniformly random bytes (e.g. for sampling column indices in a PCS).
   std::array<std::uint8_t, 32> challenge_bytes(std::string_view label);
+  // 64 uniformly random bits: the first 8 bytes (little-endian) of challenge_bytes(label).
+  std::uint64_t challenge_u64(std::string_view label);
 
   const std::array<std::uint8_t, 32>& state() const { return state_; }
   std::uint64_t num_operations() const { return ops_; }

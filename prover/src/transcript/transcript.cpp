@@ -83,4 +83,11 @@ std::array<std::uint8_t, 32> Transcript::challenge_bytes(std::string_view label)
   return out;
 }
 
+std::uint64_t Transcript::challenge_u64(std::string_view label) {
+  const std::array<std::uint8_t, 32> b = challenge_bytes(label);
+  std::uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | b[static_cast<std::size_t>(i)];
+  return v;
+}
+
 }  // namespace jolt::prover

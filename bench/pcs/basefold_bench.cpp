@@ -18,7 +18,6 @@
 #include <vector>
 
 #include <jolt/prover/pcs/basefold.hpp>
-#include <jolt/prover/pcs/blake2b_transcript.hpp>
 #include <jolt/prover/pcs/ligero.hpp>
 #include <jolt/prover/pcs/reed_solomon.hpp>
 
@@ -109,19 +108,20 @@ struct LigeroTimes {
 
 LigeroTimes run_ligero(const pcs::LigeroPCS& lig, const Instance& in) {
   LigeroTimes r;
-  // Ligero's variable order is little-endian (point[0] ↔ LSB): reverse the point.
-  std::vector<Fr> le(in.point.rbegin(), in.point.rend());
   const auto spans = in.spans();
   auto t0 = Clock::now();
-  pcs::CommitOutput c = lig.commit(spans);
+  jolt::prover::CommitOutput c = lig.commit(spans);
   r.commit_ms = ms_since(t0);
-  pcs::Blake2bTranscript tp("bench"), tv("bench");
+  jolt::prover::Transcript tp("bench"), tv("bench");
+  tp.absorb_bytes("commitment", c.commitment.bytes);
+  tv.absorb_bytes("commitment", c.commitment.bytes);
   t0 = Clock::now();
-  const auto proof = lig.open(*c.data, le, in.evals, tp);
+  const auto proof = lig.open(*c.data, spans, in.point, in.evals, tp);
   r.open_ms = ms_since(t0);
-  const auto st = lig.verify(c.commitment, le, in.evals, proof, tv);
-  if (!st.ok) {
-    std::fprintf(stderr, "ligero verification failed: %s\n", st.message.c_str());
+  const auto err = lig.verify(c.commitment, in.point, in.evals, proof, tv);
+  if (err) {
+    std::fprintf(stderr, "ligero verification failed: %s: %s\n", err->check.c_str(),
+                 err->message.c_str());
     std::exit(1);
   }
   r.proof_bytes = proof.size();

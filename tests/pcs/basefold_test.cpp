@@ -6,6 +6,7 @@
 
 #include <jolt/prover/pcs/basefold.hpp>
 #include <jolt/prover/pcs/reed_solomon.hpp>
+#include <jolt/prover/pcs/scheme.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -293,14 +294,26 @@ TEST_CASE("basefold: each verifier check rejects the prover that breaks it") {
   }
 }
 
-#ifdef JOLT_CHECK_DELETION
-// Deletion-testing builds only: skip the check named by JOLT_DELETE_CHECK (verify_check.hpp).
-// Defined here until the library provides it.
-#include <cstdlib>
-namespace jolt::prover::detail {
-bool check_deleted(std::string_view name) {
-  static const char* deleted = std::getenv("JOLT_DELETE_CHECK");
-  return deleted != nullptr && name == deleted;
+TEST_CASE("basefold: behind the CommitmentScheme seam (factory, heap report, verify)") {
+  const auto pcs = jolt::prover::make_commitment_scheme(jolt::prover::PcsKind::kBasefold);
+  CHECK(pcs->kind() == jolt::prover::PcsKind::kBasefold);
+  CHECK(pcs->name() == "basefold");
+  CHECK(pcs->parameters().find("queries=124") != std::string::npos);
+  CHECK(jolt::prover::parse_pcs_kind("basefold") == jolt::prover::PcsKind::kBasefold);
+  const Instance in = make_instance(9, 3, 77);
+  const auto spans = in.spans();
+  const jolt::prover::CommitOutput c = pcs->commit(spans);
+  CHECK(c.commitment.bytes.size() == 32);
+  CHECK(c.data->num_vars() == 9);
+  CHECK(c.data->num_polys() == 3);
+  Transcript tp("seam"), tv("seam");
+  tp.absorb_bytes("commitment", c.commitment.bytes);
+  tv.absorb_bytes("commitment", c.commitment.bytes);
+  const auto proof = pcs->open(*c.data, spans, in.point, in.evals, tp);
+  CHECK(check_name(pcs->verify(c.commitment, in.point, in.evals, proof, tv)) == "(accepted)");
+  // Prover data from another scheme is refused.
+  const auto lig = jolt::prover::make_commitment_scheme(jolt::prover::PcsKind::kLigero);
+  const jolt::prover::CommitOutput lc = lig->commit(spans);
+  Transcript t2("seam");
+  CHECK_THROWS_AS(pcs->open(*lc.data, spans, in.point, in.evals, t2), std::invalid_argument);
 }
-}  // namespace jolt::prover::detail
-#endif

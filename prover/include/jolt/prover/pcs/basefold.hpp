@@ -2,6 +2,7 @@
 // Reed–Solomon codewords under BLAKE2b Merkle trees, opened by a sumcheck interleaved with
 // FRI-style folding. Opens a batch of committed polynomials together at one point.
 //
+//   auto pcs = jolt::prover::make_basefold_commitment();        // the CommitmentScheme seam, or
 //   jolt::prover::basefold::Basefold bf;                        // rate 1/4, 100 bits (see below)
 //   std::vector<std::span<const Fr>> polys = {a, b};            // each 2^n entries, n >= 1
 //   basefold::Committed c = bf.commit(polys);                   // caller absorbs c.root
@@ -52,9 +53,9 @@
 // Verify: decode; the parameters written in the proof must equal the verifier's own (they are
 //   never read from it); every count must match the shape the verifier derives from n, k and its
 //   parameters; replay the transcript; at the indices the proof lists (each < M/2) rebuild per
-//   layer the root from the opened leaves and the siblings; per query fold layer 0's pair (combined with γ^i), then
-//   each coset a times, checking each landing value against the next layer's opened coset and
-//   the last one against Enc(final message); finally claim = Σ_y E_f[y]·final[y] with
+//   layer the root from the opened leaves and the siblings; per query fold layer 0's pair (combined
+//   with γ^i), then each coset a times, checking each landing value against the next layer's opened
+//   coset and the last one against Enc(final message); finally claim = Σ_y E_f[y]·final[y] with
 //   E_f[y] = eq(point[0..n−n_f), y)·Π_i eq(point[n−1−i], α_i); last, the grinding nonce and that
 //   the listed indices are exactly the drawn ones (checked last so that a proof for another
 //   commitment is rejected at its Merkle roots, not at the first transcript divergence). Checks
@@ -63,9 +64,9 @@
 //
 // Soundness (defaults: ρ = 1/4, q = 124 queries, 16 bits of grinding, a = 4, s = 8).
 //   Regime: unique decoding (proven results; the composition below is the standard
-//   unique-decoding FRI argument applied to Basefold, written out as a sketch). The code RS[M, 2^n] has relative distance
-//   d = 1 − (2^n − 1)/M > 1 − ρ = 3/4; take δ = 3/8 < d/2 (the unique-decoding radius).
-//   The error of the interactive protocol is at most
+//   unique-decoding FRI argument applied to Basefold, written out as a sketch). The code RS[M, 2^n]
+//   has relative distance d = 1 − (2^n − 1)/M > 1 − ρ = 3/4; take δ = 3/8 < d/2 (the
+//   unique-decoding radius). The error of the interactive protocol is at most
 //     ε = ε_batch + ε_fold + ε_sumcheck + (1 − δ)^q,
 //   where ε_batch ≤ (k−1)·M/|Fr| (γ-powers are a degree-(k−1) curve: correlated agreement of RS
 //   codes in the unique-decoding regime, Ben-Sasson–Carmon–Ishai–Kopparty–Saraf, "Proximity gaps
@@ -81,10 +82,10 @@
 //   costs the prover 2^16 BLAKE2b evaluations in expectation, so a prover making at most 2^t
 //   hash calls succeeds with probability ≤ 2^t·2^-(84.07+16) = 2^(t − 100.07), i.e.
 //   λ = 0.678·q + pow_bits ≥ 100 (counted bits: 84.07 statistical + 16 grinding; the
-//   collision resistance of BLAKE2b-256, 128 bits, bounds the Merkle binding). Without grinding (pow_bits = 0) the same bound needs q = 148.
-//   q = ⌈(λ − pow_bits) / −log2(1 − δ)⌉ (Params::num_queries). Hash: BLAKE2b-256, leaves
-//   (0x00 ‖ values) and nodes (0x01 ‖ left ‖ right) domain-separated (hash.hpp).
-//   Not hiding: the proof reveals codeword values.
+//   collision resistance of BLAKE2b-256, 128 bits, bounds the Merkle binding). Without grinding
+//   (pow_bits = 0) the same bound needs q = 148. q = ⌈(λ − pow_bits) / −log2(1 − δ)⌉
+//   (Params::num_queries). Hash: BLAKE2b-256, leaves (0x00 ‖ values) and nodes (0x01 ‖ left ‖
+//   right) domain-separated (hash.hpp). Not hiding: the proof reveals codeword values.
 //
 // Thread-safety: Basefold is immutable; commit/open/verify are const, parallelise with TBB and
 // produce byte-identical results at any thread count (exact field arithmetic; the grinding
@@ -104,8 +105,14 @@
 #include <jolt/prover/pcs/hash.hpp>
 #include <jolt/prover/pcs/ligero.hpp>
 #include <jolt/prover/pcs/merkle_tree.hpp>
+#include <jolt/prover/pcs/scheme.hpp>
 #include <jolt/prover/transcript/transcript.hpp>
 #include <jolt/prover/verify_error.hpp>
+
+namespace jolt::prover {
+// Basefold with its default parameters behind the CommitmentScheme seam (PcsKind::kBasefold).
+std::unique_ptr<CommitmentScheme> make_basefold_commitment();
+}  // namespace jolt::prover
 
 namespace jolt::prover::basefold {
 
@@ -140,9 +147,12 @@ struct Shape {
   std::size_t leaf_width(unsigned layer) const;  // 2k for layer 0, 2^a otherwise
 };
 
-// What the prover keeps between commit and open: the k codewords and the layer-0 tree.
-class Codewords final : public jolt::HeapReportable {
+// What the prover keeps between commit and open: the k codewords and the layer-0 tree (the
+// ProverData of the CommitmentScheme seam).
+class Codewords final : public ProverData {
  public:
+  std::uint32_t num_vars() const override { return shape.num_vars; }
+  std::uint32_t num_polys() const override { return shape.num_polys; }
   void visit_heap(jolt::HeapVisitor& v) const override;
   std::size_t heap_bytes() const;
   Shape shape;

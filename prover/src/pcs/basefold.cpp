@@ -1,9 +1,5 @@
-// Basefold commit / batched same-point open / verify (protocol and soundness: basefold.hpp).
-//
-// Lives in the engine library (jolt_prover), not in jolt_pcs: it draws its challenges from the
-// engine's jolt::prover::Transcript, and jolt_pcs is linked BY jolt_prover, so a jolt_pcs object
-// calling Transcript would need a link cycle. It uses jolt_pcs (hashing, Merkle trees, the NTT)
-// in the allowed direction.
+// Basefold commit / batched same-point open / verify (protocol and soundness: basefold.hpp), and
+// the scheme behind the CommitmentScheme seam (make_basefold_commitment).
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
@@ -18,6 +14,7 @@
 #include <jolt/instrument.hpp>
 #include <jolt/prover/pcs/basefold.hpp>
 #include <jolt/prover/pcs/reed_solomon.hpp>
+#include <jolt/prover/pcs/scheme.hpp>
 #include <jolt/prover/verify_check.hpp>
 
 namespace jolt::prover::basefold {
@@ -908,3 +905,51 @@ std::optional<ProofBreakdown> Basefold::breakdown(std::span<const std::uint8_t> 
 }
 
 }  // namespace jolt::prover::basefold
+
+namespace jolt::prover {
+namespace {
+
+class BasefoldScheme final : public CommitmentScheme {
+ public:
+  PcsKind kind() const override { return PcsKind::kBasefold; }
+  std::string_view name() const override { return "basefold"; }
+  std::string parameters() const override { return bf_.parameters(); }
+
+  CommitOutput commit(std::span<const std::span<const Fr>> polys) const override {
+    basefold::Committed c = bf_.commit(polys);
+    CommitOutput out;
+    out.commitment.bytes.assign(c.root.begin(), c.root.end());
+    out.commitment.num_vars = c.num_vars;
+    out.commitment.num_polys = c.num_polys;
+    out.data = std::move(c.data);
+    return out;
+  }
+
+  std::vector<std::uint8_t> open(const ProverData& data, std::span<const std::span<const Fr>> polys,
+                                 std::span<const Fr> point, std::span<const Fr> evals,
+                                 Transcript& transcript) const override {
+    const auto* cw = dynamic_cast<const basefold::Codewords*>(&data);
+    if (cw == nullptr)
+      throw std::invalid_argument(
+          "basefold open: the prover data comes from another commitment scheme");
+    return bf_.open(*cw, polys, point, evals, transcript);
+  }
+
+  std::optional<VerifyError> verify(const Commitment& commitment, std::span<const Fr> point,
+                                    std::span<const Fr> evals, std::span<const std::uint8_t> proof,
+                                    Transcript& transcript) const override {
+    return bf_.verify(commitment.bytes, commitment.num_vars, commitment.num_polys, point, evals,
+                      proof, transcript);
+  }
+
+ private:
+  basefold::Basefold bf_;
+};
+
+}  // namespace
+
+std::unique_ptr<CommitmentScheme> make_basefold_commitment() {
+  return std::make_unique<BasefoldScheme>();
+}
+
+}  // namespace jolt::prover

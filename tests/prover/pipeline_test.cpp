@@ -1,4 +1,4 @@
-// M1 pipeline: honest proofs verify (both PCS), the witness satisfies every constraint,
+// M1 pipeline: honest proofs verify (every PCS), the witness satisfies every constraint,
 // corrupted proofs and witnesses that break one constraint family are rejected, and proofs are
 // identical with 1 and 2 threads.
 #include <doctest/doctest.h>
@@ -41,7 +41,7 @@ TEST_CASE("the sample witness satisfies every M1 constraint") {
 }
 
 TEST_CASE("honest proofs verify") {
-  for (PcsKind pcs : {PcsKind::kLigero, PcsKind::kReveal}) {
+  for (PcsKind pcs : {PcsKind::kBasefold, PcsKind::kLigero, PcsKind::kReveal}) {
     for (int n : {1, 5, 50}) {
       auto tr = sample_trace(n);
       ProverOptions o;

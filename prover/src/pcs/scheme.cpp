@@ -11,7 +11,7 @@ namespace jolt::prover {
 std::unique_ptr<CommitmentScheme> make_reveal_commitment();  // reveal.cpp
 
 PcsKind default_pcs_kind() {
-  return PcsKind::kLigero;
+  return PcsKind::kBasefold;
 }
 
 std::string_view pcs_name(PcsKind kind) {

@@ -1,6 +1,6 @@
 // M1 prove/verify benchmark: prints prove time, verify time and proof size per trace size for a
 // hand-assembled loop program (see tests/prover/mini_trace.hpp).
-//   prove_bench [max_log_t=14] [pcs=ligero|reveal] [detail]
+//   prove_bench [max_log_t=14] [pcs=basefold|ligero|reveal (default: default_pcs_kind())] [detail]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -20,7 +20,15 @@ using namespace jolt::prover;
 int main(int argc, char** argv) {
   const int max_log = argc > 1 ? std::atoi(argv[1]) : 14;
   ProverOptions opt;
-  if (argc > 2 && std::strcmp(argv[2], "reveal") == 0) opt.pcs = PcsKind::kReveal;
+  if (argc > 2) {
+    const auto kind = parse_pcs_kind(argv[2]);
+    if (!kind) {
+      std::fprintf(stderr, "prove_bench: unknown scheme '%s' (basefold, ligero or reveal)\n",
+                   argv[2]);
+      return 2;
+    }
+    opt.pcs = *kind;
+  }
   const bool detail = argc > 3 && std::strcmp(argv[3], "detail") == 0;
   std::printf("%-6s %-8s %12s %12s %12s\n", "log_T", "cycles", "prove_ms", "verify_ms",
               "proof_bytes");

@@ -1,6 +1,6 @@
 // Prove/verify benchmark: prints prove time, verify time and proof size per trace size for a
 // hand-assembled loop program (see tests/prover/mini_trace.hpp).
-//   prove_bench [max_log_t=14] [pcs=ligero|reveal] [detail]
+//   prove_bench [max_log_t=14] [pcs=basefold|ligero|reveal (default: default_pcs_kind())] [detail]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
   if (argc > 2) {
     const auto kind = parse_pcs_kind(argv[2]);
     if (!kind) {
-      std::fprintf(stderr, "prove_bench: unknown commitment scheme '%s' (reveal, ligero)\n",
+      std::fprintf(stderr, "prove_bench: unknown commitment scheme '%s' (basefold, ligero or reveal)\n",
                    argv[2]);
       return 2;
     }

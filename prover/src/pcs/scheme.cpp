@@ -2,6 +2,7 @@
 #include <stdexcept>
 #include <string>
 
+#include <jolt/prover/pcs/basefold.hpp>
 #include <jolt/prover/pcs/ligero.hpp>
 #include <jolt/prover/pcs/scheme.hpp>
 
@@ -10,7 +11,7 @@ namespace jolt::prover {
 std::unique_ptr<CommitmentScheme> make_reveal_commitment();  // reveal.cpp
 
 PcsKind default_pcs_kind() {
-  return PcsKind::kLigero;
+  return PcsKind::kBasefold;
 }
 
 std::string_view pcs_name(PcsKind kind) {
@@ -37,12 +38,8 @@ std::unique_ptr<CommitmentScheme> make_commitment_scheme(PcsKind kind) {
       return make_reveal_commitment();
     case PcsKind::kLigero:
       return std::make_unique<pcs::LigeroPCS>();
-    // MERGE POINT for the Basefold scheme (prover/src/pcs/basefold*): replace the throw below by
-    //   case PcsKind::kBasefold: return make_basefold_commitment();
-    // and make default_pcs_kind() return PcsKind::kBasefold.
     case PcsKind::kBasefold:
-      throw std::invalid_argument(
-          "commitment scheme 'basefold' is not built into this version; use --pcs ligero");
+      return make_basefold_commitment();
   }
   throw std::invalid_argument("unknown commitment scheme kind " +
                               std::to_string(static_cast<int>(kind)) +

@@ -1,0 +1,233 @@
+// Basefold: a multilinear polynomial commitment over BN254 Fr with polylogarithmic proofs —
+// Reed–Solomon codewords under BLAKE2b Merkle trees, opened by a sumcheck interleaved with
+// FRI-style folding. Opens a batch of committed polynomials together at one point.
+//
+//   auto pcs = jolt::prover::make_basefold_commitment();        // the CommitmentScheme seam, or
+//   jolt::prover::basefold::Basefold bf;                        // rate 1/4, 100 bits (see below)
+//   std::vector<std::span<const Fr>> polys = {a, b};            // each 2^n entries, n >= 1
+//   basefold::Committed c = bf.commit(polys);                   // caller absorbs c.root
+//   std::vector<std::uint8_t> pi = bf.open(*c.data, polys, point, evals, prover_transcript);
+//   std::optional<VerifyError> e =
+//       bf.verify(c.root, n, k, point, evals, pi, verifier_transcript);   // nullopt: accepted
+//
+// Variable order (big-endian, as EqPolynomial::evals): entry x of a table is f at the boolean
+// point whose coordinate 0 is the MOST significant bit of x; point[0] ↔ MSB, point[n-1] ↔ LSB.
+//
+// Code. A table f of 2^n entries is read as the coefficients of P(X) = Σ_x f[x]·X^x (degree
+// < 2^n) and encoded as C[j] = P(ω^j) on the natural-order domain of size M = 2^(n+R), ω a
+// primitive M-th root of unity, R = log_inv_rate (rate ρ = 2^-R; the default R = 2).
+// Writing P(X) = Pe(X²) + X·Po(X²) (Pe: the even-indexed entries, Po: the odd ones), folding the
+// LSB variable with α, f'[y] = (1−α)·f[2y] + α·f[2y+1], has the codeword
+//   C'[j] = (1−α)·(C[j] + C[j+M/2])/2 + α·(C[j] − C[j+M/2])/(2ω^j),   j < M/2,
+// because ω^(j+M/2) = −ω^j; C' is the RS codeword of f' on the domain of size M/2 (generator ω²),
+// again at rate ρ. So a fold step reads the pair (j, j+M/2) of one layer and lands on position j
+// of the next; 2^a steps read the coset {ℓ + t·M/2^a : t < 2^a} and land on position ℓ.
+//
+// Commit. All k tables are encoded (rs_encode, one polynomial per TBB task). ONE Merkle tree over
+// M/2 leaves: leaf ℓ = hash_leaf(C_0[ℓ], C_0[ℓ+M/2], C_1[ℓ], C_1[ℓ+M/2], …), so one path opens
+// the pair that the first fold step combines, for every polynomial. The commitment is the root
+// (32 bytes). Prover data = the k codewords + that tree; the tables are NOT copied (open() is
+// handed them again).
+//
+// Open (open and verify run the same transcript sequence):
+//   absorb "basefold/statement" (parameters(), root, n, k), "basefold/point", "basefold/evals";
+//   γ ← challenge.  f = Σ γ^i f_i (tables combined: k·2^n mult-adds, no codeword is combined
+//   or re-encoded), claim = Σ γ^i v_i; E = eq(point, ·) over 2^n entries.
+//   Round i = 0, 1, …, n_f − 1 (n_f = 1 + a·L folds, a = log_fold, L coset layers), binding the
+//   LSB variable of what remains (point[n−1−i]):
+//     if i = 1 + a·l (l < L): encode the current table (2^(n−i) entries) → oracle O_{l+1} on a
+//       domain of M_{l+1} = 2^(n−i+R); Merkle tree whose leaf ℓ < M_{l+1}/2^a holds the coset
+//       O[ℓ + t·M_{l+1}/2^a], t < 2^a; absorb its root;
+//     send g_i(0), g_i(2) of g_i(t) = Σ_y (E[2y] + t(E[2y+1]−E[2y]))·(f[2y] + t(f[2y+1]−f[2y]))
+//       (degree 2; the verifier sets g_i(1) = claim − g_i(0)); α_i ← challenge;
+//       claim ← g_i(α_i); f, E ← folded with α_i.
+//   L = ⌈(n − 1 − s)/a⌉ if n − 1 > s else 0 (s = final_log_max), so the final table has
+//   2^(n−n_f) ≤ 2^s entries: it is sent in the clear and absorbed. Grinding: the prover finds the
+//   smallest nonce with the low pow_bits bits of BLAKE2b-256(state ‖ "basefold/pow" ‖ nonce) zero
+//   (state: the transcript state after the final message), absorbs it. Then q query indices
+//   j ∈ [0, M/2) are drawn from challenge_bytes (uniform: M/2 is a power of two).
+//   The proof lists the q indices (u32 each); per layer it holds the leaves at the distinct sorted
+//   query positions and ONE batch of Merkle siblings for all of them (multi-proof: a sibling is
+//   sent only when the verifier cannot compute it), level by level from the leaves, in increasing
+//   node order.
+// Verify: decode; the parameters written in the proof must equal the verifier's own (they are
+//   never read from it); every count must match the shape the verifier derives from n, k and its
+//   parameters; replay the transcript; at the indices the proof lists (each < M/2) rebuild per
+//   layer the root from the opened leaves and the siblings; per query fold layer 0's pair (combined
+//   with γ^i), then each coset a times, checking each landing value against the next layer's opened
+//   coset and the last one against Enc(final message); finally claim = Σ_y E_f[y]·final[y] with
+//   E_f[y] = eq(point[0..n−n_f), y)·Π_i eq(point[n−1−i], α_i); last, the grinding nonce and that
+//   the listed indices are exactly the drawn ones (checked last so that a proof for another
+//   commitment is rejected at its Merkle roots, not at the first transcript divergence). Checks
+//   (VerifyError::check): pcs.basefold.statement, .decode, .params, .proof_shape, .query_range,
+//   .leaf_count, .sibling_count, .merkle, .fold, .final_codeword, .final_sum, .pow, .query_index.
+//
+// Soundness (defaults: ρ = 1/4, q = 124 queries, 16 bits of grinding, a = 4, s = 8).
+//   Regime: unique decoding (proven results; the composition below is the standard
+//   unique-decoding FRI argument applied to Basefold, written out as a sketch). The code RS[M, 2^n]
+//   has relative distance d = 1 − (2^n − 1)/M > 1 − ρ = 3/4; take δ = 3/8 < d/2 (the
+//   unique-decoding radius). The error of the interactive protocol is at most
+//     ε = ε_batch + ε_fold + ε_sumcheck + (1 − δ)^q,
+//   where ε_batch ≤ (k−1)·M/|Fr| (γ-powers are a degree-(k−1) curve: correlated agreement of RS
+//   codes in the unique-decoding regime, Ben-Sasson–Carmon–Ishai–Kopparty–Saraf, "Proximity gaps
+//   for Reed–Solomon codes", 2020 — the result ligero.hpp's soundness note also rests on),
+//   ε_fold ≤ n_f·M/|Fr| (each fold is an affine line e + α(o − e) in the pair of halves: the same
+//   result for lines), ε_sumcheck ≤ 2·n_f/|Fr| (degree-2 rounds). If every committed word is
+//   δ-close to the code, each decodes uniquely; a false claim then survives the final check
+//   only through one of the ε terms, or else some fold/final value disagrees with the decoded
+//   codewords on more than a δ fraction of positions and each uniform query catches it with
+//   probability ≥ δ. With |Fr| > 2^253, M ≤ 2^28, k, n_f < 2^16: the first three terms are
+//   < 2^-200, so ε ≤ (5/8)^q + 2^-200 = 2^-(0.678·q) = 2^-84.07 for q = 124 (statistical).
+//   Grinding is counted as in the Fiat–Shamir setting: each fresh draw of the query indices
+//   costs the prover 2^16 BLAKE2b evaluations in expectation, so a prover making at most 2^t
+//   hash calls succeeds with probability ≤ 2^t·2^-(84.07+16) = 2^(t − 100.07), i.e.
+//   λ = 0.678·q + pow_bits ≥ 100 (counted bits: 84.07 statistical + 16 grinding; the
+//   collision resistance of BLAKE2b-256, 128 bits, bounds the Merkle binding). Without grinding
+//   (pow_bits = 0) the same bound needs q = 148. q = ⌈(λ − pow_bits) / −log2(1 − δ)⌉
+//   (Params::num_queries). Hash: BLAKE2b-256, leaves (0x00 ‖ values) and nodes (0x01 ‖ left ‖
+//   right) domain-separated (hash.hpp). Not hiding: the proof reveals codeword values.
+//
+// Thread-safety: Basefold is immutable; commit/open/verify are const, parallelise with TBB and
+// produce byte-identical results at any thread count (exact field arithmetic; the grinding
+// search is sequential). Codewords is immutable after commit.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <jolt/heap.hpp>
+#include <jolt/prover/field/fr.hpp>
+#include <jolt/prover/pcs/hash.hpp>
+#include <jolt/prover/pcs/ligero.hpp>
+#include <jolt/prover/pcs/merkle_tree.hpp>
+#include <jolt/prover/pcs/scheme.hpp>
+#include <jolt/prover/transcript/transcript.hpp>
+#include <jolt/prover/verify_error.hpp>
+
+namespace jolt::prover {
+// Basefold with its default parameters behind the CommitmentScheme seam (PcsKind::kBasefold).
+std::unique_ptr<CommitmentScheme> make_basefold_commitment();
+}  // namespace jolt::prover
+
+namespace jolt::prover::basefold {
+
+using pcs::Digest;
+
+struct Params {
+  unsigned log_inv_rate = 2;     // R: rate 2^-R
+  unsigned security_bits = 100;  // λ, grinding included
+  unsigned pow_bits = 16;        // grinding on the query seed
+  unsigned log_fold = 4;         // a: variables folded per committed oracle after the first
+  unsigned final_log_max = 8;    // s: the final message has ≤ 2^s entries
+  // q = ⌈(λ − pow_bits) / −log2(1 − δ)⌉, δ = (1 − 2^-R)/2. 124 for the defaults.
+  unsigned num_queries() const;
+  double decoding_radius() const;
+  // Throws std::invalid_argument naming the parameter if the set is unusable.
+  void validate() const;
+  friend bool operator==(const Params&, const Params&) = default;
+};
+
+// The layer geometry shared by prover and verifier for n variables.
+struct Shape {
+  unsigned num_vars = 0;
+  unsigned num_polys = 0;
+  unsigned log_inv_rate = 2;
+  unsigned log_fold = 4;
+  unsigned coset_layers = 0;  // L
+  unsigned num_rounds = 0;    // n_f = 1 + a·L
+  static Shape make(unsigned num_vars, unsigned num_polys, const Params& p);
+  unsigned log_domain(unsigned layer) const;  // layer 0: n+R; layer l ≥ 1: n − 1 − a(l−1) + R
+  unsigned final_log_len() const { return num_vars - num_rounds; }
+  std::size_t leaves(unsigned layer) const;      // M/2 for layer 0, M_l / 2^a otherwise
+  std::size_t leaf_width(unsigned layer) const;  // 2k for layer 0, 2^a otherwise
+};
+
+// What the prover keeps between commit and open: the k codewords and the layer-0 tree (the
+// ProverData of the CommitmentScheme seam).
+class Codewords final : public ProverData {
+ public:
+  std::uint32_t num_vars() const override { return shape.num_vars; }
+  std::uint32_t num_polys() const override { return shape.num_polys; }
+  void visit_heap(jolt::HeapVisitor& v) const override;
+  std::size_t heap_bytes() const;
+  Shape shape;
+  pcs::FrArray codewords;  // k·M: poly-major, natural domain order
+  pcs::MerkleTree tree;    // M/2 leaves (pairs of every polynomial)
+};
+
+struct Committed {
+  Digest root{};
+  unsigned num_vars = 0;
+  unsigned num_polys = 0;
+  std::unique_ptr<Codewords> data;
+};
+
+// A dishonest prover for the rejection tests: the honest prover run with one thing altered.
+struct Tamper {
+  bool skip_eval_check = false;     // prove false claims instead of throwing
+  unsigned corrupt_layer = 0;       // ≥ 1: add one to every entry of that coset oracle
+  bool perturb_final = false;       // add a vector orthogonal to the final eq weights
+  bool corrupt_sibling = false;     // flip a bit of layer 0's first sibling digest
+  bool extra_sibling = false;       // append an unused digest to layer 0's siblings
+  bool bad_pow = false;             // send a nonce that fails the grinding check
+  bool extra_final = false;         // append an element to the final message after absorbing it
+  bool drop_leaf = false;           // leave out the last opened leaf of layer 0
+  bool shift_query = false;         // open the first query at the next index instead
+  bool query_out_of_range = false;  // name the first query as its index + the leaf count
+};
+
+// Where a proof's bytes go (for benchmarks).
+struct ProofBreakdown {
+  std::size_t total = 0;
+  std::size_t rounds_and_final = 0;  // sumcheck messages, roots, final message, nonce, header
+  std::size_t first_layer_values = 0;
+  std::size_t coset_values = 0;
+  std::size_t siblings = 0;                  // multi-proof digests actually sent
+  std::size_t siblings_without_sharing = 0;  // one full path per distinct opened leaf
+};
+
+// ω^i for i < 2^log_size / 2, ω = Fr::root_of_unity(log_size) (built in parallel).
+std::vector<Fr> twiddles(unsigned log_size);
+// out = the RS codeword of msg at rate 2^-log_inv_rate on the natural-order domain (as
+// pcs::ReedSolomonCode::encode, which the verifier uses), by a cache-blocked radix-2 NTT.
+// tw[i·tw_stride] must be ω_M^i (M = out.size()), e.g. twiddles(log M) with stride 1, or a larger
+// domain's table with stride (its size / M). Parallel inside; byte-identical at any thread count.
+void rs_encode(std::span<const Fr> msg, unsigned log_inv_rate, std::span<Fr> out,
+               std::span<const Fr> tw, std::size_t tw_stride);
+
+class Basefold {
+ public:
+  explicit Basefold(Params params = {});
+  const Params& params() const { return params_; }
+  // One line naming every parameter and the regime, e.g. for summary.json.
+  std::string parameters() const;
+
+  // All tables 2^n entries, 1 ≤ n ≤ 28 − R, k ≥ 1. Throws std::invalid_argument otherwise.
+  Committed commit(std::span<const std::span<const Fr>> polys) const;
+
+  // Proves evals[i] = f_i(point). Throws std::invalid_argument on mismatched shapes or a wrong
+  // evaluation (caught by the first sumcheck round with high probability over γ).
+  std::vector<std::uint8_t> open(const Codewords& data, std::span<const std::span<const Fr>> polys,
+                                 std::span<const Fr> point, std::span<const Fr> evals,
+                                 Transcript& transcript, const Tamper* tamper = nullptr) const;
+
+  // nullopt when accepted. Never throws, never reads out of bounds on malformed proofs.
+  std::optional<VerifyError> verify(std::span<const std::uint8_t> root, unsigned num_vars,
+                                    unsigned num_polys, std::span<const Fr> point,
+                                    std::span<const Fr> evals, std::span<const std::uint8_t> proof,
+                                    Transcript& transcript) const;
+
+  // Decodes a proof made by this scheme for 2^num_vars × num_polys; nullopt if malformed.
+  std::optional<ProofBreakdown> breakdown(std::span<const std::uint8_t> proof, unsigned num_vars,
+                                          unsigned num_polys) const;
+
+ private:
+  Params params_;
+};
+
+}  // namespace jolt::prover::basefold

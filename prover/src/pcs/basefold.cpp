@@ -1,0 +1,955 @@
+// Basefold commit / batched same-point open / verify (protocol and soundness: basefold.hpp), and
+// the scheme behind the CommitmentScheme seam (make_basefold_commitment).
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include <jolt/instrument.hpp>
+#include <jolt/prover/pcs/basefold.hpp>
+#include <jolt/prover/pcs/reed_solomon.hpp>
+#include <jolt/prover/pcs/scheme.hpp>
+#include <jolt/prover/verify_check.hpp>
+
+namespace jolt::prover::basefold {
+namespace {
+
+constexpr std::uint8_t kMagic[4] = {'J', 'B', 'F', 'D'};
+constexpr std::uint32_t kVersion = 1;
+constexpr std::size_t kGrain = 1024;
+
+// ---- byte helpers --------------------------------------------------------------------------
+
+void put_u32(std::vector<std::uint8_t>& out, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+}
+void put_u64(std::vector<std::uint8_t>& out, std::uint64_t v) {
+  for (int i = 0; i < 8; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+}
+void put_frs(std::vector<std::uint8_t>& out, std::span<const Fr> v) {
+  put_u32(out, static_cast<std::uint32_t>(v.size()));
+  for (const Fr& x : v) {
+    const auto b = x.to_bytes();
+    out.insert(out.end(), b.begin(), b.end());
+  }
+}
+void put_digests(std::vector<std::uint8_t>& out, std::span<const Digest> v) {
+  put_u32(out, static_cast<std::uint32_t>(v.size()));
+  for (const Digest& d : v) out.insert(out.end(), d.begin(), d.end());
+}
+
+// Length-checked reader: every failure latches `ok = false` and records why.
+struct Reader {
+  std::span<const std::uint8_t> b;
+  std::size_t pos = 0;
+  bool ok = true;
+  std::string why;
+  bool need(std::size_t n, const char* what) {
+    if (!ok) return false;
+    if (b.size() - pos < n) {
+      ok = false;
+      why = std::string("truncated while reading ") + what;
+    }
+    return ok;
+  }
+  std::uint64_t uint(int bytes, const char* what) {
+    if (!need(static_cast<std::size_t>(bytes), what)) return 0;
+    std::uint64_t v = 0;
+    for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | b[pos + static_cast<std::size_t>(i)];
+    pos += static_cast<std::size_t>(bytes);
+    return v;
+  }
+  std::vector<Fr> frs(const char* what) {
+    const std::uint64_t n = uint(4, what);
+    std::vector<Fr> v;
+    if (!ok || !need(n * Fr::kBytes, what)) return v;
+    v.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      auto x = Fr::from_bytes(b.subspan(pos, Fr::kBytes));
+      pos += Fr::kBytes;
+      if (!x) {
+        ok = false;
+        why = std::string("non-canonical field element in ") + what;
+        return {};
+      }
+      v[i] = *x;
+    }
+    return v;
+  }
+  std::vector<Digest> digests(const char* what) {
+    const std::uint64_t n = uint(4, what);
+    std::vector<Digest> v;
+    if (!ok || !need(n * 32, what)) return v;
+    v.resize(n);
+    for (std::size_t i = 0; i < n; ++i, pos += 32) std::memcpy(v[i].data(), b.data() + pos, 32);
+    return v;
+  }
+};
+
+// ---- the proof ------------------------------------------------------------------------------
+
+struct LayerOpening {
+  std::uint32_t leaf_width = 0;
+  std::vector<Fr> values;  // per distinct sorted leaf: leaf_width values
+  std::vector<Digest> siblings;
+};
+
+// Layout (little-endian): "JBFD" | u32 version | u32 × 5 parameters (log_inv_rate, num_queries,
+// pow_bits, log_fold, final_log_max) | rounds: u32 count, 2·rounds field elements (g(0), g(2)) |
+// roots: u32 count, 32 B each | final: u32 count, field elements | u64 nonce | u32 layers, per
+// layer: u32 leaf_width, u32 count + values, u32 count + siblings; before the layers u32 count +
+// the query indices (u32 each). Field elements canonical.
+struct Proof {
+  std::uint32_t params[5] = {};
+  std::vector<Fr> rounds;
+  std::vector<Digest> roots;
+  std::vector<Fr> final_msg;
+  std::uint64_t nonce = 0;
+  std::vector<std::uint32_t> queries;  // layer-0 leaf indices, in draw order
+  std::vector<LayerOpening> layers;
+
+  std::vector<std::uint8_t> encode() const {
+    std::vector<std::uint8_t> out(kMagic, kMagic + 4);
+    put_u32(out, kVersion);
+    for (std::uint32_t p : params) put_u32(out, p);
+    put_frs(out, rounds);
+    put_digests(out, roots);
+    put_frs(out, final_msg);
+    put_u64(out, nonce);
+    put_u32(out, static_cast<std::uint32_t>(queries.size()));
+    for (std::uint32_t q : queries) put_u32(out, q);
+    put_u32(out, static_cast<std::uint32_t>(layers.size()));
+    for (const LayerOpening& l : layers) {
+      put_u32(out, l.leaf_width);
+      put_frs(out, l.values);
+      put_digests(out, l.siblings);
+    }
+    return out;
+  }
+
+  static bool decode(std::span<const std::uint8_t> bytes, Proof& p, std::string& why) {
+    Reader r;
+    r.b = bytes;
+    if (!r.need(8, "header") || std::memcmp(bytes.data(), kMagic, 4) != 0) {
+      why = r.ok ? "bad magic (not a Basefold proof)" : r.why;
+      return false;
+    }
+    r.pos = 4;
+    if (r.uint(4, "version") != kVersion) {
+      why = "unsupported proof version";
+      return false;
+    }
+    for (std::uint32_t& x : p.params) x = static_cast<std::uint32_t>(r.uint(4, "parameters"));
+    p.rounds = r.frs("round polynomials");
+    p.roots = r.digests("oracle roots");
+    p.final_msg = r.frs("final message");
+    p.nonce = r.uint(8, "grinding nonce");
+    const std::uint64_t nq = r.uint(4, "query count");
+    if (r.ok && r.need(nq * 4, "query indices")) {
+      p.queries.resize(nq);
+      for (auto& q : p.queries) q = static_cast<std::uint32_t>(r.uint(4, "query index"));
+    }
+    const std::uint64_t nl = r.uint(4, "layer count");
+    if (r.ok && nl > 64) {
+      why = "layer count " + std::to_string(nl) + " exceeds 64";
+      return false;
+    }
+    for (std::uint64_t l = 0; r.ok && l < nl; ++l) {
+      LayerOpening lo;
+      lo.leaf_width = static_cast<std::uint32_t>(r.uint(4, "leaf width"));
+      lo.values = r.frs("leaf values");
+      lo.siblings = r.digests("Merkle siblings");
+      p.layers.push_back(std::move(lo));
+    }
+    if (r.ok && r.pos != bytes.size()) {
+      why = std::to_string(bytes.size() - r.pos) + " trailing bytes";
+      return false;
+    }
+    if (!r.ok) why = r.why;
+    return r.ok;
+  }
+};
+
+// ---- shared protocol pieces -----------------------------------------------------------------
+
+std::array<std::uint32_t, 5> param_words(const Params& p) {
+  return {p.log_inv_rate, p.num_queries(), p.pow_bits, p.log_fold, p.final_log_max};
+}
+
+void absorb_statement(Transcript& t, const std::string& params, std::span<const std::uint8_t> root,
+                      unsigned n, unsigned k, std::span<const Fr> point,
+                      std::span<const Fr> evals) {
+  std::vector<std::uint8_t> b(params.begin(), params.end());
+  b.insert(b.end(), root.begin(), root.end());
+  put_u64(b, n);
+  put_u64(b, k);
+  t.absorb_bytes("basefold/statement", b);
+  t.absorb_frs("basefold/point", point);
+  t.absorb_frs("basefold/evals", evals);
+}
+
+bool pow_ok(const std::array<std::uint8_t, 32>& state, std::uint64_t nonce, unsigned bits) {
+  if (bits == 0) return true;
+  std::uint8_t buf[32 + 12 + 8];
+  std::memcpy(buf, state.data(), 32);
+  std::memcpy(buf + 32, "basefold/pow", 12);
+  for (int i = 0; i < 8; ++i) buf[44 + i] = static_cast<std::uint8_t>(nonce >> (8 * i));
+  const Digest h = pcs::blake2b_256(buf);
+  std::uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | h[static_cast<std::size_t>(i)];
+  return (v & ((std::uint64_t{1} << bits) - 1)) == 0;
+}
+
+std::vector<std::uint64_t> draw_queries(Transcript& t, unsigned q, std::size_t leaves) {
+  std::vector<std::uint64_t> idx;
+  idx.reserve(q);
+  while (idx.size() < q) {
+    const auto b = t.challenge_bytes("basefold/queries");
+    for (int w = 0; w < 4 && idx.size() < q; ++w) {
+      std::uint64_t v = 0;
+      for (int i = 7; i >= 0; --i) v = (v << 8) | b[static_cast<std::size_t>(8 * w + i)];
+      idx.push_back(v & (leaves - 1));  // leaves is a power of two: uniform
+    }
+  }
+  return idx;
+}
+
+// Query positions per layer: layer 0's leaf and oracle 1's position are both j; after coset
+// layer l the position is ℓ = p mod leaves(l). Entry L+1 is the position in the final codeword.
+std::vector<std::vector<std::uint64_t>> layer_positions(const Shape& s,
+                                                        std::span<const std::uint64_t> queries) {
+  std::vector<std::vector<std::uint64_t>> pos(s.coset_layers + 2);
+  pos[0].assign(queries.begin(), queries.end());
+  pos[1] = pos[0];
+  for (unsigned l = 1; l <= s.coset_layers; ++l) {
+    pos[l + 1] = pos[l];
+    for (auto& p : pos[l + 1]) p &= s.leaves(l) - 1;
+  }
+  return pos;
+}
+
+std::vector<std::uint64_t> sorted_unique(std::vector<std::uint64_t> v, std::size_t leaves) {
+  for (auto& x : v) x &= leaves - 1;
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+// eq(r, x) for x ∈ {0,1}^|r|, r[0] ↔ the MSB of x.
+std::vector<Fr> eq_table(std::span<const Fr> r) {
+  std::vector<Fr> e(std::size_t{1} << r.size()), tmp(e.size());
+  e[0] = Fr::one();
+  std::size_t len = 1;
+  for (const Fr& ri : r) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, len, kGrain),
+                      [&](const tbb::blocked_range<std::size_t>& rg) {
+                        for (std::size_t y = rg.begin(); y < rg.end(); ++y) {
+                          tmp[2 * y + 1] = e[y] * ri;
+                          tmp[2 * y] = e[y] - tmp[2 * y + 1];
+                        }
+                      });
+    len *= 2;
+    std::copy_n(tmp.begin(), len, e.begin());
+  }
+  return e;
+}
+
+Fr eq1(const Fr& a, const Fr& b) {
+  return a * b + (Fr::one() - a) * (Fr::one() - b);
+}
+
+// g(α) from g(0), g(1), g(2).
+Fr interpolate2(const Fr& g0, const Fr& g1, const Fr& g2, const Fr& a) {
+  static const Fr inv2 = Fr::from_u64(2).inverse();
+  const Fr a1 = a - Fr::one(), a2 = a - Fr::from_u64(2);
+  return (g0 * a1 * a2 + g2 * a * a1) * inv2 - g1 * a * a2;
+}
+
+// One fold step on a pair (C(x), C(−x)) given x^{-1}.
+Fr fold_pair(const Fr& c0, const Fr& c1, const Fr& xinv, const Fr& alpha) {
+  static const Fr inv2 = Fr::from_u64(2).inverse();
+  const Fr s = c0 + c1, d = (c0 - c1) * xinv;
+  return (s + alpha * (d - s)) * inv2;
+}
+
+// Siblings the verifier cannot compute, level by level from the leaves, increasing node order.
+std::vector<Digest> multiproof(const pcs::MerkleTree& tree, std::vector<std::uint64_t> known) {
+  std::vector<Digest> out;
+  const std::size_t depth = tree.depth();
+  for (std::size_t h = 0; h < depth; ++h) {
+    std::vector<std::uint64_t> next;
+    for (std::size_t i = 0; i < known.size();) {
+      const std::uint64_t a = known[i];
+      if ((a & 1) == 0 && i + 1 < known.size() && known[i + 1] == a + 1) {
+        i += 2;
+      } else {
+        out.push_back(tree.path(static_cast<std::size_t>(a << h))[h]);
+        i += 1;
+      }
+      if (next.empty() || next.back() != (a >> 1)) next.push_back(a >> 1);
+    }
+    known = std::move(next);
+  }
+  return out;
+}
+
+// Rebuilds the root from sorted distinct (index, digest) leaves; nullopt if siblings run out.
+std::optional<Digest> rebuild_root(std::vector<std::pair<std::uint64_t, Digest>> nodes,
+                                   std::size_t depth, std::span<const Digest> sibs,
+                                   std::size_t& used) {
+  for (std::size_t h = 0; h < depth; ++h) {
+    std::vector<std::pair<std::uint64_t, Digest>> next;
+    for (std::size_t i = 0; i < nodes.size();) {
+      const std::uint64_t a = nodes[i].first;
+      Digest parent;
+      if ((a & 1) == 0 && i + 1 < nodes.size() && nodes[i + 1].first == a + 1) {
+        parent = pcs::hash_node(nodes[i].second, nodes[i + 1].second);
+        i += 2;
+      } else {
+        if (used >= sibs.size()) return std::nullopt;
+        const Digest& s = sibs[used++];
+        parent = (a & 1) ? pcs::hash_node(s, nodes[i].second) : pcs::hash_node(nodes[i].second, s);
+        i += 1;
+      }
+      next.emplace_back(a >> 1, parent);
+    }
+    nodes = std::move(next);
+  }
+  if (nodes.size() != 1) return std::nullopt;
+  return nodes[0].second;
+}
+
+std::uint64_t bit_reverse(std::uint64_t x, unsigned bits) {
+  std::uint64_t r = 0;
+  for (unsigned b = 0; b < bits; ++b, x >>= 1) r = (r << 1) | (x & 1);
+  return r;
+}
+
+// A coset oracle of the open phase: the codeword and its tree (transient, prover only).
+struct Oracle {
+  std::vector<Fr> codeword;
+  pcs::MerkleTree tree;
+};
+
+}  // namespace
+
+// ---- Reed–Solomon encoding ------------------------------------------------------------------
+
+std::vector<Fr> twiddles(unsigned log_size) {
+  const std::size_t half = (std::size_t{1} << log_size) / 2;
+  std::vector<Fr> tw(std::max<std::size_t>(half, 1));
+  const Fr w = Fr::root_of_unity(log_size);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half, 4096),
+                    [&](const tbb::blocked_range<std::size_t>& rg) {
+                      Fr x = w.pow(rg.begin());
+                      for (std::size_t i = rg.begin(); i < rg.end(); ++i, x *= w) tw[i] = x;
+                    });
+  if (half == 0) tw[0] = Fr::one();
+  return tw;
+}
+
+void rs_encode(std::span<const Fr> msg, unsigned log_inv_rate, std::span<Fr> out,
+               std::span<const Fr> tw, std::size_t tw_stride) {
+  if (msg.empty() || !std::has_single_bit(msg.size()) || out.size() != msg.size() << log_inv_rate)
+    throw std::invalid_argument("basefold::rs_encode: message of " + std::to_string(msg.size()) +
+                                ", codeword of " + std::to_string(out.size()));
+  const unsigned L = static_cast<unsigned>(std::countr_zero(msg.size()));
+  const std::size_t M = out.size(), rep = std::size_t{1} << log_inv_rate;
+  if (tw.size() < std::max<std::size_t>(1, (M / 2 - 1) * tw_stride + 1))
+    throw std::invalid_argument("basefold::rs_encode: twiddle table too short");
+  // Bit-reversed zero-padded input with the first log_inv_rate layers applied (copies).
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, msg.size(), 4096),
+                    [&](const tbb::blocked_range<std::size_t>& rg) {
+                      for (std::size_t i = rg.begin(); i < rg.end(); ++i)
+                        std::fill_n(out.begin() + static_cast<std::ptrdiff_t>(i * rep), rep,
+                                    msg[bit_reverse(i, L)]);
+                    });
+  // Layers with blocks of up to kBlock elements run block by block (cache-resident), each
+  // layer's twiddles contiguous; the remaining layers run twiddle-outer over the whole array.
+  constexpr std::size_t kBlock = std::size_t{1} << 13;
+  const std::size_t B = std::min(M, kBlock);
+  std::vector<Fr> small(B);  // small[len/2 + j] = ω_len^j
+  for (std::size_t len = 2; len <= B; len <<= 1)
+    for (std::size_t j = 0; j < len / 2; ++j) small[len / 2 + j] = tw[j * (M / len) * tw_stride];
+  Fr* v = out.data();
+  const std::size_t first_len = rep * 2;
+  tbb::parallel_for(std::size_t{0}, M / B, [&](std::size_t b) {
+    Fr* blk = v + b * B;
+    for (std::size_t len = first_len; len <= B; len <<= 1) {
+      const std::size_t half = len / 2;
+      const Fr* w = small.data() + half;
+      for (std::size_t base = 0; base < B; base += len) {
+        Fr* lo = blk + base;
+        Fr* hi = lo + half;
+        {
+          const Fr t = hi[0];
+          hi[0] = lo[0] - t;
+          lo[0] += t;
+        }
+        for (std::size_t j = 1; j < half; ++j) {
+          const Fr t = hi[j] * w[j];
+          hi[j] = lo[j] - t;
+          lo[j] += t;
+        }
+      }
+    }
+  });
+  for (std::size_t len = std::max(2 * B, first_len); len <= M; len <<= 1) {
+    const std::size_t half = len / 2, step = (M / len) * tw_stride;
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half, 256),
+                      [&](const tbb::blocked_range<std::size_t>& rg) {
+                        for (std::size_t j = rg.begin(); j < rg.end(); ++j) {
+                          const Fr w = tw[j * step];
+                          for (std::size_t base = 0; base < M; base += len) {
+                            const Fr t = v[base + j + half] * w;
+                            v[base + j + half] = v[base + j] - t;
+                            v[base + j] += t;
+                          }
+                        }
+                      });
+  }
+}
+
+// ---- Params / Shape -------------------------------------------------------------------------
+
+double Params::decoding_radius() const {
+  return (1.0 - std::ldexp(1.0, -static_cast<int>(log_inv_rate))) / 2.0;
+}
+
+unsigned Params::num_queries() const {
+  const double bits = -std::log2(1.0 - decoding_radius());
+  const double need = static_cast<double>(security_bits) - static_cast<double>(pow_bits);
+  return need <= 0 ? 1u : static_cast<unsigned>(std::ceil(need / bits - 1e-9));
+}
+
+void Params::validate() const {
+  auto bad = [](const std::string& what) {
+    throw std::invalid_argument("basefold::Params: " + what);
+  };
+  if (log_inv_rate < 1 || log_inv_rate > 8)
+    bad("log_inv_rate " + std::to_string(log_inv_rate) + " outside [1, 8]");
+  if (log_fold < 1 || log_fold > 8) bad("log_fold " + std::to_string(log_fold) + " outside [1, 8]");
+  if (final_log_max + 1 < log_fold)
+    bad("final_log_max must be at least log_fold − 1 (got " + std::to_string(final_log_max) + ")");
+  if (pow_bits > 32) bad("pow_bits " + std::to_string(pow_bits) + " above 32");
+  if (security_bits <= pow_bits) bad("security_bits must exceed pow_bits");
+}
+
+Shape Shape::make(unsigned num_vars, unsigned num_polys, const Params& p) {
+  Shape s;
+  s.num_vars = num_vars;
+  s.num_polys = num_polys;
+  s.log_inv_rate = p.log_inv_rate;
+  s.log_fold = p.log_fold;
+  const unsigned rem = num_vars - 1;
+  s.coset_layers =
+      rem > p.final_log_max ? (rem - p.final_log_max + p.log_fold - 1) / p.log_fold : 0;
+  s.num_rounds = 1 + p.log_fold * s.coset_layers;
+  return s;
+}
+
+unsigned Shape::log_domain(unsigned layer) const {
+  if (layer == 0) return num_vars + log_inv_rate;
+  return num_vars - 1 - log_fold * (layer - 1) + log_inv_rate;
+}
+
+std::size_t Shape::leaves(unsigned layer) const {
+  return std::size_t{1} << (log_domain(layer) - (layer == 0 ? 1 : log_fold));
+}
+
+std::size_t Shape::leaf_width(unsigned layer) const {
+  return layer == 0 ? 2 * std::size_t{num_polys} : std::size_t{1} << log_fold;
+}
+
+std::size_t Codewords::heap_bytes() const {
+  return codewords.size() * sizeof(Fr) + tree.heap_bytes();
+}
+
+void Codewords::visit_heap(jolt::HeapVisitor& v) const {
+  jolt::HeapScope s(v, "BasefoldCodewords");
+  v.bytes("codewords", codewords.size() * sizeof(Fr));
+  v.bytes("merkle_tree", tree.heap_bytes());
+}
+
+// ---- Basefold -------------------------------------------------------------------------------
+
+Basefold::Basefold(Params params) : params_(params) {
+  params_.validate();
+}
+
+std::string Basefold::parameters() const {
+  const Params& p = params_;
+  const double stat = p.num_queries() * -std::log2(1.0 - p.decoding_radius());
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "basefold rate=1/%u queries=%u pow_bits=%u fold=2^%u final<=2^%u "
+                "security=%.1f bits (unique decoding delta=%.4f, %.1f statistical + %u grinding)",
+                1u << p.log_inv_rate, p.num_queries(), p.pow_bits, p.log_fold, p.final_log_max,
+                stat + p.pow_bits, p.decoding_radius(), stat, p.pow_bits);
+  return buf;
+}
+
+Committed Basefold::commit(std::span<const std::span<const Fr>> polys) const {
+  if (polys.empty()) throw std::invalid_argument("basefold::commit: no polynomials given");
+  const std::size_t len = polys[0].size();
+  if (len < 2 || !std::has_single_bit(len))
+    throw std::invalid_argument("basefold::commit: table length " + std::to_string(len) +
+                                " is not a power of two ≥ 2");
+  for (std::size_t i = 0; i < polys.size(); ++i)
+    if (polys[i].size() != len)
+      throw std::invalid_argument("basefold::commit: table " + std::to_string(i) + " has " +
+                                  std::to_string(polys[i].size()) + " entries, table 0 has " +
+                                  std::to_string(len));
+  const unsigned n = static_cast<unsigned>(std::countr_zero(len));
+  if (n + params_.log_inv_rate > Fr::two_adicity())
+    throw std::invalid_argument("basefold::commit: 2^" + std::to_string(n) +
+                                " entries exceed the NTT domains of Fr at this rate");
+  const unsigned k = static_cast<unsigned>(polys.size());
+  JOLT_SPAN("basefold::commit", jolt::arg("num_vars", n), jolt::arg("num_polys", k));
+  auto data = std::make_unique<Codewords>();
+  data->shape = Shape::make(n, k, params_);
+  const std::size_t M = std::size_t{1} << data->shape.log_domain(0), half = M / 2;
+  data->codewords = pcs::FrArray(std::size_t{k} * M);
+  {
+    JOLT_SPAN("basefold::encode");
+    const std::vector<Fr> tw = twiddles(data->shape.log_domain(0));
+    Fr* base = data->codewords.data();
+    tbb::parallel_for(std::size_t{0}, std::size_t{k}, [&](std::size_t i) {
+      rs_encode(polys[i], params_.log_inv_rate, std::span<Fr>(base + i * M, M), tw, 1);
+    });
+  }
+  {
+    JOLT_SPAN("basefold::merkle");
+    const Fr* cw = data->codewords.data();
+    data->tree = pcs::MerkleTree::build(half, [&](std::size_t l) {
+      thread_local std::vector<Fr> buf;
+      buf.resize(2 * std::size_t{k});
+      for (std::size_t i = 0; i < k; ++i) {
+        buf[2 * i] = cw[i * M + l];
+        buf[2 * i + 1] = cw[i * M + l + half];
+      }
+      return pcs::hash_leaf(buf);
+    });
+  }
+  Committed c;
+  c.root = data->tree.root();
+  c.num_vars = n;
+  c.num_polys = k;
+  c.data = std::move(data);
+  return c;
+}
+
+std::vector<std::uint8_t> Basefold::open(const Codewords& data,
+                                         std::span<const std::span<const Fr>> polys,
+                                         std::span<const Fr> point, std::span<const Fr> evals,
+                                         Transcript& transcript, const Tamper* tamper) const {
+  static const Tamper kHonest{};
+  const Tamper& tp = tamper ? *tamper : kHonest;
+  const Shape& s = data.shape;
+  const unsigned n = s.num_vars, k = s.num_polys;
+  if (polys.size() != k || point.size() != n || evals.size() != k)
+    throw std::invalid_argument("basefold::open: " + std::to_string(polys.size()) + " tables, " +
+                                std::to_string(point.size()) + " coordinates, " +
+                                std::to_string(evals.size()) + " claims for a commitment of " +
+                                std::to_string(k) + " tables of 2^" + std::to_string(n));
+  for (const auto& p : polys)
+    if (p.size() != (std::size_t{1} << n))
+      throw std::invalid_argument("basefold::open: a table does not have 2^" + std::to_string(n) +
+                                  " entries (not the committed tables)");
+  JOLT_SPAN("basefold::open", jolt::arg("num_vars", n), jolt::arg("num_polys", k));
+  const std::string params_line = parameters();
+  absorb_statement(transcript, params_line, data.tree.root(), n, k, point, evals);
+  const Fr gamma = transcript.challenge("basefold/gamma");
+  std::vector<Fr> gp(k);
+  gp[0] = Fr::one();
+  for (unsigned i = 1; i < k; ++i) gp[i] = gp[i - 1] * gamma;
+  Fr claim = Fr::zero();
+  for (unsigned i = 0; i < k; ++i) claim += gp[i] * evals[i];
+
+  const std::size_t N = std::size_t{1} << n;
+  std::vector<Fr> f(N), E;
+  {
+    JOLT_SPAN("basefold::combine");
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, N, kGrain),
+                      [&](const tbb::blocked_range<std::size_t>& rg) {
+                        for (std::size_t x = rg.begin(); x < rg.end(); ++x) {
+                          Fr acc = polys[0][x];
+                          for (unsigned i = 1; i < k; ++i) acc += gp[i] * polys[i][x];
+                          f[x] = acc;
+                        }
+                      });
+    E = eq_table(point);
+  }
+
+  Proof proof;
+  const auto pw = param_words(params_);
+  std::copy(pw.begin(), pw.end(), proof.params);
+  std::vector<Oracle> oracles;
+  std::vector<Fr> oracle_tw;  // ω^i of oracle 1's domain; later oracles use a stride
+  std::vector<Fr> fn(N / 2), En(N / 2);
+  {
+    JOLT_SPAN("basefold::sumcheck_fold", jolt::arg("rounds", s.num_rounds));
+    for (unsigned i = 0; i < s.num_rounds; ++i) {
+      const std::size_t h = f.size() / 2;
+      if (i >= 1 && (i - 1) % s.log_fold == 0) {
+        const unsigned layer = static_cast<unsigned>(oracles.size()) + 1;
+        Oracle o;
+        if (oracle_tw.empty()) oracle_tw = twiddles(s.log_domain(layer));
+        o.codeword.resize(f.size() << s.log_inv_rate);
+        rs_encode(f, s.log_inv_rate, o.codeword, oracle_tw,
+                  std::size_t{1} << (s.log_domain(1) - s.log_domain(layer)));
+        if (tp.corrupt_layer == layer)
+          for (Fr& x : o.codeword) x += Fr::one();
+        const std::size_t leaves = s.leaves(layer), width = s.leaf_width(layer);
+        const Fr* cw = o.codeword.data();
+        o.tree = pcs::MerkleTree::build(leaves, [&](std::size_t l) {
+          thread_local std::vector<Fr> buf;
+          buf.resize(width);
+          for (std::size_t t = 0; t < width; ++t) buf[t] = cw[l + t * leaves];
+          return pcs::hash_leaf(buf);
+        });
+        proof.roots.push_back(o.tree.root());
+        transcript.absorb_bytes("basefold/root", o.tree.root());
+        oracles.push_back(std::move(o));
+      }
+      struct G {
+        Fr g0, g1, g2;
+      };
+      const G g = tbb::parallel_reduce(
+          tbb::blocked_range<std::size_t>(0, h, kGrain), G{},
+          [&](const tbb::blocked_range<std::size_t>& rg, G acc) {
+            for (std::size_t y = rg.begin(); y < rg.end(); ++y) {
+              const Fr &e0 = E[2 * y], &e1 = E[2 * y + 1], &f0 = f[2 * y], &f1 = f[2 * y + 1];
+              acc.g0 += e0 * f0;
+              acc.g1 += e1 * f1;
+              acc.g2 += (e1.dbl() - e0) * (f1.dbl() - f0);
+            }
+            return acc;
+          },
+          [](G a, const G& b) {
+            a.g0 += b.g0;
+            a.g1 += b.g1;
+            a.g2 += b.g2;
+            return a;
+          });
+      if (i == 0 && !tp.skip_eval_check && g.g0 + g.g1 != claim)
+        throw std::invalid_argument(
+            "basefold::open: the claimed evaluations are not those of the given tables at the "
+            "point");
+      const Fr round[2] = {g.g0, g.g2};
+      proof.rounds.insert(proof.rounds.end(), round, round + 2);
+      transcript.absorb_frs("basefold/round", round);
+      const Fr alpha = transcript.challenge("basefold/alpha");
+      claim = interpolate2(g.g0, claim - g.g0, g.g2, alpha);
+      fn.resize(h);
+      En.resize(h);
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, h, kGrain),
+                        [&](const tbb::blocked_range<std::size_t>& rg) {
+                          for (std::size_t y = rg.begin(); y < rg.end(); ++y) {
+                            fn[y] = f[2 * y] + alpha * (f[2 * y + 1] - f[2 * y]);
+                            En[y] = E[2 * y] + alpha * (E[2 * y + 1] - E[2 * y]);
+                          }
+                        });
+      std::swap(f, fn);
+      std::swap(E, En);
+    }
+  }
+  std::vector<Fr>().swap(fn);
+  std::vector<Fr>().swap(En);
+  proof.final_msg = f;
+  if (tp.perturb_final) {
+    if (f.size() < 2)
+      throw std::invalid_argument("basefold::Tamper::perturb_final needs a final message of ≥ 2");
+    proof.final_msg[0] += E[1];
+    proof.final_msg[1] -= E[0];
+  }
+  transcript.absorb_frs("basefold/final", proof.final_msg);
+  if (tp.extra_final) proof.final_msg.push_back(Fr::one());
+  {
+    JOLT_SPAN("basefold::grind", jolt::arg("bits", params_.pow_bits));
+    std::uint64_t nonce = 0;
+    while (pow_ok(transcript.state(), nonce, params_.pow_bits) == tp.bad_pow) ++nonce;
+    proof.nonce = nonce;
+    transcript.absorb_u64("basefold/pow_nonce", nonce);
+  }
+  auto queries = draw_queries(transcript, params_.num_queries(), s.leaves(0));
+  if (tp.shift_query) queries[0] = (queries[0] + 1) & (s.leaves(0) - 1);
+  const auto pos = layer_positions(s, queries);
+  for (std::uint64_t q : queries) proof.queries.push_back(static_cast<std::uint32_t>(q));
+  if (tp.query_out_of_range) proof.queries[0] += static_cast<std::uint32_t>(s.leaves(0));
+  {
+    JOLT_SPAN("basefold::answer_queries");
+    const std::size_t M = std::size_t{1} << s.log_domain(0), half = M / 2;
+    for (unsigned l = 0; l <= s.coset_layers; ++l) {
+      LayerOpening lo;
+      lo.leaf_width = static_cast<std::uint32_t>(s.leaf_width(l));
+      const std::size_t leaves = s.leaves(l);
+      const auto uniq = sorted_unique(pos[l], leaves);
+      lo.values.reserve(uniq.size() * lo.leaf_width);
+      if (l == 0) {
+        const Fr* cw = data.codewords.data();
+        for (std::uint64_t j : uniq)
+          for (std::size_t i = 0; i < k; ++i) {
+            lo.values.push_back(cw[i * M + j]);
+            lo.values.push_back(cw[i * M + j + half]);
+          }
+        lo.siblings = multiproof(data.tree, uniq);
+        if (tp.corrupt_sibling && !lo.siblings.empty()) lo.siblings[0][0] ^= 1;
+        if (tp.extra_sibling) lo.siblings.push_back(Digest{});
+        if (tp.drop_leaf) lo.values.resize(lo.values.size() - lo.leaf_width);
+      } else {
+        const Oracle& o = oracles[l - 1];
+        for (std::uint64_t j : uniq)
+          for (std::size_t t = 0; t < lo.leaf_width; ++t)
+            lo.values.push_back(o.codeword[j + t * leaves]);
+        lo.siblings = multiproof(o.tree, uniq);
+      }
+      proof.layers.push_back(std::move(lo));
+    }
+  }
+  return proof.encode();
+}
+
+std::optional<VerifyError> Basefold::verify(std::span<const std::uint8_t> root, unsigned num_vars,
+                                            unsigned num_polys, std::span<const Fr> point,
+                                            std::span<const Fr> evals,
+                                            std::span<const std::uint8_t> proof_bytes,
+                                            Transcript& transcript) const {
+  const unsigned n = num_vars, k = num_polys;
+  JOLT_VERIFY("pcs.basefold.statement",
+              root.size() == 32 && n >= 1 && n + params_.log_inv_rate <= Fr::two_adicity() &&
+                  k >= 1 && point.size() == n && evals.size() == k,
+              "commitment of " + std::to_string(root.size()) + " bytes, 2^" + std::to_string(n) +
+                  " entries × " + std::to_string(k) + " tables, point of " +
+                  std::to_string(point.size()) + " coordinates, " + std::to_string(evals.size()) +
+                  " claims: inconsistent or unsupported shape");
+  Proof p;
+  std::string why;
+  const bool decoded = Proof::decode(proof_bytes, p, why);
+  JOLT_VERIFY("pcs.basefold.decode", decoded, "malformed Basefold proof: " + why);
+  const auto pw = param_words(params_);
+  const bool same_params = std::equal(pw.begin(), pw.end(), p.params);
+  JOLT_VERIFY("pcs.basefold.params", same_params,
+              "the proof was made with other parameters than this verifier's: " + parameters());
+  const Shape s = Shape::make(n, k, params_);
+  bool shape_ok =
+      p.rounds.size() == 2 * std::size_t{s.num_rounds} && p.roots.size() == s.coset_layers &&
+      p.final_msg.size() == (std::size_t{1} << s.final_log_len()) &&
+      p.layers.size() == s.coset_layers + 1 && p.queries.size() == params_.num_queries();
+  for (std::size_t l = 0; shape_ok && l < p.layers.size(); ++l)
+    shape_ok = p.layers[l].leaf_width == s.leaf_width(static_cast<unsigned>(l));
+  JOLT_VERIFY("pcs.basefold.proof_shape", shape_ok,
+              "round, root, final-message or layer counts differ from the shape for 2^" +
+                  std::to_string(n) + " × " + std::to_string(k));
+
+  // Transcript replay.
+  absorb_statement(transcript, parameters(), root, n, k, point, evals);
+  const Fr gamma = transcript.challenge("basefold/gamma");
+  Fr claim = Fr::zero(), gpow = Fr::one();
+  std::vector<Fr> gp(k);
+  for (unsigned i = 0; i < k; ++i) {
+    gp[i] = gpow;
+    claim += gpow * evals[i];
+    gpow *= gamma;
+  }
+  std::vector<Fr> alphas(s.num_rounds);
+  for (unsigned i = 0; i < s.num_rounds; ++i) {
+    if (i >= 1 && (i - 1) % s.log_fold == 0)
+      transcript.absorb_bytes("basefold/root", p.roots[(i - 1) / s.log_fold]);
+    const Fr g0 = p.rounds[2 * i], g2 = p.rounds[2 * i + 1];
+    transcript.absorb_frs("basefold/round", std::span<const Fr>(&p.rounds[2 * i], 2));
+    alphas[i] = transcript.challenge("basefold/alpha");
+    claim = interpolate2(g0, claim - g0, g2, alphas[i]);
+  }
+  transcript.absorb_frs("basefold/final", p.final_msg);
+  const bool pow_passed = pow_ok(transcript.state(), p.nonce, params_.pow_bits);
+  transcript.absorb_u64("basefold/pow_nonce", p.nonce);
+  const auto drawn = draw_queries(transcript, params_.num_queries(), s.leaves(0));
+  // The openings are checked at the indices the proof names; that they are the drawn ones is
+  // checked last (so a proof for another commitment fails at its Merkle roots first).
+  for (std::size_t qi = 0; qi < p.queries.size(); ++qi)
+    JOLT_VERIFY("pcs.basefold.query_range", p.queries[qi] < s.leaves(0),
+                "query " + std::to_string(qi) + " names leaf " + std::to_string(p.queries[qi]) +
+                    " of " + std::to_string(s.leaves(0)));
+  std::vector<std::uint64_t> queries(p.queries.size());
+  for (std::size_t qi = 0; qi < queries.size(); ++qi)
+    queries[qi] = p.queries[qi] & (s.leaves(0) - 1);
+  const auto pos = layer_positions(s, queries);
+
+  // Merkle: every layer's opened leaves against its root.
+  std::vector<std::vector<std::uint64_t>> uniq(s.coset_layers + 1);
+  for (unsigned l = 0; l <= s.coset_layers; ++l) {
+    const std::size_t leaves = s.leaves(l), width = s.leaf_width(l);
+    uniq[l] = sorted_unique(pos[l], leaves);
+    const LayerOpening& lo = p.layers[l];
+    JOLT_VERIFY("pcs.basefold.leaf_count", lo.values.size() == uniq[l].size() * width,
+                "layer " + std::to_string(l) + " opens " + std::to_string(lo.values.size()) +
+                    " values, the queries need " + std::to_string(uniq[l].size() * width));
+    std::vector<std::pair<std::uint64_t, Digest>> nodes;
+    nodes.reserve(uniq[l].size());
+    for (std::size_t u = 0; u < uniq[l].size(); ++u)
+      nodes.emplace_back(uniq[l][u],
+                         pcs::hash_leaf(std::span<const Fr>(lo.values.data() + u * width, width)));
+    std::size_t used = 0;
+    const auto rebuilt = rebuild_root(
+        std::move(nodes), static_cast<std::size_t>(std::countr_zero(leaves)), lo.siblings, used);
+    JOLT_VERIFY("pcs.basefold.sibling_count", rebuilt && used == lo.siblings.size(),
+                "layer " + std::to_string(l) + " carries " + std::to_string(lo.siblings.size()) +
+                    " Merkle siblings, the queries need " + std::to_string(used) +
+                    (rebuilt ? "" : " or more"));
+    const Digest expected = [&] {
+      Digest d{};
+      if (l == 0)
+        std::memcpy(d.data(), root.data(), 32);
+      else
+        d = p.roots[l - 1];
+      return d;
+    }();
+    JOLT_VERIFY("pcs.basefold.merkle", rebuilt && *rebuilt == expected,
+                "layer " + std::to_string(l) + ": the opened leaves do not hash to the " +
+                    (l == 0 ? std::string("commitment root") : std::string("oracle root")));
+  }
+
+  // Folding along every query path.
+  const unsigned R = s.log_inv_rate;
+  std::vector<Fr> final_cw(std::size_t{1} << (s.final_log_len() + R));
+  pcs::ReedSolomonCode(s.final_log_len(), R).encode(p.final_msg, final_cw);
+  const Fr w0inv = Fr::root_of_unity(s.log_domain(0)).inverse();
+  for (std::size_t qi = 0; qi < queries.size(); ++qi) {
+    const std::uint64_t j = queries[qi];
+    const Fr xinv0 = w0inv.pow(p.queries[qi]);
+    const auto at0 = std::lower_bound(uniq[0].begin(), uniq[0].end(), j) - uniq[0].begin();
+    const Fr* leaf0 = p.layers[0].values.data() + static_cast<std::size_t>(at0) * 2 * k;
+    Fr A = Fr::zero(), B = Fr::zero();
+    for (unsigned i = 0; i < k; ++i) {
+      A += gp[i] * leaf0[2 * i];
+      B += gp[i] * leaf0[2 * i + 1];
+    }
+    Fr v = fold_pair(A, B, xinv0, alphas[0]);
+    unsigned round = 1;
+    std::uint64_t position = j;
+    for (unsigned l = 1; l <= s.coset_layers; ++l) {
+      const std::size_t leaves = s.leaves(l), width = s.leaf_width(l);
+      const std::uint64_t ell = position & (leaves - 1), t = position >> std::countr_zero(leaves);
+      const auto at = std::lower_bound(uniq[l].begin(), uniq[l].end(), ell) - uniq[l].begin();
+      std::vector<Fr> buf(
+          p.layers[l].values.begin() + at * static_cast<std::ptrdiff_t>(width),
+          p.layers[l].values.begin() + (at + 1) * static_cast<std::ptrdiff_t>(width));
+      JOLT_VERIFY("pcs.basefold.fold", buf[t] == v,
+                  "query " + std::to_string(qi) + ": the fold of layer " + std::to_string(l - 1) +
+                      " disagrees with oracle " + std::to_string(l) + " at position " +
+                      std::to_string(position));
+      Fr xinv = Fr::root_of_unity(s.log_domain(l)).inverse().pow(ell);
+      Fr zinv = Fr::root_of_unity(s.log_fold).inverse();
+      for (std::size_t c = width; c > 1; c /= 2, ++round) {
+        Fr z = Fr::one();
+        for (std::size_t tt = 0; tt < c / 2; ++tt, z *= zinv)
+          buf[tt] = fold_pair(buf[tt], buf[tt + c / 2], xinv * z, alphas[round]);
+        xinv = xinv.square();
+        zinv = zinv.square();
+      }
+      v = buf[0];
+      position = ell;
+    }
+    JOLT_VERIFY("pcs.basefold.final_codeword", final_cw[position] == v,
+                "query " + std::to_string(qi) +
+                    ": the last fold disagrees with the encoded final message at position " +
+                    std::to_string(position));
+  }
+
+  // The sumcheck's last claim against the final message.
+  const unsigned m = s.final_log_len();
+  std::vector<Fr> ef = eq_table(point.first(m));
+  Fr scale = Fr::one();
+  for (unsigned i = 0; i < s.num_rounds; ++i) scale *= eq1(point[n - 1 - i], alphas[i]);
+  Fr total = Fr::zero();
+  for (std::size_t y = 0; y < ef.size(); ++y) total += ef[y] * p.final_msg[y];
+  JOLT_VERIFY("pcs.basefold.final_sum", total * scale == claim,
+              "the sumcheck's last claim is not the eq-weighted sum of the final message: the "
+              "claimed evaluations are wrong");
+  const std::string zero_bits = std::to_string(params_.pow_bits) + " zero bits";
+  JOLT_VERIFY("pcs.basefold.pow", pow_passed, "the grinding nonce does not give " + zero_bits);
+  bool same = drawn.size() == p.queries.size();
+  for (std::size_t qi = 0; same && qi < drawn.size(); ++qi) same = drawn[qi] == p.queries[qi];
+  JOLT_VERIFY("pcs.basefold.query_index", same,
+              "the opened query indices are not the ones drawn from the transcript");
+  return std::nullopt;
+}
+
+std::optional<ProofBreakdown> Basefold::breakdown(std::span<const std::uint8_t> proof,
+                                                  unsigned num_vars, unsigned num_polys) const {
+  Proof p;
+  std::string why;
+  if (!Proof::decode(proof, p, why)) return std::nullopt;
+  const Shape s = Shape::make(num_vars, num_polys, params_);
+  if (p.layers.size() != s.coset_layers + 1) return std::nullopt;
+  ProofBreakdown b;
+  b.total = proof.size();
+  for (unsigned l = 0; l <= s.coset_layers; ++l) {
+    const LayerOpening& lo = p.layers[l];
+    const std::size_t bytes = lo.values.size() * Fr::kBytes;
+    (l == 0 ? b.first_layer_values : b.coset_values) += bytes;
+    b.siblings += lo.siblings.size() * 32;
+    const std::size_t opened = lo.leaf_width ? lo.values.size() / lo.leaf_width : 0;
+    b.siblings_without_sharing +=
+        opened * static_cast<std::size_t>(std::countr_zero(s.leaves(l))) * 32;
+  }
+  b.rounds_and_final = b.total - b.first_layer_values - b.coset_values - b.siblings;
+  return b;
+}
+
+}  // namespace jolt::prover::basefold
+
+namespace jolt::prover {
+namespace {
+
+class BasefoldScheme final : public CommitmentScheme {
+ public:
+  PcsKind kind() const override { return PcsKind::kBasefold; }
+  std::string_view name() const override { return "basefold"; }
+  std::string parameters() const override { return bf_.parameters(); }
+
+  CommitOutput commit(std::span<const std::span<const Fr>> polys) const override {
+    basefold::Committed c = bf_.commit(polys);
+    CommitOutput out;
+    out.commitment.bytes.assign(c.root.begin(), c.root.end());
+    out.commitment.num_vars = c.num_vars;
+    out.commitment.num_polys = c.num_polys;
+    out.data = std::move(c.data);
+    return out;
+  }
+
+  std::vector<std::uint8_t> open(const ProverData& data, std::span<const std::span<const Fr>> polys,
+                                 std::span<const Fr> point, std::span<const Fr> evals,
+                                 Transcript& transcript) const override {
+    const auto* cw = dynamic_cast<const basefold::Codewords*>(&data);
+    if (cw == nullptr)
+      throw std::invalid_argument(
+          "basefold open: the prover data comes from another commitment scheme");
+    return bf_.open(*cw, polys, point, evals, transcript);
+  }
+
+  std::optional<VerifyError> verify(const Commitment& commitment, std::span<const Fr> point,
+                                    std::span<const Fr> evals, std::span<const std::uint8_t> proof,
+                                    Transcript& transcript) const override {
+    return bf_.verify(commitment.bytes, commitment.num_vars, commitment.num_polys, point, evals,
+                      proof, transcript);
+  }
+
+ private:
+  basefold::Basefold bf_;
+};
+
+}  // namespace
+
+std::unique_ptr<CommitmentScheme> make_basefold_commitment() {
+  return std::make_unique<BasefoldScheme>();
+}
+
+}  // namespace jolt::prover

@@ -1,0 +1,319 @@
+// Basefold PCS: honest batched openings verify at every size 2^1..2^20; proofs are byte-identical
+// at 1 and 2 threads; each verifier check rejects a prover that breaks exactly that check (the
+// honest prover with one thing altered), and the rejection names the check.
+#include <doctest/doctest.h>
+#include <tbb/global_control.h>
+
+#include <jolt/prover/pcs/basefold.hpp>
+#include <jolt/prover/pcs/reed_solomon.hpp>
+#include <jolt/prover/pcs/scheme.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "test_util.hpp"
+
+using jolt::prover::Fr;
+using jolt::prover::Transcript;
+using jolt::prover::VerifyError;
+namespace bf = jolt::prover::basefold;
+
+namespace {
+
+// Reference evaluation, big-endian (point[0] ↔ MSB): fold the top half onto the bottom half.
+Fr evaluate_be(std::vector<Fr> f, std::span<const Fr> r) {
+  for (const Fr& ri : r) {
+    const std::size_t h = f.size() / 2;
+    for (std::size_t y = 0; y < h; ++y) f[y] = f[y] + ri * (f[y + h] - f[y]);
+    f.resize(h);
+  }
+  return f[0];
+}
+
+struct Instance {
+  std::vector<std::vector<Fr>> tables;
+  std::vector<Fr> point, evals;
+  std::vector<std::span<const Fr>> spans() const {
+    return std::vector<std::span<const Fr>>(tables.begin(), tables.end());
+  }
+};
+
+Instance make_instance(unsigned n, unsigned k, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Instance in;
+  for (unsigned i = 0; i < k; ++i) in.tables.push_back(pcs_test::random_frs(rng, 1u << n));
+  in.point = pcs_test::random_frs(rng, n);
+  for (const auto& t : in.tables) in.evals.push_back(evaluate_be(t, in.point));
+  return in;
+}
+
+struct Run {
+  bf::Committed com;
+  std::vector<std::uint8_t> proof;
+};
+
+Run prove(const bf::Basefold& pcs, const Instance& in, const bf::Tamper* tamper = nullptr,
+          std::span<const Fr> claimed = {}) {
+  const auto spans = in.spans();
+  Run r;
+  r.com = pcs.commit(spans);
+  Transcript t("basefold-test");
+  t.absorb_bytes("commitment", r.com.root);
+  r.proof = pcs.open(*r.com.data, spans, in.point, claimed.empty() ? in.evals : claimed, t, tamper);
+  return r;
+}
+
+std::optional<VerifyError> check(const bf::Basefold& pcs, const bf::Committed& com,
+                                 const Instance& in, std::span<const std::uint8_t> proof,
+                                 std::span<const Fr> claimed = {}) {
+  Transcript t("basefold-test");
+  t.absorb_bytes("commitment", com.root);
+  return pcs.verify(com.root, com.num_vars, com.num_polys, in.point,
+                    claimed.empty() ? in.evals : claimed, proof, t);
+}
+
+std::string check_name(const std::optional<VerifyError>& e) {
+  return e ? e->check : std::string("(accepted)");
+}
+
+// The rejection tests run at 2^12 × 3: one coset layer, a final message of 2^7.
+const Instance& reject_instance() {
+  static const Instance in = make_instance(12, 3, 99);
+  return in;
+}
+
+std::string rejected_by(const bf::Tamper& tamper) {
+  const bf::Basefold pcs;
+  const Instance& in = reject_instance();
+  const Run r = prove(pcs, in, &tamper);
+  return check_name(check(pcs, r.com, in, r.proof));
+}
+
+}  // namespace
+
+TEST_CASE("basefold: parameters give at least 100 bits in the unique-decoding regime") {
+  const bf::Params p;
+  CHECK(p.num_queries() == 124);
+  CHECK(p.decoding_radius() == doctest::Approx(0.375));
+  // 0.678 bits per query (−log2(5/8)) plus the grinding bits.
+  CHECK(p.num_queries() * -std::log2(1 - p.decoding_radius()) + p.pow_bits >= 100.0);
+  bf::Params no_pow;
+  no_pow.pow_bits = 0;
+  CHECK(no_pow.num_queries() == 148);
+  bf::Params bad;
+  bad.log_fold = 0;
+  CHECK_THROWS_AS(bf::Basefold{bad}, std::invalid_argument);
+}
+
+TEST_CASE("basefold: the blocked encoder equals ReedSolomonCode::encode") {
+  std::mt19937_64 rng(5);
+  for (unsigned R : {1u, 2u, 3u})
+    for (unsigned L : {0u, 1u, 2u, 5u, 9u, 11u, 12u, 15u}) {
+      CAPTURE(R);
+      CAPTURE(L);
+      const auto msg = pcs_test::random_frs(rng, std::size_t{1} << L);
+      const auto expect = jolt::prover::pcs::ReedSolomonCode(L, R).encode(msg);
+      std::vector<Fr> got(expect.size());
+      bf::rs_encode(msg, R, got, bf::twiddles(L + R), 1);
+      CHECK(got == expect);
+      // The same domain through a 4× larger table with stride 4.
+      std::vector<Fr> strided(expect.size());
+      bf::rs_encode(msg, R, strided, bf::twiddles(L + R + 2), 4);
+      CHECK(strided == expect);
+    }
+}
+
+TEST_CASE("basefold: honest openings verify at every size 2^1..2^20") {
+  const bf::Basefold pcs;
+  for (unsigned n = 1; n <= 20; ++n) {
+    const unsigned k = n <= 12 ? 3 : n <= 16 ? 2 : 1;
+    CAPTURE(n);
+    const Instance in = make_instance(n, k, 1000 + n);
+    const Run r = prove(pcs, in);
+    CHECK(r.com.num_vars == n);
+    CHECK(r.com.num_polys == k);
+    CHECK(check_name(check(pcs, r.com, in, r.proof)) == "(accepted)");
+  }
+}
+
+TEST_CASE("basefold: batches of several polynomials, other folding parameters") {
+  for (unsigned k : {1u, 2u, 5u, 9u}) {
+    CAPTURE(k);
+    const Instance in = make_instance(11, k, 7 + k);
+    const bf::Basefold pcs;
+    const Run r = prove(pcs, in);
+    CHECK(check_name(check(pcs, r.com, in, r.proof)) == "(accepted)");
+  }
+  bf::Params p;
+  p.log_fold = 2;
+  p.final_log_max = 3;
+  p.pow_bits = 0;
+  p.log_inv_rate = 3;
+  const bf::Basefold pcs(p);
+  const Instance in = make_instance(13, 4, 5);
+  const Run r = prove(pcs, in);
+  CHECK(check_name(check(pcs, r.com, in, r.proof)) == "(accepted)");
+}
+
+TEST_CASE("basefold: the prover refuses a wrong evaluation and mismatched shapes") {
+  const bf::Basefold pcs;
+  Instance in = make_instance(8, 2, 3);
+  in.evals[1] += Fr::one();
+  CHECK_THROWS_AS(prove(pcs, in), std::invalid_argument);
+  const std::vector<Fr> a(8), b(16);
+  const std::vector<std::span<const Fr>> mixed = {a, b};
+  CHECK_THROWS_AS(pcs.commit(mixed), std::invalid_argument);
+  const std::vector<Fr> odd(12);
+  const std::vector<std::span<const Fr>> not_pow2 = {odd};
+  CHECK_THROWS_AS(pcs.commit(not_pow2), std::invalid_argument);
+}
+
+TEST_CASE("basefold: proofs are byte-identical with 1 and 2 threads") {
+  const bf::Basefold pcs;
+  const Instance in = make_instance(14, 4, 42);
+  Run one, two;
+  {
+    tbb::global_control c(tbb::global_control::max_allowed_parallelism, 1);
+    one = prove(pcs, in);
+  }
+  {
+    tbb::global_control c(tbb::global_control::max_allowed_parallelism, 2);
+    two = prove(pcs, in);
+  }
+  CHECK(one.com.root == two.com.root);
+  CHECK(one.proof == two.proof);
+}
+
+TEST_CASE("basefold: prover data reports the codewords and the tree, not the tables") {
+  const bf::Basefold pcs;
+  const Instance in = make_instance(10, 3, 8);
+  const auto spans = in.spans();
+  const bf::Committed c = pcs.commit(spans);
+  jolt::FoldedStackBuilder b;
+  c.data->visit_heap(b);
+  std::uint64_t total = 0;
+  for (const auto& s : b.take()) total += s.bytes;
+  // 3 codewords of 4·2^10 Fr and a tree of 2·2^11 digests.
+  CHECK(total == 3 * 4096 * 32 + 2 * 2048 * 32);
+  CHECK(c.data->heap_bytes() == total);
+}
+
+TEST_CASE("basefold: each verifier check rejects the prover that breaks it") {
+  const bf::Basefold pcs;
+  const Instance& in = reject_instance();
+
+  SUBCASE("honest baseline") {
+    CHECK(rejected_by(bf::Tamper{}) == "(accepted)");
+  }
+  SUBCASE("statement shape: a point of the wrong length") {
+    const Run r = prove(pcs, in);
+    Instance other = in;
+    other.point.pop_back();
+    CHECK(check_name(check(pcs, r.com, other, r.proof)) == "pcs.basefold.statement");
+  }
+  SUBCASE("decode: a truncated proof") {
+    Run r = prove(pcs, in);
+    r.proof.resize(r.proof.size() - 5);
+    CHECK(check_name(check(pcs, r.com, in, r.proof)) == "pcs.basefold.decode");
+  }
+  SUBCASE("params: a proof made with other parameters") {
+    bf::Params weaker;
+    weaker.pow_bits = 8;  // more queries but less grinding: still not the verifier's choice
+    const Run r = prove(bf::Basefold(weaker), in);
+    CHECK(check_name(check(pcs, r.com, in, r.proof)) == "pcs.basefold.params");
+    bf::Params fewer;
+    fewer.security_bits = 60;  // 65 queries
+    const Run r2 = prove(bf::Basefold(fewer), in);
+    CHECK(check_name(check(pcs, r2.com, in, r2.proof)) == "pcs.basefold.params");
+  }
+  SUBCASE("proof shape: a final message longer than the shape") {
+    bf::Tamper t;
+    t.extra_final = true;
+    CHECK(rejected_by(t) == "pcs.basefold.proof_shape");
+  }
+  SUBCASE("grinding: a nonce without the required zero bits") {
+    bf::Tamper t;
+    t.bad_pow = true;
+    CHECK(rejected_by(t) == "pcs.basefold.pow");
+  }
+  SUBCASE("query range: a query index beyond the leaves") {
+    bf::Tamper t;
+    t.query_out_of_range = true;
+    CHECK(rejected_by(t) == "pcs.basefold.query_range");
+  }
+  SUBCASE("query index: openings at an index that was not drawn") {
+    bf::Tamper t;
+    t.shift_query = true;
+    CHECK(rejected_by(t) == "pcs.basefold.query_index");
+  }
+  SUBCASE("leaf count: an opened leaf left out") {
+    bf::Tamper t;
+    t.drop_leaf = true;
+    CHECK(rejected_by(t) == "pcs.basefold.leaf_count");
+  }
+  SUBCASE("sibling count: an unused Merkle sibling") {
+    bf::Tamper t;
+    t.extra_sibling = true;
+    CHECK(rejected_by(t) == "pcs.basefold.sibling_count");
+  }
+  SUBCASE("merkle: a wrong Merkle path") {
+    bf::Tamper t;
+    t.corrupt_sibling = true;
+    CHECK(rejected_by(t) == "pcs.basefold.merkle");
+  }
+  SUBCASE("merkle: an opening from another commitment") {
+    const Instance other = make_instance(12, 3, 100);
+    const Run mine = prove(pcs, in);
+    const Run theirs = prove(pcs, other);
+    // The other commitment's proof for its own (true) claims, checked against my commitment.
+    Transcript t("basefold-test");
+    t.absorb_bytes("commitment", mine.com.root);
+    const auto e = pcs.verify(mine.com.root, 12, 3, other.point, other.evals, theirs.proof, t);
+    CHECK(check_name(e) == "pcs.basefold.merkle");
+  }
+  SUBCASE("fold: a committed oracle that is not the fold of the layer below") {
+    bf::Tamper t;
+    t.corrupt_layer = 1;
+    CHECK(rejected_by(t) == "pcs.basefold.fold");
+  }
+  SUBCASE("final codeword: a final message that keeps the sumcheck but not the folds") {
+    bf::Tamper t;
+    t.perturb_final = true;
+    CHECK(rejected_by(t) == "pcs.basefold.final_codeword");
+  }
+  SUBCASE("final sum: a wrong evaluation claim") {
+    bf::Tamper t;
+    t.skip_eval_check = true;
+    std::vector<Fr> wrong = in.evals;
+    wrong[2] += Fr::one();
+    const Run r = prove(pcs, in, &t, wrong);
+    CHECK(check_name(check(pcs, r.com, in, r.proof, wrong)) == "pcs.basefold.final_sum");
+    // The honest proof checked against a wrong claim is rejected too.
+    const Run h = prove(pcs, in);
+    CHECK(check_name(check(pcs, h.com, in, h.proof, wrong)) != "(accepted)");
+  }
+}
+
+TEST_CASE("basefold: behind the CommitmentScheme seam (factory, heap report, verify)") {
+  const auto pcs = jolt::prover::make_commitment_scheme(jolt::prover::PcsKind::kBasefold);
+  CHECK(pcs->kind() == jolt::prover::PcsKind::kBasefold);
+  CHECK(pcs->name() == "basefold");
+  CHECK(pcs->parameters().find("queries=124") != std::string::npos);
+  CHECK(jolt::prover::parse_pcs_kind("basefold") == jolt::prover::PcsKind::kBasefold);
+  const Instance in = make_instance(9, 3, 77);
+  const auto spans = in.spans();
+  const jolt::prover::CommitOutput c = pcs->commit(spans);
+  CHECK(c.commitment.bytes.size() == 32);
+  CHECK(c.data->num_vars() == 9);
+  CHECK(c.data->num_polys() == 3);
+  Transcript tp("seam"), tv("seam");
+  tp.absorb_bytes("commitment", c.commitment.bytes);
+  tv.absorb_bytes("commitment", c.commitment.bytes);
+  const auto proof = pcs->open(*c.data, spans, in.point, in.evals, tp);
+  CHECK(check_name(pcs->verify(c.commitment, in.point, in.evals, proof, tv)) == "(accepted)");
+  // Prover data from another scheme is refused.
+  const auto lig = jolt::prover::make_commitment_scheme(jolt::prover::PcsKind::kLigero);
+  const jolt::prover::CommitOutput lc = lig->commit(spans);
+  Transcript t2("seam");
+  CHECK_THROWS_AS(pcs->open(*lc.data, spans, in.point, in.evals, t2), std::invalid_argument);
+}

@@ -24,7 +24,8 @@ int main(int argc, char** argv) {
   if (argc > 2) {
     const auto kind = parse_pcs_kind(argv[2]);
     if (!kind) {
-      std::fprintf(stderr, "prove_bench: unknown commitment scheme '%s' (basefold, ligero or reveal)\n",
+      std::fprintf(stderr,
+                   "prove_bench: unknown commitment scheme '%s' (basefold, ligero or reveal)\n",
                    argv[2]);
       return 2;
     }
@@ -55,7 +56,7 @@ int main(int argc, char** argv) {
     if (detail)
       for (const char* l :
            {"prove_stage0", "commit_witness", "prove_stage1", "SpartanOuter::prepare",
-            "prove_stage2", "prove_stage3", "prove_stage8"})
+            "prove_stage2", "prove_stage3", "prove_stage6a", "prove_stage7", "prove_stage8"})
         std::printf("    %-24s %10.1f ms\n", l, incl[l]);
   }
   return 0;

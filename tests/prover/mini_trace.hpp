@@ -21,11 +21,12 @@ struct Instr {
   std::int32_t imm = 0;
 };
 
-inline std::vector<TraceRow> run(const std::vector<Instr>& prog, std::size_t max_cycles = 100000) {
+inline std::vector<TraceRow> run(const std::vector<Instr>& prog, std::size_t max_cycles = 100000,
+                                 std::uint32_t start_pc = 0) {
   std::uint32_t x[32] = {};
   std::map<std::uint32_t, std::uint32_t> mem;  // word address → word
   std::vector<TraceRow> rows;
-  std::uint32_t pc = 0;
+  std::uint32_t pc = start_pc;
   while (rows.size() < max_cycles) {
     const Instr& in = prog.at(pc / 4);
     TraceRow r;
@@ -154,10 +155,28 @@ struct TestTrace {
   std::vector<TraceRow> rows;  // padded
 };
 
+// The program as the verifier sees it: instruction i at pc 4·i, entry 0.
+inline jolt::prover::Program program_of(const std::vector<Instr>& prog) {
+  jolt::prover::Program p;
+  p.digest = {1, 2, 3, 4};
+  p.entry = 0;
+  for (std::size_t i = 0; i < prog.size(); ++i) {
+    TraceRow r;
+    r.pc = static_cast<std::uint32_t>(4 * i);
+    r.opcode = prog[i].op;
+    r.rd = prog[i].rd;
+    r.rs1 = prog[i].rs1;
+    r.rs2 = prog[i].rs2;
+    r.imm = prog[i].imm;
+    p.instructions.push_back(r);
+  }
+  return p;
+}
+
 inline TestTrace sample_trace(std::int32_t iterations) {
   TestTrace t;
   t.rows = run(sample_program(iterations));
-  t.statement.program_digest = {1, 2, 3, 4};
+  t.statement.program = program_of(sample_program(iterations));
   t.statement.inputs = {static_cast<std::uint8_t>(iterations)};
   t.statement.outputs = {42};
   t.statement.trace_length = t.rows.size();

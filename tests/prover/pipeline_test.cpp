@@ -71,7 +71,13 @@ TEST_CASE("the statement is bound: any change to it rejects") {
   st.outputs[0] ^= 1;
   CHECK(verify(st, proof));
   st = tr.statement;
-  st.program_digest.push_back(0);
+  st.program.digest.push_back(0);
+  CHECK(verify(st, proof));
+  st = tr.statement;
+  st.program.entry = 4;
+  CHECK(verify(st, proof));
+  st = tr.statement;
+  st.program.instructions[5].imm += 1;  // another program with the same digest
   CHECK(verify(st, proof));
   st = tr.statement;
   st.trace_length -= 1;
@@ -82,12 +88,12 @@ TEST_CASE("the statement is bound: any change to it rejects") {
 }
 
 TEST_CASE("the proof format version is pinned") {
-  CHECK(kProofVersion == 2);
+  CHECK(kProofVersion == 3);
   auto tr = sample_trace(1);
   const auto proof = prove(tr.statement, tr.rows);
   REQUIRE(proof.size() > 8);
   CHECK(std::string(proof.begin(), proof.begin() + 4) == "JRPF");
-  CHECK(proof[4] == 2);
+  CHECK(proof[4] == 3);
   CHECK(proof[5] == 0);
   auto bad = proof;
   bad[4] = 1;
@@ -225,6 +231,62 @@ TEST_CASE("a witness breaking one constraint family is rejected") {
   }
 }
 
+// A malicious prover: the honest prover (self-checks off) run on a witness altered in exactly one
+// way, so every round polynomial is consistent with the altered witness; the verifier must
+// reject at the named check.
+TEST_CASE("a fetched instruction that is not the program's is rejected") {
+  auto tr = sample_trace(5);
+  SUBCASE("an immediate") {
+    // addi x5, x5, 4 executes as addi x5, x5, 8: rd, operands and lookup output stay consistent,
+    // so every uniform constraint holds; only the bytecode lookup can object.
+    auto rows = tr.rows;
+    const std::size_t t = find_row(rows, Opcode::kAddi, 5);
+    REQUIRE(rows[t].imm == 4);
+    rows[t].imm = 8;
+    rows[t].rd_post = r1cs::lookup_output(rows[t]);
+    const auto cols = r1cs::extract_columns(rows);
+    CHECK(r1cs::failing_constraints(cols, t).empty());
+    CHECK_THROWS_AS(prove(tr.statement, rows), std::logic_error);
+    CHECK(check_of(verify(tr.statement, prove(tr.statement, rows, forging()))) ==
+          "stage6a.logup_sum");
+  }
+  SUBCASE("a flag") {
+    // LoadWord set on a padding row: LookupOutput = RamReadValue = 0 there, so R1CS holds.
+    auto cols = r1cs::extract_columns(tr.rows);
+    const std::size_t t = tr.rows.size() - 1;
+    cols[r1cs::kLoadWord][t] = Fr::one();
+    CHECK(r1cs::failing_constraints(cols, t).empty());
+    CHECK(check_of(verify(tr.statement, prove_columns(tr.statement, cols, forging()))) ==
+          "stage6a.logup_sum");
+  }
+  SUBCASE("a non-boolean flag") {
+    auto cols = r1cs::extract_columns(tr.rows);
+    const std::size_t t = tr.rows.size() - 1;
+    cols[r1cs::kStoreWord][t] = Fr::from_u64(2);  // StoreWord·(RamWrite − Rs2) = 2·0
+    CHECK(r1cs::failing_constraints(cols, t).empty());
+    CHECK(check_of(verify(tr.statement, prove_columns(tr.statement, cols, forging()))) ==
+          "stage6a.logup_sum");
+  }
+  SUBCASE("another program's instruction") {
+    // The statement's program differs from the executed one in one immediate; the rows are an
+    // honest run of the original program.
+    auto st = tr.statement;
+    st.program.instructions[13].imm = -32;  // bne x3, x0, -36 becomes bne x3, x0, -32
+    CHECK(check_of(verify(st, prove(st, tr.rows, forging()))) == "stage6a.logup_sum");
+  }
+  SUBCASE("the entry PC") {
+    // An honest run that starts at pc 4 (the skipped `addi x1, x0, 0` changes nothing).
+    auto rows = testutil::run(testutil::sample_program(5), 100000, 4);
+    auto st = tr.statement;
+    st.trace_length = rows.size();
+    rows.resize(padded_trace_length(rows.size()));
+    REQUIRE(rows.size() == tr.rows.size());
+    CHECK_THROWS_AS(prove(st, rows), std::logic_error);
+    // The entry member's claim is the public entry, so the round-0 sum cannot match.
+    CHECK(check_of(verify(st, prove(st, rows, forging()))) == "stage3.sumcheck.round_sum");
+  }
+}
+
 TEST_CASE("malformed inputs are refused by prove") {
   auto tr = sample_trace(1);
   auto rows = tr.rows;
@@ -266,8 +328,17 @@ TEST_CASE("every claim in the proof is checked: targeted edits are rejected") {
     p.stage2_openings[0] += Fr::one();
     CHECK(rejected_at(p) == "stage2.final_claim");
     p = honest;
-    p.stage3_openings[r1cs::kRightLookupOperand] += Fr::one();
+    p.stage3_openings[0] += Fr::one();  // UnexpandedPC at r3
     CHECK(rejected_at(p) == "stage3.final_claim");
+    p = honest;
+    p.stage6a_openings[1] += Fr::one();  // Imm at r6a
+    CHECK(rejected_at(p) == "stage6a.leaf");
+    p = honest;
+    p.bytecode_layers[2].claims[1] += Fr::one();
+    CHECK(rejected_at(p) == "stage6a.fraction_layer");
+    p = honest;
+    p.stage7_openings[r1cs::kRightLookupOperand] += Fr::one();
+    CHECK(rejected_at(p) == "stage7.final_claim");
     p = honest;
     p.stage1.round_polys[0].coeffs[0] += Fr::one();
     CHECK(rejected_at(p) == "stage1.sumcheck.round_sum");
@@ -278,7 +349,22 @@ TEST_CASE("every claim in the proof is checked: targeted edits are rejected") {
     p.stage1_openings[c] += Fr::one();
     CHECK(rejects(p));
     p = honest;
-    p.stage3_openings[c] += Fr::one();
+    p.stage7_openings[c] += Fr::one();
+    CHECK(rejects(p));
+  }
+  for (std::size_t i = 0; i < honest.stage3_openings.size(); ++i) {
+    Proof p = honest;
+    p.stage3_openings[i] += Fr::one();
+    CHECK(rejects(p));
+  }
+  for (std::size_t i = 0; i < honest.stage6a_openings.size(); ++i) {
+    Proof p = honest;
+    p.stage6a_openings[i] += Fr::one();
+    CHECK(rejects(p));
+  }
+  for (std::size_t k = 0; k < honest.bytecode_multiplicities.size(); ++k) {
+    Proof p = honest;
+    p.bytecode_multiplicities[k] += 1;
     CHECK(rejects(p));
   }
   for (std::size_t i = 0; i < honest.stage2_openings.size(); ++i) {
@@ -286,7 +372,8 @@ TEST_CASE("every claim in the proof is checked: targeted edits are rejected") {
     p.stage2_openings[i] += Fr::one();
     CHECK(rejects(p));
   }
-  for (SumcheckProof Proof::*stage : {&Proof::stage1, &Proof::stage2, &Proof::stage3}) {
+  for (SumcheckProof Proof::*stage :
+       {&Proof::stage1, &Proof::stage2, &Proof::stage3, &Proof::stage7}) {
     const std::size_t rounds = (honest.*stage).round_polys.size();
     for (std::size_t j : {std::size_t{0}, rounds / 2, rounds - 1}) {
       Proof p = honest;

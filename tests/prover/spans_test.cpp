@@ -40,8 +40,7 @@ TEST_CASE("prove() emits the taxonomy's always-present spans") {
     CHECK(begins[std::string(label)] > 0);
   }
   for (auto label : jolt::taxonomy::kEmittedStageSpans) CHECK(begins[std::string(label)] == 1);
-  for (const char* absent :
-       {"prove_stage4", "prove_stage5", "prove_stage6a", "prove_stage6b", "prove_stage7"})
+  for (const char* absent : {"prove_stage4", "prove_stage5", "prove_stage6b"})
     CHECK(begins[absent] == 0);
   CHECK(begins["jolt_prover::prove"] == 1);
   CHECK(first_begin == "jolt_prover::prove");
@@ -51,9 +50,16 @@ TEST_CASE("prove() emits the taxonomy's always-present spans") {
     CHECK(begins[std::string(rel) + "::prove_round"] > 0);
     CHECK(begins[std::string(rel) + "::finish_rounds"] == 1);
   }
-  // Round granularity: exactly one sumcheck_round per round of the three batches.
   const int log_t = 8;
-  CHECK(begins["prove_batch"] == 3);
-  CHECK(begins["sumcheck_round"] == (5 + log_t) + log_t + log_t);
-  CHECK(p.heap.size() >= 3);  // Stage1Batch_prepared, Stage2Batch_prepared, Stage3_prepared
+  for (auto rel : jolt::taxonomy::kLayeredRelations) {
+    CHECK(begins[std::string(rel) + "::prepare"] == log_t - 1);
+    CHECK(begins[std::string(rel) + "::finish_rounds"] == log_t - 1);
+  }
+  // Round granularity: exactly one sumcheck_round per round: stages 1, 2, 3, 7 and the
+  // bytecode fraction layers 1 .. log T − 1 (layer j has j rounds).
+  CHECK(begins["prove_batch"] == 4 + (log_t - 1));
+  CHECK(begins["sumcheck_round"] == (5 + log_t) + log_t + log_t + log_t + (log_t - 1) * log_t / 2);
+  // Stage1Batch_prepared, Stage2Batch_prepared, Stage3_prepared, Stage6a_prepared,
+  // Stage7Batch_prepared
+  CHECK(p.heap.size() == 5);
 }

@@ -91,9 +91,10 @@ ElfImage image_of(const std::vector<std::uint32_t>& words) {
 TEST_CASE("traced RV32IM program: witness satisfies the uniform constraints, proof verifies") {
   ExecOptions opt;
   opt.record = true;
-  Execution run = execute(image_of(program(30)), {}, opt);
+  const ElfImage image = image_of(program(30));
+  Execution run = execute(image, {}, opt);
   REQUIRE(run.rows.size() == run.cycles);
-  Statement st{{9, 9, 9}, {}, run.output, run.cycles};
+  Statement st{program_from_image(image, {9, 9, 9}), {}, run.output, run.cycles};
   run.rows.resize(padded_length(run.cycles));
   auto cols = r1cs::extract_columns(run.rows);
   for (std::size_t t = 0; t < run.rows.size(); ++t) {

@@ -34,12 +34,13 @@ inline constexpr std::array<std::string_view, 2> kSumcheckEngineSpans = {
     "sumcheck_round"};  // round
 
 // The stage spans the current prover opens on every prove() call, in order.
-inline constexpr std::array<std::string_view, 5> kEmittedStageSpans = {
-    "prove_stage0", "prove_stage1", "prove_stage2", "prove_stage3", "prove_stage8"};
+inline constexpr std::array<std::string_view, 7> kEmittedStageSpans = {
+    "prove_stage0",  "prove_stage1", "prove_stage2", "prove_stage3",
+    "prove_stage6a", "prove_stage7", "prove_stage8"};
 
 // Every label here fires at least once on every prove() call (jolt_prover::prove is the root;
 // each stage span is a child of it; prove_batch / sumcheck_round nest under the batch drivers).
-inline constexpr std::array<std::string_view, 15> kAlwaysPresentSpans = {
+inline constexpr std::array<std::string_view, 19> kAlwaysPresentSpans = {
     "jolt_prover::prove",                // trace_length
     "prove_stage0",                      //
     "commit_witness",                    // columns, log_t   (stage 0)
@@ -48,7 +49,11 @@ inline constexpr std::array<std::string_view, 15> kAlwaysPresentSpans = {
     "prove_stage2",                      //
     "Stage2Batch::prove",                // stage-2 batch driver
     "prove_stage3",                      //
-    "Stage3::prove",                     // stage-3 batch driver
+    "Stage3::prove",                     // stage-3 batch driver (shift, entry PC)
+    "prove_stage6a",                     //
+    "Stage6a::prove",                    // stage-6a driver (bytecode lookup)
+    "prove_stage7",                      //
+    "Stage7Batch::prove",                // stage-7 batch driver (claim reduction)
     "prove_stage8",                      //
     "JointOpeningPolynomials::prepare",  // polys          (stage 8)
     "prove_batch",                       // num_rounds, members
@@ -59,8 +64,11 @@ inline constexpr std::array<std::string_view, 15> kAlwaysPresentSpans = {
 // Per-relation kernel seams of the current prover (they fire on every prove() but change as the
 // statement grows, so they are not part of the presence contract): <Relation>::prepare|
 // prove_round|finish_rounds for each relation below.
-inline constexpr std::array<std::string_view, 4> kEmittedRelations = {
-    "SpartanOuter", "ProductVirtualization", "SpartanShift", "ColumnClaimReduction"};
+inline constexpr std::array<std::string_view, 5> kEmittedRelations = {
+    "SpartanOuter", "ProductVirtualization", "SpartanShift", "EntryPC", "ColumnClaimReduction"};
+// Relations proved by one sumcheck per layer (prepare/finish_rounds fire once per layer:
+// log T − 1 times).
+inline constexpr std::array<std::string_view, 1> kLayeredRelations = {"BytecodeFractionLayer"};
 
 // Every `prove_stage*` label is a stage (the summary's stage rollup, the memory page's bands).
 inline constexpr std::string_view kStageSpanPrefix = "prove_stage";

@@ -139,7 +139,8 @@ ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
   allocating("padding the trace to 2^" + std::to_string(log2_exact(prover::padded_length(cycles))) +
                  " rows",
              [&] { prover::pad_trace(ex.rows); });
-  prover::Statement st{prover::program_digest(job.elf), job.input, ex.output, cycles};
+  prover::Statement st{prover::program_from_image(image, prover::program_digest(job.elf)),
+                       job.input, ex.output, cycles};
 
   ProveReport r;
   r.trace_length = cycles;
@@ -162,8 +163,9 @@ ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
   ex.rows.clear();
   ex.rows.shrink_to_fit();
 
-  const auto v = allocating("verifying the proof",
-                            [&] { return prover::verify(st, r.proof, prover::VerifierConfig{pcs}); });
+  const auto v = allocating("verifying the proof", [&] {
+    return prover::verify(st, r.proof, prover::VerifierConfig{pcs});
+  });
   r.verified = !v;
   r.verify_message = describe(v);
   if (v)
@@ -178,7 +180,8 @@ ProveReport verify_job(const GuestJob& job, std::uint32_t scale,
   prover::Execution ex = run_guest(job, image, false, cycle_bound(job, scale));
   check_execution(job, ex);
   check_fits(job, ex.cycles, scale);
-  prover::Statement st{prover::program_digest(job.elf), job.input, ex.output, ex.cycles};
+  prover::Statement st{prover::program_from_image(image, prover::program_digest(job.elf)),
+                       job.input, ex.output, ex.cycles};
   ProveReport r;
   r.trace_length = ex.cycles;
   r.padded_length = prover::padded_length(ex.cycles);

@@ -56,6 +56,17 @@ std::vector<std::uint8_t> encode_proof(const Proof& p) {
   put_frs(w, p.stage2_openings);
   put_sumcheck(w, p.stage3);
   put_frs(w, p.stage3_openings);
+  w.u32(static_cast<std::uint32_t>(p.bytecode_multiplicities.size()));
+  for (std::uint32_t m : p.bytecode_multiplicities) w.u32(m);
+  put_frs(w, p.bytecode_root_children);
+  w.u32(static_cast<std::uint32_t>(p.bytecode_layers.size()));
+  for (const auto& l : p.bytecode_layers) {
+    put_sumcheck(w, l.sumcheck);
+    put_frs(w, l.claims);
+  }
+  put_frs(w, p.stage6a_openings);
+  put_sumcheck(w, p.stage7);
+  put_frs(w, p.stage7_openings);
   put_bytes(w, p.pcs_opening);
   return w.take();
 }
@@ -97,6 +108,31 @@ std::optional<VerifyError> decode_proof(std::span<const std::uint8_t> bytes, Pro
   p.stage3 = get_sumcheck(r);
   r.section("stage3.openings");
   p.stage3_openings = get_frs(r);
+  r.section("stage6a.multiplicities");
+  const std::uint32_t table = r.u32();
+  if (r.need_elements(table, 4)) {
+    p.bytecode_multiplicities.resize(table);
+    for (std::uint32_t& m : p.bytecode_multiplicities) m = r.u32();
+  }
+  r.section("stage6a.root");
+  p.bytecode_root_children = get_frs(r);
+  r.section("stage6a.layers");
+  const std::uint32_t layers = r.u32();
+  if (r.need_elements(layers, 8)) {  // each layer has at least its two counts
+    p.bytecode_layers.reserve(layers);
+    for (std::uint32_t j = 0; j < layers && r.ok(); ++j) {
+      FractionLayerProof l;
+      l.sumcheck = get_sumcheck(r);
+      l.claims = get_frs(r);
+      p.bytecode_layers.push_back(std::move(l));
+    }
+  }
+  r.section("stage6a.openings");
+  p.stage6a_openings = get_frs(r);
+  r.section("stage7.sumcheck");
+  p.stage7 = get_sumcheck(r);
+  r.section("stage7.openings");
+  p.stage7_openings = get_frs(r);
   r.section("stage8.pcs_opening");
   p.pcs_opening = r.bytes(r.u32());
   return r.finish();

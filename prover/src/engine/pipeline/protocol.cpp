@@ -12,7 +12,20 @@ using r1cs::kNumColumns;
 void absorb_statement(Transcript& t, const Statement& st, std::uint32_t log_t,
                       std::uint8_t pcs_kind, std::string_view pcs_parameters,
                       std::uint32_t num_columns) {
-  t.absorb_bytes("program_digest", st.program_digest);
+  t.absorb_bytes("program_digest", st.program.digest);
+  t.absorb_u64("entry", st.program.entry);
+  std::vector<std::uint8_t> table;
+  table.reserve(st.program.instructions.size() * 12);
+  for (const TraceRow& r : st.program.instructions) {
+    for (int b = 0; b < 4; ++b) table.push_back(static_cast<std::uint8_t>(r.pc >> (8 * b)));
+    table.push_back(static_cast<std::uint8_t>(r.opcode));
+    table.push_back(r.rd);
+    table.push_back(r.rs1);
+    table.push_back(r.rs2);
+    const auto imm = static_cast<std::uint32_t>(r.imm);
+    for (int b = 0; b < 4; ++b) table.push_back(static_cast<std::uint8_t>(imm >> (8 * b)));
+  }
+  t.absorb_bytes("bytecode", table);
   t.absorb_bytes("inputs", st.inputs);
   t.absorb_bytes("outputs", st.outputs);
   t.absorb_u64("trace_length", st.trace_length);
@@ -98,36 +111,89 @@ Fr shift_input(const Fr& gamma, std::span<const Fr> v1) {
   return v1[r1cs::kNextUnexpandedPC] + gamma * (Fr::one() - v1[r1cs::kNextIsNoop]);
 }
 
+Expr entry_expr() {
+  Expr e;
+  e.add_product(Fr::one(), {Linear::leaf(0), Linear::leaf(1)});
+  return e;
+}
+
+const std::vector<std::uint32_t>& shift_columns() {
+  static const std::vector<std::uint32_t> c = {r1cs::kUnexpandedPC, r1cs::kIsNoop};
+  return c;
+}
+
+std::vector<Fr> powers(const Fr& g, std::size_t n) {
+  std::vector<Fr> p(n);
+  Fr x = Fr::one();
+  for (std::size_t i = 0; i < n; ++i) {
+    p[i] = x;
+    x *= g;
+  }
+  return p;
+}
+
+Fr fingerprint(std::span<const Fr> gamma_powers, std::span<const Fr> values) {
+  Fr acc = Fr::zero();
+  for (std::size_t i = 0; i < values.size(); ++i) acc += gamma_powers[i] * values[i];
+  return acc;
+}
+
+Expr fraction_layer_expr(const Fr& lambda, bool leaf_layer) {
+  Expr e;
+  if (leaf_layer) {  // leaves 0 eq, 1 Q0, 2 Q1
+    e.add_product(Fr::one(), {Linear::leaf(0), Linear::leaf(2)});
+    e.add_product(Fr::one(), {Linear::leaf(0), Linear::leaf(1)});
+    e.add_product(lambda, {Linear::leaf(0), Linear::leaf(1), Linear::leaf(2)});
+  } else {  // leaves 0 eq, 1 P0, 2 P1, 3 Q0, 4 Q1
+    e.add_product(Fr::one(), {Linear::leaf(0), Linear::leaf(1), Linear::leaf(4)});
+    e.add_product(Fr::one(), {Linear::leaf(0), Linear::leaf(2), Linear::leaf(3)});
+    e.add_product(lambda, {Linear::leaf(0), Linear::leaf(3), Linear::leaf(4)});
+  }
+  return e;
+}
+
+const std::vector<std::vector<std::uint32_t>>& reduction_groups() {
+  static const std::vector<std::vector<std::uint32_t>> g = [] {
+    std::vector<std::uint32_t> all(kNumColumns);
+    for (std::uint32_t i = 0; i < kNumColumns; ++i) all[i] = i;
+    return std::vector<std::vector<std::uint32_t>>{
+        all, product_factor_columns(), shift_columns(),
+        std::vector<std::uint32_t>(r1cs::kBytecodeColumns.begin(), r1cs::kBytecodeColumns.end())};
+  }();
+  return g;
+}
+
 Expr reduction_expr() {
   Expr e;
-  e.add_product(Fr::one(), {Linear::leaf(0), Linear::leaf(2)});
-  e.add_product(Fr::one(), {Linear::leaf(1), Linear::leaf(3)});
+  const auto n = static_cast<std::uint32_t>(reduction_groups().size());
+  for (std::uint32_t g = 0; g < n; ++g)
+    e.add_product(Fr::one(), {Linear::leaf(g), Linear::leaf(n + g)});
   return e;
 }
 
 std::vector<Fr> reduction_weights(const Fr& beta) {
-  std::vector<Fr> w;
-  Fr g = Fr::one();
-  for (std::size_t i = 0; i < kNumColumns + product_factor_columns().size(); ++i) {
-    w.push_back(g);
-    g *= beta;
-  }
-  return w;
+  std::size_t n = 0;
+  for (const auto& g : reduction_groups()) n += g.size();
+  return powers(beta, n);
 }
 
-Fr reduction_input(std::span<const Fr> w, std::span<const Fr> v1, std::span<const Fr> v2) {
+Fr reduction_input(std::span<const Fr> w, const std::vector<std::span<const Fr>>& claims) {
   Fr acc = Fr::zero();
-  for (std::size_t c = 0; c < kNumColumns; ++c) acc += w[c] * v1[c];
-  for (std::size_t i = 0; i < v2.size(); ++i) acc += w[kNumColumns + i] * v2[i];
+  std::size_t k = 0;
+  for (const auto& c : claims)
+    for (const Fr& v : c) acc += w[k++] * v;
   return acc;
 }
 
-std::pair<Fr, Fr> reduction_folds(std::span<const Fr> w, std::span<const Fr> v) {
-  Fr p1 = Fr::zero(), p2 = Fr::zero();
-  for (std::size_t c = 0; c < kNumColumns; ++c) p1 += w[c] * v[c];
-  const auto& f = product_factor_columns();
-  for (std::size_t i = 0; i < f.size(); ++i) p2 += w[kNumColumns + i] * v[f[i]];
-  return {p1, p2};
+std::vector<Fr> reduction_folds(std::span<const Fr> w, std::span<const Fr> v) {
+  std::vector<Fr> out;
+  std::size_t k = 0;
+  for (const auto& g : reduction_groups()) {
+    Fr f = Fr::zero();
+    for (std::uint32_t c : g) f += w[k++] * v[c];
+    out.push_back(f);
+  }
+  return out;
 }
 
 Fr padding_indicator(std::uint64_t L, std::span<const Fr> r) {

@@ -1,5 +1,5 @@
-// The staged prover: stage 0 commit, 1 outer Spartan, 2 products, 3 shift + claim reduction,
-// 8 joint opening. Stages 4–7 do not exist yet.
+// The staged prover: stage 0 commit, 1 outer Spartan, 2 products, 3 shift + entry PC, 6a bytecode
+// lookup, 7 claim reduction, 8 joint opening. Stages 4, 5 (registers) and 6b do not exist yet.
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -16,7 +16,9 @@
 #include <jolt/prover/sumcheck/naive_kernel.hpp>
 #include <jolt/prover/sumcheck/session.hpp>
 #include <stdexcept>
+#include <unordered_map>
 
+#include "pipeline/fraction_tree.hpp"
 #include "pipeline/protocol.hpp"
 
 namespace jolt::prover {
@@ -30,6 +32,8 @@ constexpr KernelLabels kProductLabels = {"ProductVirtualization::prepare",
                                          "ProductVirtualization::finish_rounds"};
 constexpr KernelLabels kShiftLabels = {"SpartanShift::prepare", "SpartanShift::prove_round",
                                        "SpartanShift::finish_rounds"};
+constexpr KernelLabels kEntryLabels = {"EntryPC::prepare", "EntryPC::prove_round",
+                                       "EntryPC::finish_rounds"};
 constexpr KernelLabels kReductionLabels = {"ColumnClaimReduction::prepare",
                                            "ColumnClaimReduction::prove_round",
                                            "ColumnClaimReduction::finish_rounds"};
@@ -38,6 +42,7 @@ constexpr KernelLabels kReductionLabels = {"ColumnClaimReduction::prepare",
 struct Witness : jolt::HeapReportable {
   std::vector<std::vector<Fr>> columns;
   std::size_t log_t = 0;
+  bool self_check = true;
   void visit_heap(jolt::HeapVisitor& v) const override {
     jolt::HeapScope s(v, "Witness");
     std::uint64_t b = columns.capacity() * sizeof(std::vector<Fr>);
@@ -55,7 +60,15 @@ struct Stage2Out {
 };
 struct Stage3Out {
   std::vector<Fr> r3;
-  std::vector<Fr> v3;  // every column at r3 (the joint opening point)
+  std::vector<Fr> v3;  // shift_columns() at r3
+};
+struct Stage6aOut {
+  std::vector<Fr> r6;
+  std::vector<Fr> v6;  // the bytecode columns at r6
+};
+struct Stage7Out {
+  std::vector<Fr> r7;
+  std::vector<Fr> v7;  // every column at r7 (the joint opening point)
 };
 
 // All columns at one point: one eq table, one dot product per column (parallel over columns).
@@ -93,6 +106,48 @@ void snapshot(const char* label, std::initializer_list<const jolt::HeapReportabl
   if (jolt::heap_snapshots_wanted()) jolt::record_heap_snapshot(label, owners);
 }
 
+// How often each bytecode table entry's static-column tuple occurs among the rows. A row whose
+// tuple is no entry's is counted nowhere (the verifier then rejects at stage6a.logup_sum); the
+// prover's self-check reports it first.
+std::vector<std::uint32_t> multiplicities(const Witness& w, const std::vector<TraceRow>& table) {
+  using Tuple = std::array<Fr, r1cs::kNumBytecodeColumns>;
+  std::vector<Tuple> tuples(table.size());
+  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> by_pc;
+  for (std::size_t k = 0; k < table.size(); ++k) {
+    tuples[k] = r1cs::bytecode_values(table[k]);
+    by_pc[tuples[k][0].to_canonical_limbs()[0]].push_back(static_cast<std::uint32_t>(k));
+  }
+  std::vector<std::uint32_t> m(table.size(), 0);
+  const std::size_t T = w.columns[0].size();
+  for (std::size_t t = 0; t < T; ++t) {
+    Tuple row;
+    for (std::size_t i = 0; i < r1cs::kNumBytecodeColumns; ++i)
+      row[i] = w.columns[r1cs::kBytecodeColumns[i]][t];
+    auto it = by_pc.find(row[0].to_canonical_limbs()[0]);
+    bool found = false;
+    if (it != by_pc.end())
+      for (std::uint32_t k : it->second)
+        if (tuples[k] == row) {
+          ++m[k];
+          found = true;
+          break;
+        }
+    if (!found && w.self_check)
+      throw std::logic_error("prover self-check failed: stage 6a: the instruction of row " +
+                             std::to_string(t) + " (PC " + row[0].to_hex() +
+                             ") is not in the program's bytecode");
+  }
+  return m;
+}
+
+void absorb_multiplicities(Transcript& t, const std::vector<std::uint32_t>& m) {
+  std::vector<std::uint8_t> b;
+  b.reserve(m.size() * 4);
+  for (std::uint32_t v : m)
+    for (int i = 0; i < 4; ++i) b.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+  t.absorb_bytes("bytecode_multiplicities", b);
+}
+
 using ColumnSource = std::function<std::vector<std::vector<Fr>>()>;
 
 class StagedProver {
@@ -105,6 +160,7 @@ class StagedProver {
     JOLT_STAGE_SPAN("prove_stage0");
     Witness w;
     w.log_t = log_t;
+    w.self_check = opt_.self_check;
     pcs_ = make_commitment_scheme(opt_.pcs);
     proof_.pcs_kind = static_cast<std::uint8_t>(opt_.pcs);
     proof_.log_t = static_cast<std::uint32_t>(w.log_t);
@@ -180,18 +236,16 @@ class StagedProver {
     session_.park(std::move(s));
   }
 
+  // Stage 3: the shift relation (Next* = next row) and the entry PC, one batch.
   void prove_stage3() {
     JOLT_STAGE_SPAN("prove_stage3");
     JOLT_SPAN("Stage3::prove");
     const Witness& w = session_.get<Witness>();
     const Stage1Out& s1 = session_.get<Stage1Out>();
-    const Stage2Out& s2 = session_.get<Stage2Out>();
     const Fr gamma = t_.challenge("shift_gamma");
-    const Fr beta = t_.challenge("reduction_gamma");
     const Expr shift = protocol::shift_expr(gamma);
-    const Expr red = protocol::reduction_expr();
-    const std::vector<Fr> weights = protocol::reduction_weights(beta);
-    std::unique_ptr<NaiveKernel> ks, kr;
+    const Expr entry = protocol::entry_expr();
+    std::unique_ptr<NaiveKernel> ks, ke;
     {
       JOLT_SPAN(kShiftLabels.prepare);
       std::vector<std::vector<Fr>> leaves;
@@ -201,66 +255,146 @@ class StagedProver {
       ks = std::make_unique<NaiveKernel>(kShiftLabels, std::move(leaves), shift);
     }
     {
-      JOLT_SPAN(kReductionLabels.prepare);
-      // Fold the columns once with the β weights: the kernel then has 4 leaves, not N + 2.
-      const std::size_t T = w.columns[0].size();
-      std::vector<Fr> p1(T), p2(T);
-      const auto& factors = protocol::product_factor_columns();
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 1024),
-                        [&](const tbb::blocked_range<std::size_t>& rg) {
-                          for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
-                            Fr a = Fr::zero(), b = Fr::zero();
-                            for (std::size_t c = 0; c < kNumColumns; ++c)
-                              a += weights[c] * w.columns[c][t];
-                            for (std::size_t i = 0; i < factors.size(); ++i)
-                              b += weights[kNumColumns + i] * w.columns[factors[i]][t];
-                            p1[t] = a;
-                            p2[t] = b;
-                          }
-                        });
+      JOLT_SPAN(kEntryLabels.prepare);
+      std::vector<Fr> first(w.columns[0].size(), Fr::zero());
+      first[0] = Fr::one();  // eq(0, t)
       std::vector<std::vector<Fr>> leaves;
-      leaves.push_back(EqPolynomial::evals(s1.r1));
-      leaves.push_back(EqPolynomial::evals(s2.r2));
-      leaves.push_back(std::move(p1));
-      leaves.push_back(std::move(p2));
-      kr = std::make_unique<NaiveKernel>(kReductionLabels, std::move(leaves), red);
+      leaves.push_back(std::move(first));
+      leaves.push_back(w.columns[r1cs::kUnexpandedPC]);
+      ke = std::make_unique<NaiveKernel>(kEntryLabels, std::move(leaves), entry);
     }
-    snapshot("Stage3_prepared", {&w, ks.get(), kr.get(), pcs_data_.get()});
-    BatchProverOutput out =
-        prove_batch({{ks.get(), protocol::shift_input(gamma, s1.v1)},
-                     {kr.get(), protocol::reduction_input(weights, s1.v1, s2.v2)}},
-                    t_, opt_.self_check);
+    snapshot("Stage3_prepared", {&w, ks.get(), ke.get(), pcs_data_.get()});
+    BatchProverOutput out = prove_batch({{ks.get(), protocol::shift_input(gamma, s1.v1)},
+                                         {ke.get(), Fr::from_u64(st_.program.entry)}},
+                                        t_, opt_.self_check);
     Stage3Out s;
     s.r3 = out.challenges;
-    s.v3 = evaluate_columns(w.columns, all_columns(), s.r3);
-    if (opt_.self_check) {
-      const Fr e1 = EqPlusOnePolynomial::evaluate(s1.r1, s.r3);
-      const auto [f1, f2] = protocol::reduction_folds(weights, s.v3);
-      const std::vector<Fr> sl = {e1, s.v3[r1cs::kUnexpandedPC], s.v3[r1cs::kIsNoop]};
-      const std::vector<Fr> rl = {EqPolynomial::evaluate(s1.r1, s.r3),
-                                  EqPolynomial::evaluate(s2.r2, s.r3), f1, f2};
-      expect_final(
-          true, out.final_claim,
-          out.coefficients[0] * shift.evaluate(sl) + out.coefficients[1] * red.evaluate(rl),
-          "stage 3");
-    }
+    s.v3 = evaluate_columns(w.columns, protocol::shift_columns(), s.r3);
+    const std::vector<Fr> sl = {EqPlusOnePolynomial::evaluate(s1.r1, s.r3), s.v3[0], s.v3[1]};
+    const std::vector<Fr> el = {
+        EqPolynomial::evaluate(std::vector<Fr>(s.r3.size(), Fr::zero()), s.r3), s.v3[0]};
+    expect_final(
+        opt_.self_check, out.final_claim,
+        out.coefficients[0] * shift.evaluate(sl) + out.coefficients[1] * entry.evaluate(el),
+        "stage 3");
     t_.absorb_frs("opening_claim", s.v3);
     proof_.stage3 = std::move(out.proof);
     proof_.stage3_openings = s.v3;
     session_.park(std::move(s));
   }
 
+  // Stage 6a: the bytecode lookup. The multiplicities are absorbed before γ and α are drawn.
+  void prove_stage6a() {
+    JOLT_STAGE_SPAN("prove_stage6a");
+    JOLT_SPAN("Stage6a::prove");
+    const Witness& w = session_.get<Witness>();
+    const std::vector<TraceRow> table = bytecode_table(st_.program);
+    const std::size_t T = w.columns[0].size();
+    {
+      JOLT_SPAN("BytecodeMultiplicities::count", jolt::arg("entries", table.size()));
+      proof_.bytecode_multiplicities = multiplicities(w, table);
+    }
+    absorb_multiplicities(t_, proof_.bytecode_multiplicities);
+    const Fr gamma = t_.challenge("bytecode_gamma");
+    const Fr alpha = t_.challenge("bytecode_alpha");
+    const std::vector<Fr> gp = protocol::powers(gamma, r1cs::kNumBytecodeColumns);
+    std::vector<Fr> q(T);
+    {
+      JOLT_SPAN("BytecodeFractionTree::leaves");
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 4096),
+                        [&](const tbb::blocked_range<std::size_t>& rg) {
+                          for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
+                            Fr f = Fr::zero();
+                            for (std::size_t i = 0; i < r1cs::kNumBytecodeColumns; ++i)
+                              f += gp[i] * w.columns[r1cs::kBytecodeColumns[i]][t];
+                            q[t] = alpha - f;
+                          }
+                        });
+    }
+    snapshot("Stage6a_prepared", {&w, pcs_data_.get()});
+    FractionTreeProof ft = prove_fraction_tree(std::move(q), t_, opt_.self_check);
+    Stage6aOut s;
+    s.r6 = ft.point;
+    const std::vector<std::uint32_t> bc(r1cs::kBytecodeColumns.begin(),
+                                        r1cs::kBytecodeColumns.end());
+    s.v6 = evaluate_columns(w.columns, bc, s.r6);
+    expect_final(opt_.self_check, ft.leaf_claim, alpha - protocol::fingerprint(gp, s.v6),
+                 "stage 6a leaves");
+    t_.absorb_frs("opening_claim", s.v6);
+    proof_.bytecode_root_children = std::move(ft.root_children);
+    proof_.bytecode_layers = std::move(ft.layers);
+    proof_.stage6a_openings = s.v6;
+    session_.park(std::move(s));
+  }
+
+  // Stage 7: every claim so far (groups at r1, r2, r3, r6a) reduced to one point r7.
+  void prove_stage7() {
+    JOLT_STAGE_SPAN("prove_stage7");
+    JOLT_SPAN("Stage7Batch::prove");
+    const Witness& w = session_.get<Witness>();
+    const Stage1Out& s1 = session_.get<Stage1Out>();
+    const Stage2Out& s2 = session_.get<Stage2Out>();
+    const Stage3Out& s3 = session_.get<Stage3Out>();
+    const Stage6aOut& s6 = session_.get<Stage6aOut>();
+    const Fr beta = t_.challenge("reduction_gamma");
+    const Expr red = protocol::reduction_expr();
+    const std::vector<Fr> weights = protocol::reduction_weights(beta);
+    const auto& groups = protocol::reduction_groups();
+    const std::vector<const std::vector<Fr>*> points = {&s1.r1, &s2.r2, &s3.r3, &s6.r6};
+    std::unique_ptr<NaiveKernel> kr;
+    {
+      JOLT_SPAN(kReductionLabels.prepare);
+      // Fold each group's columns once with the β weights: the kernel has 2 leaves per group.
+      const std::size_t T = w.columns[0].size();
+      std::vector<std::vector<Fr>> leaves;
+      for (const auto* pt : points) leaves.push_back(EqPolynomial::evals(*pt));
+      std::size_t k = 0;
+      for (const auto& g : groups) {
+        std::vector<Fr> f(T);
+        const std::size_t base = k;
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 1024),
+                          [&](const tbb::blocked_range<std::size_t>& rg) {
+                            for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
+                              Fr a = Fr::zero();
+                              for (std::size_t i = 0; i < g.size(); ++i)
+                                a += weights[base + i] * w.columns[g[i]][t];
+                              f[t] = a;
+                            }
+                          });
+        k += g.size();
+        leaves.push_back(std::move(f));
+      }
+      kr = std::make_unique<NaiveKernel>(kReductionLabels, std::move(leaves), red);
+    }
+    snapshot("Stage7Batch_prepared", {&w, kr.get(), pcs_data_.get()});
+    const Fr input = protocol::reduction_input(weights, {s1.v1, s2.v2, s3.v3, s6.v6});
+    BatchProverOutput out = prove_batch({{kr.get(), input}}, t_, opt_.self_check);
+    Stage7Out s;
+    s.r7 = out.challenges;
+    s.v7 = evaluate_columns(w.columns, all_columns(), s.r7);
+    if (opt_.self_check) {
+      std::vector<Fr> leaves;
+      for (const auto* pt : points) leaves.push_back(EqPolynomial::evaluate(*pt, s.r7));
+      for (const Fr& f : protocol::reduction_folds(weights, s.v7)) leaves.push_back(f);
+      expect_final(true, out.final_claim, out.coefficients[0] * red.evaluate(leaves), "stage 7");
+    }
+    t_.absorb_frs("opening_claim", s.v7);
+    proof_.stage7 = std::move(out.proof);
+    proof_.stage7_openings = s.v7;
+    session_.park(std::move(s));
+  }
+
   void prove_stage8() {
     JOLT_STAGE_SPAN("prove_stage8");
     const Witness& w = session_.get<Witness>();
-    const Stage3Out& s3 = session_.get<Stage3Out>();
+    const Stage7Out& s7 = session_.get<Stage7Out>();
     {
-      // Every column is committed densely and all claims already sit at r3, so the joint
-      // opening statement is (commitment, v3) over the committed columns in column order.
+      // Every column is committed densely and all claims already sit at r7, so the joint
+      // opening statement is (commitment, v7) over the committed columns in column order.
       JOLT_SPAN("JointOpeningPolynomials::prepare", jolt::arg("polys", w.columns.size()));
-      if (s3.v3.size() != w.columns.size()) throw std::logic_error("stage 8: claim count mismatch");
+      if (s7.v7.size() != w.columns.size()) throw std::logic_error("stage 8: claim count mismatch");
     }
-    proof_.pcs_opening = pcs_->open(*pcs_data_, column_spans(w.columns), s3.r3, s3.v3, t_);
+    proof_.pcs_opening = pcs_->open(*pcs_data_, column_spans(w.columns), s7.r7, s7.v7, t_);
     // The stage's working set (witness columns, PCS prover data) is freed inside the stage, so
     // the time the allocator spends releasing it is attributed here rather than to dark time.
     session_ = ProofSession{};
@@ -290,6 +424,8 @@ std::vector<std::uint8_t> run_prover(const Statement& st, std::size_t log_t,
   p.prove_stage1();
   p.prove_stage2();
   p.prove_stage3();
+  p.prove_stage6a();
+  p.prove_stage7();
   p.prove_stage8();
   return p.finish();
 }

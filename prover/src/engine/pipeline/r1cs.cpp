@@ -213,6 +213,37 @@ std::uint32_t alu(Opcode o, std::uint32_t a, std::uint32_t b) {
   }
 }
 
+// The circuit flags of an instruction: a function of opcode and rd only.
+struct InstructionFlags {
+  bool noop, load, store, branch, jump, add, sub, mul, left_rs1, left_pc, right_rs2, right_imm,
+      writes_lookup, writes_pc;
+};
+
+InstructionFlags instruction_flags(const TraceRow& r) {
+  const Opcode o = r.opcode;
+  InstructionFlags f{};
+  f.noop = o == Opcode::kNoop;
+  f.load = is_load(o);
+  f.store = is_store(o);
+  f.branch = is_branch(o);
+  f.jump = o == Opcode::kJal || o == Opcode::kJalr;
+  f.add = o == Opcode::kAdd || o == Opcode::kAddi || o == Opcode::kLui || o == Opcode::kAuipc ||
+          f.jump || f.load || f.store;
+  f.sub = o == Opcode::kSub;
+  f.mul = o == Opcode::kMul;
+  f.left_rs1 =
+      f.load || f.store || f.branch || is_imm_alu(o) || is_reg_alu(o) || o == Opcode::kJalr;
+  f.left_pc = o == Opcode::kAuipc || o == Opcode::kJal;
+  f.right_rs2 = f.branch || is_reg_alu(o);
+  f.right_imm =
+      f.load || f.store || is_imm_alu(o) || o == Opcode::kLui || o == Opcode::kAuipc || f.jump;
+  f.writes_lookup =
+      (f.load || is_imm_alu(o) || is_reg_alu(o) || o == Opcode::kLui || o == Opcode::kAuipc) &&
+      r.rd != 0;
+  f.writes_pc = f.jump && r.rd != 0;
+  return f;
+}
+
 }  // namespace
 
 std::string_view column_name(std::uint32_t c) {
@@ -281,6 +312,34 @@ std::uint32_t lookup_output(const TraceRow& row) {
   return 0;
 }
 
+std::array<Fr, kNumBytecodeColumns> bytecode_values(const TraceRow& r) {
+  const InstructionFlags f = instruction_flags(r);
+  std::array<Fr, kNumColumns> v{};
+  const Fr one = Fr::one();
+  auto flag = [&](std::uint32_t c, bool b) { v[c] = b ? one : Fr::zero(); };
+  v[kUnexpandedPC] = Fr::from_u64(r.pc);
+  v[kImm] = Fr::from_i64(r.imm);
+  flag(kIsNoop, f.noop);
+  flag(kLoad, f.load);
+  flag(kStore, f.store);
+  flag(kLoadWord, r.opcode == Opcode::kLw);
+  flag(kStoreWord, r.opcode == Opcode::kSw);
+  flag(kBranch, f.branch);
+  flag(kJump, f.jump);
+  flag(kAddOperands, f.add);
+  flag(kSubtractOperands, f.sub);
+  flag(kMultiplyOperands, f.mul);
+  flag(kLeftOperandIsRs1, f.left_rs1);
+  flag(kLeftOperandIsPC, f.left_pc);
+  flag(kRightOperandIsRs2, f.right_rs2);
+  flag(kRightOperandIsImm, f.right_imm);
+  flag(kWriteLookupOutputToRD, f.writes_lookup);
+  flag(kWritePCtoRD, f.writes_pc);
+  std::array<Fr, kNumBytecodeColumns> out;
+  for (std::size_t i = 0; i < kNumBytecodeColumns; ++i) out[i] = v[kBytecodeColumns[i]];
+  return out;
+}
+
 std::vector<std::vector<Fr>> extract_columns(std::span<const TraceRow> rows) {
   const std::size_t T = rows.size();
   if (T == 0 || (T & (T - 1)) != 0)
@@ -289,45 +348,17 @@ std::vector<std::vector<Fr>> extract_columns(std::span<const TraceRow> rows) {
   const Fr one = Fr::one();
   for (std::size_t t = 0; t < T; ++t) {
     const TraceRow& r = rows[t];
-    const Opcode o = r.opcode;
     auto set = [&](std::uint32_t col_id, const Fr& v) { c[col_id][t] = v; };
     auto flag = [&](std::uint32_t col_id, bool b) { c[col_id][t] = b ? one : Fr::zero(); };
-    const bool noop = o == Opcode::kNoop;
-    const bool load = is_load(o), store = is_store(o), branch = is_branch(o);
-    const bool jump = o == Opcode::kJal || o == Opcode::kJalr;
-    const bool add = o == Opcode::kAdd || o == Opcode::kAddi || o == Opcode::kLui ||
-                     o == Opcode::kAuipc || jump || load || store;
-    const bool sub = o == Opcode::kSub, mul = o == Opcode::kMul;
-    const bool left_rs1 =
-        load || store || branch || is_imm_alu(o) || is_reg_alu(o) || o == Opcode::kJalr;
-    const bool left_pc = o == Opcode::kAuipc || o == Opcode::kJal;
-    const bool right_rs2 = branch || is_reg_alu(o);
-    const bool right_imm =
-        load || store || is_imm_alu(o) || o == Opcode::kLui || o == Opcode::kAuipc || jump;
-    const bool writes_lookup =
-        (load || is_imm_alu(o) || is_reg_alu(o) || o == Opcode::kLui || o == Opcode::kAuipc) &&
-        r.rd != 0;
-    flag(kIsNoop, noop);
-    flag(kLoad, load);
-    flag(kStore, store);
-    flag(kLoadWord, o == Opcode::kLw);
-    flag(kStoreWord, o == Opcode::kSw);
-    flag(kBranch, branch);
-    flag(kJump, jump);
-    flag(kAddOperands, add);
-    flag(kSubtractOperands, sub);
-    flag(kMultiplyOperands, mul);
-    flag(kLeftOperandIsRs1, left_rs1);
-    flag(kLeftOperandIsPC, left_pc);
-    flag(kRightOperandIsRs2, right_rs2);
-    flag(kRightOperandIsImm, right_imm);
-    flag(kWriteLookupOutputToRD, writes_lookup);
-    flag(kWritePCtoRD, jump && r.rd != 0);
+    const InstructionFlags f = instruction_flags(r);
+    const bool noop = f.noop, branch = f.branch, jump = f.jump, add = f.add, sub = f.sub,
+               mul = f.mul, left_rs1 = f.left_rs1, left_pc = f.left_pc, right_rs2 = f.right_rs2,
+               right_imm = f.right_imm, load = f.load, store = f.store;
+    const std::array<Fr, kNumBytecodeColumns> fixed = bytecode_values(r);
+    for (std::size_t i = 0; i < kNumBytecodeColumns; ++i) set(kBytecodeColumns[i], fixed[i]);
 
     const Fr pc = Fr::from_u64(r.pc), imm = Fr::from_i64(r.imm);
     const Fr rs1 = Fr::from_u64(r.rs1_val), rs2 = Fr::from_u64(r.rs2_val);
-    set(kUnexpandedPC, pc);
-    set(kImm, imm);
     set(kRs1Value, rs1);
     set(kRs2Value, rs2);
     set(kRdWriteValue, Fr::from_u64(r.rd_post));

@@ -1,13 +1,15 @@
 // The verifier: fixes the commitment scheme from its configuration and log T from the
 // statement, replays the prover's transcript, checks every sumcheck, every stage's final claim
 // against the opened evaluations (evaluating Ã, B̃, eq, eq+1 and the padding indicator itself),
-// and the stage-8 opening of every committed column at the joint point.
+// the bytecode lookup against the table it builds from the program, and the stage-8 opening of
+// every committed column at the joint point.
 #include <jolt/prover/pipeline/proof.hpp>
 #include <jolt/prover/pipeline/prover.hpp>
 #include <jolt/prover/pipeline/r1cs.hpp>
 #include <jolt/prover/poly/eq.hpp>
 #include <jolt/prover/verify_check.hpp>
 
+#include "pipeline/fraction_tree.hpp"
 #include "pipeline/protocol.hpp"
 
 namespace jolt::prover {
@@ -55,9 +57,16 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
               "proof commits " + std::to_string(p.num_columns) + " columns, the statement has " +
                   std::to_string(kNumColumns));
   const auto& factors = protocol::product_factor_columns();
+  const std::vector<TraceRow> table = bytecode_table(st.program);
   if (p.stage1_openings.size() != kNumColumns || p.stage2_openings.size() != factors.size() ||
-      p.stage3_openings.size() != kNumColumns)
+      p.stage3_openings.size() != protocol::shift_columns().size() ||
+      p.stage6a_openings.size() != r1cs::kNumBytecodeColumns ||
+      p.stage7_openings.size() != kNumColumns)
     return shape_error("wrong number of opening claims");
+  if (p.bytecode_multiplicities.size() != table.size())
+    return shape_error(std::to_string(p.bytecode_multiplicities.size()) +
+                       " bytecode multiplicities for a table of " + std::to_string(table.size()) +
+                       " entries");
 
   Transcript t(protocol::kDomain);
   protocol::absorb_statement(t, st, static_cast<std::uint32_t>(log_t), p.pcs_kind, p.pcs_parameters,
@@ -96,43 +105,93 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
   }
   t.absorb_frs("opening_claim", v2);
 
-  // Stage 3: shift + claim reduction, one batch, both log T rounds → one point r3.
+  // Stage 3: shift + entry PC, one batch of log T rounds → r3.
   const Fr gamma3 = t.challenge("shift_gamma");
-  const Fr beta = t.challenge("reduction_gamma");
   const Expr shift = protocol::shift_expr(gamma3);
-  const Expr red = protocol::reduction_expr();
-  const std::vector<Fr> weights = protocol::reduction_weights(beta);
+  const Expr entry = protocol::entry_expr();
   SumcheckVerified b3;
   if (auto e = in_stage(
           "stage3",
-          verify_batch(
-              {protocol::shift_input(gamma3, v1), protocol::reduction_input(weights, v1, v2)},
-              {log_t, log_t}, std::max(shift.degree(), red.degree()), p.stage3, t, b3)))
+          verify_batch({protocol::shift_input(gamma3, v1), Fr::from_u64(st.program.entry)},
+                       {log_t, log_t}, std::max(shift.degree(), entry.degree()), p.stage3, t, b3)))
     return e;
   const std::vector<Fr>& r3 = b3.challenges;
-  const std::vector<Fr>& v3 = p.stage3_openings;
+  const std::vector<Fr>& v3 = p.stage3_openings;  // UnexpandedPC, IsNoop
   {
-    const auto [f1, f2] = protocol::reduction_folds(weights, v3);
-    const std::vector<Fr> sl = {EqPlusOnePolynomial::evaluate(r1, r3), v3[r1cs::kUnexpandedPC],
-                                v3[r1cs::kIsNoop]};
-    const std::vector<Fr> rl = {EqPolynomial::evaluate(r1, r3), EqPolynomial::evaluate(r2, r3), f1,
-                                f2};
+    const std::vector<Fr> sl = {EqPlusOnePolynomial::evaluate(r1, r3), v3[0], v3[1]};
+    const std::vector<Fr> el = {EqPolynomial::evaluate(std::vector<Fr>(log_t, Fr::zero()), r3),
+                                v3[0]};
     JOLT_VERIFY("stage3.final_claim",
-                b3.final_claim ==
-                    b3.coefficients[0] * shift.evaluate(sl) + b3.coefficients[1] * red.evaluate(rl),
-                "shift (Next* = next row) or column claim reduction does not hold");
+                b3.final_claim == b3.coefficients[0] * shift.evaluate(sl) +
+                                      b3.coefficients[1] * entry.evaluate(el),
+                "shift (Next* = next row) or the entry PC (cycle 0 starts at the program's "
+                "entry) does not hold");
   }
-  JOLT_VERIFY("stage3.padding",
-              v3[r1cs::kIsNoop] == protocol::padding_indicator(st.trace_length, r3),
+  JOLT_VERIFY("stage3.padding", v3[1] == protocol::padding_indicator(st.trace_length, r3),
               "IsNoop does not match the public trace_length");
   t.absorb_frs("opening_claim", v3);
 
-  // Stage 8: every committed column at r3.
+  // Stage 6a: the bytecode lookup against the table built from the program.
+  {
+    std::vector<std::uint8_t> mb;
+    mb.reserve(p.bytecode_multiplicities.size() * 4);
+    for (std::uint32_t m : p.bytecode_multiplicities)
+      for (int i = 0; i < 4; ++i) mb.push_back(static_cast<std::uint8_t>(m >> (8 * i)));
+    t.absorb_bytes("bytecode_multiplicities", mb);
+  }
+  const Fr gamma6 = t.challenge("bytecode_gamma");
+  const Fr alpha = t.challenge("bytecode_alpha");
+  const std::vector<Fr> gp = protocol::powers(gamma6, r1cs::kNumBytecodeColumns);
+  FractionTreeVerified ft;
+  if (auto e = verify_fraction_tree(log_t, p.bytecode_root_children, p.bytecode_layers, t, ft))
+    return e;
+  {
+    // Σ_k m_k / (α − fp(entry k)) as one fraction N/D (no inversions).
+    Fr num = Fr::zero(), den = Fr::one();
+    for (std::size_t k = 0; k < table.size(); ++k) {
+      const auto values = r1cs::bytecode_values(table[k]);
+      const Fr d = alpha - protocol::fingerprint(gp, values);
+      num = num * d + Fr::from_u64(p.bytecode_multiplicities[k]) * den;
+      den *= d;
+    }
+    JOLT_VERIFY("stage6a.logup_sum",
+                !ft.q_root.is_zero() && !den.is_zero() && ft.p_root * den == num * ft.q_root,
+                "the rows' instruction tuples (PC, immediate, flags) are not the bytecode "
+                "entries with the claimed multiplicities: a fetched instruction is not the "
+                "program's");
+  }
+  const std::vector<Fr>& r6 = ft.point;
+  const std::vector<Fr>& v6 = p.stage6a_openings;
+  JOLT_VERIFY("stage6a.leaf", ft.leaf_claim == alpha - protocol::fingerprint(gp, v6),
+              "the fraction tree's leaves are not α − fingerprint of the opened columns");
+  t.absorb_frs("opening_claim", v6);
+
+  // Stage 7: every claim reduced to one point r7.
+  const Fr beta = t.challenge("reduction_gamma");
+  const Expr red = protocol::reduction_expr();
+  const std::vector<Fr> weights = protocol::reduction_weights(beta);
+  SumcheckVerified b7;
+  if (auto e =
+          in_stage("stage7", verify_batch({protocol::reduction_input(weights, {v1, v2, v3, v6})},
+                                          {log_t}, red.degree(), p.stage7, t, b7)))
+    return e;
+  const std::vector<Fr>& r7 = b7.challenges;
+  const std::vector<Fr>& v7 = p.stage7_openings;
+  {
+    std::vector<Fr> leaves;
+    for (const auto* pt : {&r1, &r2, &r3, &r6}) leaves.push_back(EqPolynomial::evaluate(*pt, r7));
+    for (const Fr& f : protocol::reduction_folds(weights, v7)) leaves.push_back(f);
+    JOLT_VERIFY("stage7.final_claim", b7.final_claim == b7.coefficients[0] * red.evaluate(leaves),
+                "the opened columns at r7 do not reduce the earlier claims");
+  }
+  t.absorb_frs("opening_claim", v7);
+
+  // Stage 8: every committed column at r7.
   Commitment com;
   com.bytes = p.commitment;
   com.num_vars = static_cast<std::uint32_t>(log_t);
   com.num_polys = kNumColumns;
-  return pcs->verify(com, r3, v3, p.pcs_opening, t);
+  return pcs->verify(com, r7, v7, p.pcs_opening, t);
 }
 
 }  // namespace

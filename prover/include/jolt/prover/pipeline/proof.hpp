@@ -6,18 +6,25 @@
 //                                                       // e.g. {"decode.truncated", "... in
 //                                                       //  stage2.sumcheck at byte 812"}
 //
-// Layout, version 2 (all integers little-endian; Fr = 32 canonical little-endian bytes, < r):
+// Layout, version 3 (all integers little-endian; Fr = 32 canonical little-endian bytes, < r):
 //   magic "JRPF" | u16 version | u8 pcs kind | u8 reserved (=0) | u32 log_T | u32 columns
 //   bytes  pcs parameters          (u32 length + the scheme's parameters() string)
 //   bytes  commitment              (u32 length + bytes)
 //   stage1 sumcheck | frs openings (u32 count + Fr...)   — every column at the outer cycle point
 //   stage2 sumcheck | frs openings                        — product factors at r2
-//   stage3 sumcheck | frs openings                        — every column at the joint point r3
+//   stage3 sumcheck | frs openings                        — UnexpandedPC, IsNoop at r3
+//   stage6a: u32 count + u32 multiplicity per bytecode table entry
+//            frs root children (P1[0], P1[1], Q1[0], Q1[1])
+//            u32 layer count, per layer: sumcheck | frs claims (P0, P1, Q0, Q1 or, last, Q0, Q1)
+//            frs openings                                 — the bytecode columns at r6a
+//   stage7 sumcheck | frs openings                        — every column at the joint point r7
 //   bytes  stage-8 PCS opening
 // sumcheck = u32 rounds, then per round u32 coefficient count + Fr coefficients.
 // Nothing may follow the last field. The encoded size is the reported proof_size.
 // Version history: 1 had no parameters field; 2 adds it (the verifier's configuration fixes the
-// scheme, its parameters and log_T, and rejects a header that differs).
+// scheme, its parameters and log_T, and rejects a header that differs); 3 adds the bytecode
+// lookup (stage 6a) and the entry PC, moves the claim reduction to stage 7, and stage 3 opens
+// only UnexpandedPC and IsNoop.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -30,7 +37,13 @@
 
 namespace jolt::prover {
 
-inline constexpr std::uint16_t kProofVersion = 2;
+inline constexpr std::uint16_t kProofVersion = 3;
+
+// One layer of a fraction-tree sumcheck and the child-layer values at its point.
+struct FractionLayerProof {
+  SumcheckProof sumcheck;
+  std::vector<Fr> claims;
+};
 
 struct Proof {
   std::uint8_t pcs_kind = 0;
@@ -44,6 +57,12 @@ struct Proof {
   std::vector<Fr> stage2_openings;
   SumcheckProof stage3;
   std::vector<Fr> stage3_openings;
+  std::vector<std::uint32_t> bytecode_multiplicities;
+  std::vector<Fr> bytecode_root_children;
+  std::vector<FractionLayerProof> bytecode_layers;
+  std::vector<Fr> stage6a_openings;
+  SumcheckProof stage7;
+  std::vector<Fr> stage7_openings;
   std::vector<std::uint8_t> pcs_opening;
 };
 

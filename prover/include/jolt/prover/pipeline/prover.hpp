@@ -2,7 +2,7 @@
 //
 //   #include <jolt/prover/pipeline/prover.hpp>
 //   using namespace jolt::prover;
-//   Statement st{program_digest(elf), input_bytes, output_bytes, /*trace_length=*/cycles};
+//   Statement st{program_from_elf(elf), input_bytes, output_bytes, /*trace_length=*/cycles};
 //   std::vector<TraceRow> rows = ...;                // tracer output, cycles rows
 //   rows.resize(padded_trace_length(rows.size()));   // the padding rule (pipeline/padding.hpp)
 //   std::vector<std::uint8_t> proof = prove(st, rows, ProverOptions{});
@@ -10,22 +10,23 @@
 //   if (e) std::cerr << "rejected at " << e->check << ": " << e->message << "\n";
 //
 // prove() opens the root span `jolt_prover::prove` (arg trace_length) covering exactly the call;
-// stages 0, 1, 2, 3 and 8 open their `prove_stageN` stage spans (see sdk taxonomy.hpp).
+// stages 0, 1, 2, 3, 6a, 7 and 8 open their `prove_stageN` stage spans (see sdk taxonomy.hpp).
 // prove() throws std::invalid_argument for malformed input (row count other than
 // padded_trace_length(trace_length), a kNoop row before trace_length or a non-kNoop row after
 // it) and std::logic_error if a prover self-check fails (the witness does not satisfy the
-// statement).
+// statement, e.g. a row whose instruction is not in the program's bytecode).
 // verify() never throws on malformed proofs; it names the failed check. The verifier's
 // configuration, not the proof, fixes the commitment scheme and its parameters, and the
 // statement fixes log T: a proof whose header differs is rejected ("proof.header.*").
 // Both are thread-safe for distinct arguments; parallelism is TBB inside the stages, bounded by
 // ProverOptions::num_threads. Proofs are byte-identical for any thread count.
 //
-// What is proved: the committed per-cycle columns derived from the rows satisfy the uniform
-// RV32IM R1CS (RAM address, lookup operands, instruction inputs, rd writes, PC update, flag
-// booleanity), the product constraints and the shift relations (Next* = next row), and the
-// padding pattern matches trace_length. Columns are not yet tied to the program's bytecode, to
-// lookup-table semantics or to memory checking.
+// What is proved (docs/prover-design.md, "What an accepting proof guarantees"): the committed
+// per-cycle columns satisfy the uniform RV32IM R1CS, the product constraints and the shift
+// relations (Next* = next row); the padding pattern matches trace_length; cycle 0's PC is the
+// program's entry; and every row's PC, immediate and circuit flags are those of an instruction of
+// the program's bytecode at that PC (or of the padding row). Register values, lookup results and
+// memory are not yet tied to the ISA semantics or to memory checking.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -36,13 +37,14 @@
 
 #include <jolt/prover/pcs/scheme.hpp>
 #include <jolt/prover/pipeline/padding.hpp>
+#include <jolt/prover/pipeline/program.hpp>
 #include <jolt/prover/tracer/trace_row.hpp>
 #include <jolt/prover/verify_error.hpp>
 
 namespace jolt::prover {
 
 struct Statement {
-  std::vector<std::uint8_t> program_digest;  // any length (e.g. a 32-byte hash of the ELF)
+  Program program;  // program_from_elf(elf): digest, entry, bytecode
   std::vector<std::uint8_t> inputs;
   std::vector<std::uint8_t> outputs;
   std::uint64_t trace_length = 0;  // real (unpadded) cycles

@@ -10,9 +10,9 @@
 // over (row, cycle), rows padded to kNumRowsPadded with zero rows. Five product columns are
 // defined by product constraints proved in stage 2 (kProducts).
 //
-// Column semantics are fixed by extract_columns(); the values are NOT yet tied to the
-// program (bytecode) or the ISA semantics of lookups: this proves that the
-// committed columns satisfy the uniform constraints and the shift relations.
+// Column semantics are fixed by extract_columns(). The static columns (kBytecodeColumns: PC,
+// immediate, circuit flags) are tied to the program by the bytecode lookup; the others are not
+// yet tied to the ISA semantics of lookups or to memory checking.
 // Known restriction: RAM address = Rs1 + Imm is an integer identity (no 2^32 wrap-around).
 #pragma once
 #include <array>
@@ -69,6 +69,22 @@ enum Column : std::uint32_t {
 };
 
 std::string_view column_name(std::uint32_t c);
+
+// The columns a fetched instruction fixes, in the bytecode lookup's tuple order: PC, immediate
+// and the 16 circuit flags (kAddOperands .. kIsNoop).
+inline constexpr std::size_t kNumBytecodeColumns = 2 + (kIsNoop - kAddOperands + 1);
+inline constexpr std::array<std::uint32_t, kNumBytecodeColumns> kBytecodeColumns = [] {
+  std::array<std::uint32_t, kNumBytecodeColumns> a{};
+  a[0] = kUnexpandedPC;
+  a[1] = kImm;
+  for (std::uint32_t i = 0; i + 2 < kNumBytecodeColumns; ++i) a[2 + i] = kAddOperands + i;
+  return a;
+}();
+
+// The static columns' values for one instruction: they depend only on row.pc, opcode, rd and
+// imm (extract_columns writes exactly these for every row; the verifier computes them for every
+// bytecode table entry).
+std::array<Fr, kNumBytecodeColumns> bytecode_values(const TraceRow& row);
 
 // An affine form over z: constant + Σ coeff·column.
 struct LinearForm {

@@ -8,6 +8,7 @@
 
 #include <jolt/prover/pipeline/prover.hpp>
 #include <jolt/prover/pipeline/r1cs.hpp>
+#include <jolt/prover/tracer/tracer.hpp>
 
 namespace testutil {
 
@@ -24,6 +25,7 @@ struct Instr {
 inline std::vector<TraceRow> run(const std::vector<Instr>& prog, std::size_t max_cycles = 100000,
                                  std::uint32_t start_pc = 0) {
   std::uint32_t x[32] = {};
+  x[2] = jolt::prover::kInitialStackPointer;   // the reset state (tracer.hpp)
   std::map<std::uint32_t, std::uint32_t> mem;  // word address → word
   std::vector<TraceRow> rows;
   std::uint32_t pc = start_pc;
@@ -146,7 +148,8 @@ inline std::vector<Instr> sample_program(std::int32_t iterations) {
       {O::kJalr, 11, 9, 0, 16},         // 72: → 76
       {O::kXor, 12, 10, 4, 0},          // 76
       {O::kSltu, 13, 12, 4, 0},         // 80
-      {O::kEcall, 0, 0, 0, 0},          // 84
+      {O::kAddi, 10, 0, 0, 0},          // 84: a0 = 0 (exit status)
+      {O::kEcall, 0, 0, 0, 0},          // 88: exit (a7 = 0)
   };
 }
 

@@ -221,12 +221,15 @@ TEST_CASE("a witness breaking one constraint family is rejected") {
     CHECK(verify(tr.statement, prove_columns(tr.statement, cols, forging())));
   }
   SUBCASE("padding (IsNoop) does not match the public trace_length") {
-    // Honest columns of a run of L cycles, proved as a statement of L − 1 cycles: every
-    // relation holds and every round is consistent; only the public padding check can object.
+    // Honest columns of a run of L cycles, proved as a statement of L − 1 cycles, with IsEcall set
+    // on row L − 2 so the exit claim holds: no R1CS row reads IsEcall, every stage-1..3 relation
+    // holds and every round is consistent; only the public padding check can object.
     auto st = tr.statement;
     st.trace_length -= 1;
     REQUIRE(padded_trace_length(st.trace_length) == tr.rows.size());
     auto cols = r1cs::extract_columns(tr.rows);
+    cols[r1cs::kIsEcall][st.trace_length - 1] = Fr::one();
+    CHECK(r1cs::failing_constraints(cols, st.trace_length - 1).empty());
     CHECK(check_of(verify(st, prove_columns(st, cols, forging()))) == "stage3.padding");
   }
 }
@@ -237,15 +240,16 @@ TEST_CASE("a witness breaking one constraint family is rejected") {
 TEST_CASE("a fetched instruction that is not the program's is rejected") {
   auto tr = sample_trace(5);
   SUBCASE("an immediate") {
-    // addi x5, x5, 4 executes as addi x5, x5, 8: rd, operands and lookup output stay consistent,
-    // so every uniform constraint holds; only the bytecode lookup can object.
-    auto rows = tr.rows;
-    const std::size_t t = find_row(rows, Opcode::kAddi, 5);
-    REQUIRE(rows[t].imm == 4);
-    rows[t].imm = 8;
-    rows[t].rd_post = r1cs::lookup_output(rows[t]);
-    const auto cols = r1cs::extract_columns(rows);
-    CHECK(r1cs::failing_constraints(cols, t).empty());
+    // An honest run of the program with `addi x5, x5, 4` changed to `addi x5, x5, 8`, proved
+    // against the original program: registers, operands and lookup outputs are consistent, so
+    // only the bytecode lookup can object.
+    auto prog = testutil::sample_program(5);
+    REQUIRE(prog[9].op == Opcode::kAddi);
+    REQUIRE(prog[9].imm == 4);
+    prog[9].imm = 8;
+    auto rows = testutil::run(prog);
+    REQUIRE(rows.size() == tr.statement.trace_length);
+    rows.resize(tr.rows.size());
     CHECK_THROWS_AS(prove(tr.statement, rows), std::logic_error);
     CHECK(check_of(verify(tr.statement, prove(tr.statement, rows, forging()))) ==
           "stage6a.logup_sum");
@@ -284,6 +288,105 @@ TEST_CASE("a fetched instruction that is not the program's is rejected") {
     CHECK_THROWS_AS(prove(st, rows), std::logic_error);
     // The entry member's claim is the public entry, so the round-0 sum cannot match.
     CHECK(check_of(verify(st, prove(st, rows, forging()))) == "stage3.sumcheck.round_sum");
+  }
+}
+
+// Register memory checking against a malicious prover (see the bytecode test case above).
+TEST_CASE("register values that are not the last value written are rejected") {
+  auto tr = sample_trace(5);
+  // Changes cycle t's left input to `v` keeping every uniform and product constraint (ADD:
+  // RightLookup = Left + Right, Product = Left·Right; the lookup output is not yet bound).
+  auto set_left = [](std::vector<std::vector<Fr>>& cols, std::size_t t, const Fr& v) {
+    using namespace r1cs;
+    cols[kRs1Value][t] = v;
+    cols[kLeftInstructionInput][t] = v;
+    cols[kRightLookupOperand][t] = v + cols[kRightInstructionInput][t];
+    cols[kProduct][t] = v * cols[kRightInstructionInput][t];
+  };
+  SUBCASE("an rs1 value") {
+    auto cols = r1cs::extract_columns(tr.rows);
+    const std::size_t t = find_row(tr.rows, Opcode::kAdd, 2);
+    set_left(cols, t, cols[r1cs::kRs1Value][t] + Fr::one());
+    REQUIRE(r1cs::failing_constraints(cols, t).empty());
+    CHECK(check_of(verify(tr.statement, prove_columns(tr.statement, cols, forging()))) ==
+          "stage4.memory_sum");
+  }
+  SUBCASE("an rs2 value") {
+    using namespace r1cs;
+    auto cols = extract_columns(tr.rows);
+    const std::size_t t = find_row(tr.rows, Opcode::kAdd, 2);
+    const Fr v = cols[kRs2Value][t] + Fr::one();
+    cols[kRs2Value][t] = v;
+    cols[kRightInstructionInput][t] = v;
+    cols[kRightLookupOperand][t] = cols[kLeftInstructionInput][t] + v;
+    cols[kProduct][t] = cols[kLeftInstructionInput][t] * v;
+    REQUIRE(failing_constraints(cols, t).empty());
+    CHECK(check_of(verify(tr.statement, prove_columns(tr.statement, cols, forging()))) ==
+          "stage4.memory_sum");
+  }
+  SUBCASE("an rd write value") {
+    using namespace r1cs;
+    auto cols = extract_columns(tr.rows);
+    const std::size_t t = find_row(tr.rows, Opcode::kAdd, 1);
+    cols[kRdWriteValue][t] += Fr::one();
+    cols[kLookupOutput][t] += Fr::one();  // RdIsLookupOutput still holds
+    REQUIRE(failing_constraints(cols, t).empty());
+    CHECK(check_of(verify(tr.statement, prove_columns(tr.statement, cols, forging()))) ==
+          "stage4.memory_sum");
+  }
+  SUBCASE("a read of the value before the last write") {
+    // `addi x1, x2, 0` reads x2 just after `add x4, x1, x2` ... `addi x2, x4, 0` wrote it; the
+    // witness reads x2's previous value instead, with that write's timestamp.
+    using namespace r1cs;
+    auto cols = extract_columns(tr.rows);
+    std::size_t t = 0, passes = 0;  // the third pass of `addi x1, x2, 0`
+    for (std::size_t i = 0; i < tr.rows.size() && passes < 3; ++i)
+      if (tr.rows[i].opcode == Opcode::kAddi && tr.rows[i].rd == 1 && tr.rows[i].rs1 == 2)
+        t = i, ++passes;
+    REQUIRE(passes == 3);
+    std::size_t w = t;  // the last write of x2 before it (`addi x2, x4, 0`)
+    while (tr.rows[--w].rd != 2) {
+    }
+    const Fr stale = Fr::from_u64(tr.rows[w].rd_pre);
+    REQUIRE(stale != cols[kRs1Value][t]);
+    cols[kRs1Value][t] = stale;
+    cols[kLeftInstructionInput][t] = stale;
+    cols[kRightLookupOperand][t] = stale;  // ADDI: Left + Imm with Imm = 0
+    cols[kProduct][t] = Fr::zero();
+    cols[kRs1ReadTs][t] = cols[kRdReadTs][w];
+    REQUIRE(failing_constraints(cols, t).empty());
+    CHECK(check_of(verify(tr.statement, prove_columns(tr.statement, cols, forging()))) ==
+          "stage4.memory_sum");
+  }
+  SUBCASE("a write to x0") {
+    // A branch (rd = x0) writes 7: only RdKeepsValue (x0 and non-writing instructions keep rd)
+    // objects, so the outer sumcheck cannot start from claim 0.
+    using namespace r1cs;
+    auto cols = extract_columns(tr.rows);
+    const std::size_t t = find_row(tr.rows, Opcode::kBne);
+    REQUIRE(tr.rows[t].rd == 0);
+    cols[kRdWriteValue][t] = Fr::from_u64(7);
+    CHECK(failing_constraints(cols, t) == std::vector<std::string_view>{"RdKeepsValue"});
+    CHECK(check_of(verify(tr.statement, prove_columns(tr.statement, cols, forging()))) ==
+          "stage1.sumcheck.round_sum");
+  }
+  SUBCASE("timestamp range multiplicities") {
+    auto cols = r1cs::extract_columns(tr.rows);
+    cols[r1cs::kRangeCount0][0] += Fr::one();  // no row reads at distance 0 one more time
+    CHECK(check_of(verify(tr.statement, prove_columns(tr.statement, cols, forging()))) ==
+          "stage5.range_sum");
+  }
+  SUBCASE("an exit with a non-zero status") {
+    // An honest run whose a0 is 1 at the exit ECALL.
+    auto prog = testutil::sample_program(5);
+    REQUIRE(prog[prog.size() - 2].rd == 10);
+    prog[prog.size() - 2].imm = 1;  // addi a0, x0, 1
+    auto rows = testutil::run(prog);
+    auto st = tr.statement;
+    st.program = testutil::program_of(prog);
+    rows.resize(padded_trace_length(rows.size()));
+    const auto proof = prove(st, rows);
+    CHECK(check_of(verify(st, proof)) == "stage4.exit");
   }
 }
 
@@ -339,6 +442,12 @@ TEST_CASE("every claim in the proof is checked: targeted edits are rejected") {
     p = honest;
     p.stage7_openings[r1cs::kRightLookupOperand] += Fr::one();
     CHECK(rejected_at(p) == "stage7.final_claim");
+    p = honest;
+    p.stage4_openings[0] += Fr::one();  // Rs1Index at r4
+    CHECK(rejected_at(p) == "stage4.leaf");
+    p = honest;
+    p.stage5_openings[3] += Fr::one();  // RangeCount0 at r5
+    CHECK(rejected_at(p) == "stage5.leaf");
     p = honest;
     p.stage1.round_polys[0].coeffs[0] += Fr::one();
     CHECK(rejected_at(p) == "stage1.sumcheck.round_sum");

@@ -145,7 +145,7 @@ template <bool kRecord>
 void run(const Code& code, Memory& mem, std::uint32_t entry, const ExecOptions& opt,
          Execution& ex) {
   std::uint32_t x[32] = {};
-  x[2] = kRamBase + kRamSize;  // crt0 sets sp too; this keeps hand-made test ELFs simple
+  x[2] = kInitialStackPointer;  // crt0 sets sp too; this keeps hand-made test ELFs simple
   std::uint32_t pc = entry;
   std::uint64_t cycle = 0;
   const std::uint64_t max_cycles = opt.max_cycles;

@@ -40,7 +40,7 @@ inline constexpr std::array<std::string_view, 7> kEmittedStageSpans = {
 
 // Every label here fires at least once on every prove() call (jolt_prover::prove is the root;
 // each stage span is a child of it; prove_batch / sumcheck_round nest under the batch drivers).
-inline constexpr std::array<std::string_view, 19> kAlwaysPresentSpans = {
+inline constexpr std::array<std::string_view, 23> kAlwaysPresentSpans = {
     "jolt_prover::prove",                // trace_length
     "prove_stage0",                      //
     "commit_witness",                    // columns, log_t   (stage 0)
@@ -49,7 +49,11 @@ inline constexpr std::array<std::string_view, 19> kAlwaysPresentSpans = {
     "prove_stage2",                      //
     "Stage2Batch::prove",                // stage-2 batch driver
     "prove_stage3",                      //
-    "Stage3::prove",                     // stage-3 batch driver (shift, entry PC)
+    "Stage3::prove",                     // stage-3 batch driver (shift, entry PC, exit)
+    "prove_stage4",                      //
+    "Stage4::prove",                     // stage-4 driver (register read/write checking)
+    "prove_stage5",                      //
+    "Stage5::prove",                     // stage-5 driver (register timestamp range check)
     "prove_stage6a",                     //
     "Stage6a::prove",                    // stage-6a driver (bytecode lookup)
     "prove_stage7",                      //
@@ -64,11 +68,14 @@ inline constexpr std::array<std::string_view, 19> kAlwaysPresentSpans = {
 // Per-relation kernel seams of the current prover (they fire on every prove() but change as the
 // statement grows, so they are not part of the presence contract): <Relation>::prepare|
 // prove_round|finish_rounds for each relation below.
-inline constexpr std::array<std::string_view, 5> kEmittedRelations = {
-    "SpartanOuter", "ProductVirtualization", "SpartanShift", "EntryPC", "ColumnClaimReduction"};
-// Relations proved by one sumcheck per layer (prepare/finish_rounds fire once per layer:
-// log T − 1 times).
-inline constexpr std::array<std::string_view, 1> kLayeredRelations = {"BytecodeFractionLayer"};
+inline constexpr std::array<std::string_view, 6> kEmittedRelations = {
+    "SpartanOuter", "ProductVirtualization", "SpartanShift", "EntryPC",
+    "ExitCycle",    "ColumnClaimReduction"};
+// Relations proved by one sumcheck per layer of a fraction tree (prepare/finish_rounds fire once
+// per layer: log T − 1 times for the bytecode tree over T leaves, log T + 2 times for the
+// register and range trees over 8T leaves).
+inline constexpr std::array<std::string_view, 3> kLayeredRelations = {
+    "BytecodeFractionLayer", "RegisterFractionLayer", "TimestampRangeFractionLayer"};
 
 // Every `prove_stage*` label is a stage (the summary's stage rollup, the memory page's bands).
 inline constexpr std::string_view kStageSpanPrefix = "prove_stage";

@@ -17,10 +17,6 @@ namespace jolt::prover {
 
 namespace {
 
-constexpr KernelLabels kLayerLabels = {"BytecodeFractionLayer::prepare",
-                                       "BytecodeFractionLayer::prove_round",
-                                       "BytecodeFractionLayer::finish_rounds"};
-
 std::vector<Fr> half(const std::vector<Fr>& v, bool upper) {
   const std::size_t h = v.size() / 2;
   return upper ? std::vector<Fr>(v.begin() + static_cast<std::ptrdiff_t>(h), v.end())
@@ -33,19 +29,24 @@ Fr lerp(const Fr& a, const Fr& b, const Fr& t) {
 
 }  // namespace
 
-FractionTreeProof prove_fraction_tree(std::vector<Fr> q_leaves, Transcript& t, bool self_check) {
+FractionTreeProof prove_fraction_tree(std::vector<Fr> p_leaves, std::vector<Fr> q_leaves,
+                                      const KernelLabels& labels, Transcript& t, bool self_check) {
   const std::size_t n = log2_exact(q_leaves.size());
   if (n < 2) throw std::invalid_argument("fraction tree: fewer than 4 leaves");
-  // P[j], Q[j] for j = 1 .. n (P[n] is implicit 1).
+  const bool unit = p_leaves.empty();
+  if (!unit && p_leaves.size() != q_leaves.size())
+    throw std::invalid_argument("fraction tree: numerator and denominator counts differ");
+  // P[j], Q[j] for j = 1 .. n (P[n] is implicit 1 with unit numerators).
   std::vector<std::vector<Fr>> P(n + 1), Q(n + 1);
   Q[n] = std::move(q_leaves);
+  P[n] = std::move(p_leaves);
   {
-    JOLT_SPAN("BytecodeFractionTree::build", jolt::arg("leaves", Q[n].size()));
+    JOLT_SPAN("FractionTree::build", jolt::arg("leaves", Q[n].size()));
     for (std::size_t j = n; j-- > 1;) {
       const std::size_t h = std::size_t{1} << j;
       P[j].resize(h);
       Q[j].resize(h);
-      const bool leaf = j + 1 == n;
+      const bool leaf = unit && j + 1 == n;
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, h, 4096),
                         [&](const tbb::blocked_range<std::size_t>& rg) {
                           for (std::size_t x = rg.begin(); x < rg.end(); ++x) {
@@ -63,12 +64,12 @@ FractionTreeProof prove_fraction_tree(std::vector<Fr> q_leaves, Transcript& t, b
   std::vector<Fr> r = {t.challenge("fraction_tau")};
   Fr pc = lerp(P[1][0], P[1][1], r[0]), qc = lerp(Q[1][0], Q[1][1], r[0]);
   for (std::size_t j = 1; j < n; ++j) {
-    const bool leaf = j + 1 == n;
+    const bool leaf = unit && j + 1 == n;
     const Fr lambda = t.challenge("fraction_lambda");
     const Expr expr = protocol::fraction_layer_expr(lambda, leaf);
     std::unique_ptr<NaiveKernel> k;
     {
-      JOLT_SPAN(kLayerLabels.prepare, jolt::arg("layer", j));
+      JOLT_SPAN(labels.prepare, jolt::arg("layer", j));
       std::vector<std::vector<Fr>> leaves;
       leaves.push_back(EqPolynomial::evals(r));
       if (!leaf) {
@@ -79,14 +80,14 @@ FractionTreeProof prove_fraction_tree(std::vector<Fr> q_leaves, Transcript& t, b
       leaves.push_back(half(Q[j + 1], true));
       P[j + 1] = {};  // each layer is read by one sumcheck only
       Q[j + 1] = {};
-      k = std::make_unique<NaiveKernel>(kLayerLabels, std::move(leaves), expr);
+      k = std::make_unique<NaiveKernel>(labels, std::move(leaves), expr);
     }
     const Fr claim = pc + lambda * qc;  // the leaf layer's pc is P_{n-1}(r)
     BatchProverOutput o = prove_batch({{k.get(), claim}}, t, self_check);
     const std::vector<Fr>& vals = o.member_outputs[0];
     if (self_check && o.final_claim != o.coefficients[0] * expr.evaluate(vals))
-      throw std::logic_error("prover self-check failed: stage 6a fraction layer " +
-                             std::to_string(j));
+      throw std::logic_error(std::string("prover self-check failed: ") + labels.prepare +
+                             " layer " + std::to_string(j));
     FractionLayerProof lp;
     lp.sumcheck = std::move(o.proof);
     lp.claims.assign(vals.begin() + 1, vals.end());
@@ -104,11 +105,13 @@ FractionTreeProof prove_fraction_tree(std::vector<Fr> q_leaves, Transcript& t, b
     out.layers.push_back(std::move(lp));
   }
   out.point = std::move(r);
-  out.leaf_claim = qc;
+  out.p_leaf_claim = unit ? Fr::one() : pc;
+  out.q_leaf_claim = qc;
   return out;
 }
 
-std::optional<VerifyError> verify_fraction_tree(std::size_t n, const std::vector<Fr>& root_children,
+std::optional<VerifyError> verify_fraction_tree(std::size_t n, bool unit,
+                                                const std::vector<Fr>& root_children,
                                                 const std::vector<FractionLayerProof>& layers,
                                                 Transcript& t, FractionTreeVerified& out) {
   if (n < 2 || root_children.size() != 4 || layers.size() != n - 1)
@@ -120,7 +123,7 @@ std::optional<VerifyError> verify_fraction_tree(std::size_t n, const std::vector
   std::vector<Fr> r = {t.challenge("fraction_tau")};
   Fr pc = lerp(c[0], c[1], r[0]), qc = lerp(c[2], c[3], r[0]);
   for (std::size_t j = 1; j < n; ++j) {
-    const bool leaf = j + 1 == n;
+    const bool leaf = unit && j + 1 == n;
     const FractionLayerProof& lp = layers[j - 1];
     if (lp.claims.size() != (leaf ? 2u : 4u))
       return VerifyError{"proof.shape", "fraction layer " + std::to_string(j) + ": " +
@@ -130,13 +133,12 @@ std::optional<VerifyError> verify_fraction_tree(std::size_t n, const std::vector
     const Fr claim = pc + lambda * qc;  // the leaf layer's pc is P_{n-1}(r)
     SumcheckVerified v;
     if (auto e = verify_batch({claim}, {j}, expr.degree(), lp.sumcheck, t, v)) {
-      e->check = "stage6a." + e->check;
       e->message = "fraction layer " + std::to_string(j) + ": " + e->message;
       return e;
     }
     std::vector<Fr> vals = {EqPolynomial::evaluate(r, v.challenges)};
     vals.insert(vals.end(), lp.claims.begin(), lp.claims.end());
-    JOLT_VERIFY("stage6a.fraction_layer", v.final_claim == v.coefficients[0] * expr.evaluate(vals),
+    JOLT_VERIFY("fraction_layer", v.final_claim == v.coefficients[0] * expr.evaluate(vals),
                 "fraction layer " + std::to_string(j) +
                     ": the child-layer values do not give the sumcheck's final claim");
     t.absorb_frs("fraction_layer_claims", lp.claims);
@@ -152,7 +154,8 @@ std::optional<VerifyError> verify_fraction_tree(std::size_t n, const std::vector
     }
   }
   out.point = std::move(r);
-  out.leaf_claim = qc;
+  out.p_leaf_claim = unit ? Fr::one() : pc;
+  out.q_leaf_claim = qc;
   return std::nullopt;
 }
 

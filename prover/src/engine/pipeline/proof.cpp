@@ -28,6 +28,30 @@ std::vector<Fr> get_frs(ByteReader& r) {
   const std::uint32_t n = r.u32();
   return r.frs(n);
 }
+void put_layers(ByteWriter& w, const std::vector<FractionLayerProof>& layers) {
+  w.u32(static_cast<std::uint32_t>(layers.size()));
+  for (const auto& l : layers) {
+    put_sumcheck(w, l.sumcheck);
+    put_frs(w, l.claims);
+  }
+}
+
+SumcheckProof get_sumcheck(ByteReader& r);
+
+std::vector<FractionLayerProof> get_layers(ByteReader& r) {
+  std::vector<FractionLayerProof> out;
+  const std::uint32_t layers = r.u32();
+  if (!r.need_elements(layers, 8)) return out;  // each layer has at least its two counts
+  out.reserve(layers);
+  for (std::uint32_t j = 0; j < layers && r.ok(); ++j) {
+    FractionLayerProof l;
+    l.sumcheck = get_sumcheck(r);
+    l.claims = get_frs(r);
+    out.push_back(std::move(l));
+  }
+  return out;
+}
+
 SumcheckProof get_sumcheck(ByteReader& r) {
   const std::uint32_t rounds = r.u32();
   SumcheckProof p;
@@ -56,14 +80,18 @@ std::vector<std::uint8_t> encode_proof(const Proof& p) {
   put_frs(w, p.stage2_openings);
   put_sumcheck(w, p.stage3);
   put_frs(w, p.stage3_openings);
+  put_frs(w, p.register_final_values);
+  put_frs(w, p.register_final_timestamps);
+  put_frs(w, p.register_root_children);
+  put_layers(w, p.register_layers);
+  put_frs(w, p.stage4_openings);
+  put_frs(w, p.range_root_children);
+  put_layers(w, p.range_layers);
+  put_frs(w, p.stage5_openings);
   w.u32(static_cast<std::uint32_t>(p.bytecode_multiplicities.size()));
   for (std::uint32_t m : p.bytecode_multiplicities) w.u32(m);
   put_frs(w, p.bytecode_root_children);
-  w.u32(static_cast<std::uint32_t>(p.bytecode_layers.size()));
-  for (const auto& l : p.bytecode_layers) {
-    put_sumcheck(w, l.sumcheck);
-    put_frs(w, l.claims);
-  }
+  put_layers(w, p.bytecode_layers);
   put_frs(w, p.stage6a_openings);
   put_sumcheck(w, p.stage7);
   put_frs(w, p.stage7_openings);
@@ -108,6 +136,21 @@ std::optional<VerifyError> decode_proof(std::span<const std::uint8_t> bytes, Pro
   p.stage3 = get_sumcheck(r);
   r.section("stage3.openings");
   p.stage3_openings = get_frs(r);
+  r.section("stage4.final_state");
+  p.register_final_values = get_frs(r);
+  p.register_final_timestamps = get_frs(r);
+  r.section("stage4.root");
+  p.register_root_children = get_frs(r);
+  r.section("stage4.layers");
+  p.register_layers = get_layers(r);
+  r.section("stage4.openings");
+  p.stage4_openings = get_frs(r);
+  r.section("stage5.root");
+  p.range_root_children = get_frs(r);
+  r.section("stage5.layers");
+  p.range_layers = get_layers(r);
+  r.section("stage5.openings");
+  p.stage5_openings = get_frs(r);
   r.section("stage6a.multiplicities");
   const std::uint32_t table = r.u32();
   if (r.need_elements(table, 4)) {
@@ -117,16 +160,7 @@ std::optional<VerifyError> decode_proof(std::span<const std::uint8_t> bytes, Pro
   r.section("stage6a.root");
   p.bytecode_root_children = get_frs(r);
   r.section("stage6a.layers");
-  const std::uint32_t layers = r.u32();
-  if (r.need_elements(layers, 8)) {  // each layer has at least its two counts
-    p.bytecode_layers.reserve(layers);
-    for (std::uint32_t j = 0; j < layers && r.ok(); ++j) {
-      FractionLayerProof l;
-      l.sumcheck = get_sumcheck(r);
-      l.claims = get_frs(r);
-      p.bytecode_layers.push_back(std::move(l));
-    }
-  }
+  p.bytecode_layers = get_layers(r);
   r.section("stage6a.openings");
   p.stage6a_openings = get_frs(r);
   r.section("stage7.sumcheck");

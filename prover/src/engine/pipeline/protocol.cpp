@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <jolt/prover/pipeline/r1cs.hpp>
 #include <jolt/prover/poly/eq.hpp>
+#include <stdexcept>
 
 namespace jolt::prover::protocol {
 
@@ -111,15 +112,84 @@ Fr shift_input(const Fr& gamma, std::span<const Fr> v1) {
   return v1[r1cs::kNextUnexpandedPC] + gamma * (Fr::one() - v1[r1cs::kNextIsNoop]);
 }
 
-Expr entry_expr() {
+Expr point_expr() {
   Expr e;
   e.add_product(Fr::one(), {Linear::leaf(0), Linear::leaf(1)});
   return e;
 }
 
+std::vector<Fr> cycle_point(std::uint64_t c, std::size_t n) {
+  std::vector<Fr> p(n);
+  for (std::size_t i = 0; i < n; ++i) p[i] = ((c >> (n - 1 - i)) & 1) ? Fr::one() : Fr::zero();
+  return p;
+}
+
 const std::vector<std::uint32_t>& shift_columns() {
-  static const std::vector<std::uint32_t> c = {r1cs::kUnexpandedPC, r1cs::kIsNoop};
+  static const std::vector<std::uint32_t> c = {r1cs::kUnexpandedPC, r1cs::kIsNoop, r1cs::kIsEcall};
   return c;
+}
+
+const std::vector<std::uint32_t>& register_columns() {
+  using namespace r1cs;
+  static const std::vector<std::uint32_t> c = {kRs1Index,  kRs2Index,     kRdIndex,     kRs1Value,
+                                               kRs2Value,  kRdWriteValue, kRdReadValue, kRs1ReadTs,
+                                               kRs2ReadTs, kRdReadTs};
+  return c;
+}
+
+Fr cycle_index(std::span<const Fr> r_low) {
+  Fr acc = Fr::zero();
+  for (const Fr& r : r_low) acc = acc + acc + r;
+  return acc;
+}
+
+Fr register_fingerprint(const Fr& gamma, const Fr& reg, const Fr& value, const Fr& timestamp) {
+  return reg + gamma * (value + gamma * timestamp);
+}
+
+Fr register_leaf_p(std::span<const Fr> r_top) {
+  const std::vector<Fr> e = EqPolynomial::evals(r_top);
+  return e[0] + e[1] + e[2] - e[3] - e[4] - e[5];
+}
+
+Fr register_leaf_q(const Fr& alpha, const Fr& gamma, std::span<const Fr> r_top,
+                   std::span<const Fr> r_low, std::span<const Fr> v) {
+  const std::vector<Fr> e = EqPolynomial::evals(r_top);
+  const Fr four_t = Fr::from_u64(4) * cycle_index(r_low);
+  // v: Rs1Index, Rs2Index, RdIndex, Rs1Value, Rs2Value, RdWriteValue, RdReadValue, Rs1ReadTs,
+  // Rs2ReadTs, RdReadTs
+  const Fr w0 = register_fingerprint(gamma, v[0], v[3], four_t + Fr::from_u64(1));
+  const Fr w1 = register_fingerprint(gamma, v[1], v[4], four_t + Fr::from_u64(2));
+  const Fr w2 = register_fingerprint(gamma, v[2], v[5], four_t + Fr::from_u64(3));
+  const Fr r0 = register_fingerprint(gamma, v[0], v[3], v[7]);
+  const Fr r1 = register_fingerprint(gamma, v[1], v[4], v[8]);
+  const Fr r2 = register_fingerprint(gamma, v[2], v[6], v[9]);
+  return e[0] * (alpha - w0) + e[1] * (alpha - w1) + e[2] * (alpha - w2) + e[3] * (alpha - r0) +
+         e[4] * (alpha - r1) + e[5] * (alpha - r2) + e[6] + e[7];
+}
+
+const std::vector<std::uint32_t>& range_columns() {
+  using namespace r1cs;
+  static const std::vector<std::uint32_t> c = {
+      kRs1ReadTs, kRs2ReadTs, kRdReadTs, kRangeCount0, kRangeCount1, kRangeCount2, kRangeCount3};
+  return c;
+}
+
+Fr range_leaf_p(std::span<const Fr> r_top, std::span<const Fr> v) {
+  const std::vector<Fr> e = EqPolynomial::evals(r_top);
+  return e[0] + e[1] + e[2] - e[4] * v[3] - e[5] * v[4] - e[6] * v[5] - e[7] * v[6];
+}
+
+Fr range_leaf_q(const Fr& alpha, std::span<const Fr> r_top, std::span<const Fr> r_low,
+                std::span<const Fr> v) {
+  const std::vector<Fr> e = EqPolynomial::evals(r_top);
+  const Fr t = cycle_index(r_low);
+  const Fr four_t = Fr::from_u64(4) * t;
+  const Fr T = Fr::from_u64(std::uint64_t{1} << r_low.size());
+  Fr q = e[3];
+  for (std::uint64_t j = 0; j < 3; ++j) q += e[j] * (alpha - (four_t + Fr::from_u64(j) - v[j]));
+  for (std::uint64_t c = 0; c < 4; ++c) q += e[4 + c] * (alpha - (Fr::from_u64(c) * T + t));
+  return q;
 }
 
 std::vector<Fr> powers(const Fr& g, std::size_t n) {
@@ -157,7 +227,11 @@ const std::vector<std::vector<std::uint32_t>>& reduction_groups() {
     std::vector<std::uint32_t> all(kNumColumns);
     for (std::uint32_t i = 0; i < kNumColumns; ++i) all[i] = i;
     return std::vector<std::vector<std::uint32_t>>{
-        all, product_factor_columns(), shift_columns(),
+        all,
+        product_factor_columns(),
+        shift_columns(),
+        register_columns(),
+        range_columns(),
         std::vector<std::uint32_t>(r1cs::kBytecodeColumns.begin(), r1cs::kBytecodeColumns.end())};
   }();
   return g;
@@ -181,7 +255,11 @@ Fr reduction_input(std::span<const Fr> w, const std::vector<std::span<const Fr>>
   Fr acc = Fr::zero();
   std::size_t k = 0;
   for (const auto& c : claims)
-    for (const Fr& v : c) acc += w[k++] * v;
+    for (const Fr& v : c) {
+      if (k == w.size()) throw std::logic_error("reduction_input: more claims than weights");
+      acc += w[k++] * v;
+    }
+  if (k != w.size()) throw std::logic_error("reduction_input: fewer claims than weights");
   return acc;
 }
 

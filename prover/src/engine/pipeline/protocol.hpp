@@ -37,10 +37,38 @@ Fr product_input(const Fr& gamma, std::span<const Fr> v1);
 // Stage 3 shift: leaves {eq+1(r1,·), UnexpandedPC, IsNoop}.
 Expr shift_expr(const Fr& gamma);
 Fr shift_input(const Fr& gamma, std::span<const Fr> v1);
-// Stage 3 entry: Σ_t eq(0,t)·UnexpandedPC(t) = the program's entry; leaves {eq(0,·), PC}.
-Expr entry_expr();
-// The columns stage 3 opens at its point: UnexpandedPC, IsNoop.
+// Stage 3 point claims: Σ_t eq(0,t)·UnexpandedPC(t) = the program's entry and
+// Σ_t eq(L−1,t)·IsEcall(t) = 1 (the last real cycle is an ECALL); leaves {eq(c,·), column}.
+Expr point_expr();
+// The index bits of cycle c (big-endian, n variables) as field elements.
+std::vector<Fr> cycle_point(std::uint64_t c, std::size_t n);
+// The columns stage 3 opens at its point: UnexpandedPC, IsNoop, IsEcall.
 const std::vector<std::uint32_t>& shift_columns();
+
+// Stage 4, register read/write checking (r1cs.hpp, "Register memory checking"): the multiset
+// identity Σ_writes 1/(α − fp) − Σ_reads 1/(α − fp) + Σ_init − Σ_final = 0 over tuples
+// fp = register + γ·value + γ²·timestamp, as a fraction tree of 8T leaves: leaf j·T + t is
+// cycle t's access j: writes j = 0 rs1, 1 rs2, 2 rd (numerator +1, timestamp 4t+j+1), reads
+// j = 3 rs1, 4 rs2, 5 rd (numerator −1, timestamp ReadTs), j = 6, 7 empty (0 / 1).
+// Columns opened at the leaf point's low log T variables, in this order:
+const std::vector<std::uint32_t>& register_columns();
+// The leaves' P and Q at the point (r_top: 3 variables, r_low: log T) from register_columns()
+// values v at r_low.
+Fr register_leaf_p(std::span<const Fr> r_top);
+Fr register_leaf_q(const Fr& alpha, const Fr& gamma, std::span<const Fr> r_top,
+                   std::span<const Fr> r_low, std::span<const Fr> v);
+// fp of a register tuple.
+Fr register_fingerprint(const Fr& gamma, const Fr& reg, const Fr& value, const Fr& timestamp);
+
+// Stage 5, the timestamp range check: Σ_{t,j<3} 1/(α − (4t + j − ReadTs_j(t))) −
+// Σ_{k<4T} m_k/(α − k) = 0 as a fraction tree of 8T leaves: j·T + t for j < 3 (numerator 1),
+// j = 3 empty, 4·T + k the table (numerator −m_k: kRangeCount<k/T> row k mod T).
+const std::vector<std::uint32_t>& range_columns();  // ReadTs ×3, RangeCount ×4
+Fr range_leaf_p(std::span<const Fr> r_top, std::span<const Fr> v);
+Fr range_leaf_q(const Fr& alpha, std::span<const Fr> r_top, std::span<const Fr> r_low,
+                std::span<const Fr> v);
+// The multilinear extension of t ↦ t over n big-endian variables.
+Fr cycle_index(std::span<const Fr> r_low);
 
 // Stage 6a, the bytecode lookup: every row's static-column tuple (r1cs::kBytecodeColumns) is a
 // bytecode table entry, proved by the logUp identity
@@ -54,8 +82,9 @@ Fr fingerprint(std::span<const Fr> gamma_powers, std::span<const Fr> values);
 Expr fraction_layer_expr(const Fr& lambda, bool leaf_layer);
 
 // Stage 7 claim reduction: claim groups (columns opened at one point each), in order:
-// 0 every column at r1, 1 the product factors at r2, 2 shift_columns() at r3, 3 the bytecode
-// columns at r6a. Leaves {eq(r_g,·) for each group g, then F_g = Σ_{c in g} w·col_c}.
+// 0 every column at r1, 1 the product factors at r2, 2 shift_columns() at r3,
+// 3 register_columns() at r4, 4 range_columns() at r5, 5 the bytecode columns at r6a. Leaves
+// {eq(r_g,·) for each group g, then F_g = Σ_{c in g} w·col_c}.
 const std::vector<std::vector<std::uint32_t>>& reduction_groups();
 Expr reduction_expr();
 std::vector<Fr> reduction_weights(const Fr& beta);  // one power of β per (group, column)

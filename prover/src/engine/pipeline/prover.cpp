@@ -1,5 +1,6 @@
-// The staged prover: stage 0 commit, 1 outer Spartan, 2 products, 3 shift + entry PC, 6a bytecode
-// lookup, 7 claim reduction, 8 joint opening. Stages 4, 5 (registers) and 6b do not exist yet.
+// The staged prover: stage 0 commit, 1 outer Spartan, 2 products, 3 shift + entry PC + exit,
+// 4 register read/write checking, 5 timestamp range check, 6a bytecode lookup, 7 claim
+// reduction, 8 joint opening.
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -34,6 +35,17 @@ constexpr KernelLabels kShiftLabels = {"SpartanShift::prepare", "SpartanShift::p
                                        "SpartanShift::finish_rounds"};
 constexpr KernelLabels kEntryLabels = {"EntryPC::prepare", "EntryPC::prove_round",
                                        "EntryPC::finish_rounds"};
+constexpr KernelLabels kExitLabels = {"ExitCycle::prepare", "ExitCycle::prove_round",
+                                      "ExitCycle::finish_rounds"};
+constexpr KernelLabels kBytecodeLayerLabels = {"BytecodeFractionLayer::prepare",
+                                               "BytecodeFractionLayer::prove_round",
+                                               "BytecodeFractionLayer::finish_rounds"};
+constexpr KernelLabels kRegisterLayerLabels = {"RegisterFractionLayer::prepare",
+                                               "RegisterFractionLayer::prove_round",
+                                               "RegisterFractionLayer::finish_rounds"};
+constexpr KernelLabels kRangeLayerLabels = {"TimestampRangeFractionLayer::prepare",
+                                            "TimestampRangeFractionLayer::prove_round",
+                                            "TimestampRangeFractionLayer::finish_rounds"};
 constexpr KernelLabels kReductionLabels = {"ColumnClaimReduction::prepare",
                                            "ColumnClaimReduction::prove_round",
                                            "ColumnClaimReduction::finish_rounds"};
@@ -61,6 +73,14 @@ struct Stage2Out {
 struct Stage3Out {
   std::vector<Fr> r3;
   std::vector<Fr> v3;  // shift_columns() at r3
+};
+struct Stage4Out {
+  std::vector<Fr> r4;  // low log T variables of the leaf point
+  std::vector<Fr> v4;  // register_columns() at r4
+};
+struct Stage5Out {
+  std::vector<Fr> r5;
+  std::vector<Fr> v5;  // range_columns() at r5
 };
 struct Stage6aOut {
   std::vector<Fr> r6;
@@ -236,7 +256,7 @@ class StagedProver {
     session_.park(std::move(s));
   }
 
-  // Stage 3: the shift relation (Next* = next row) and the entry PC, one batch.
+  // Stage 3: the shift relation (Next* = next row), the entry PC and the exit cycle, one batch.
   void prove_stage3() {
     JOLT_STAGE_SPAN("prove_stage3");
     JOLT_SPAN("Stage3::prove");
@@ -244,8 +264,10 @@ class StagedProver {
     const Stage1Out& s1 = session_.get<Stage1Out>();
     const Fr gamma = t_.challenge("shift_gamma");
     const Expr shift = protocol::shift_expr(gamma);
-    const Expr entry = protocol::entry_expr();
-    std::unique_ptr<NaiveKernel> ks, ke;
+    const Expr point = protocol::point_expr();
+    const std::size_t T = w.columns[0].size();
+    const std::uint64_t last = st_.trace_length == 0 ? 0 : st_.trace_length - 1;
+    std::unique_ptr<NaiveKernel> ks, ke, kx;
     {
       JOLT_SPAN(kShiftLabels.prepare);
       std::vector<std::vector<Fr>> leaves;
@@ -254,32 +276,152 @@ class StagedProver {
       leaves.push_back(w.columns[r1cs::kIsNoop]);
       ks = std::make_unique<NaiveKernel>(kShiftLabels, std::move(leaves), shift);
     }
+    auto indicator = [T](std::uint64_t c) {
+      std::vector<Fr> v(T, Fr::zero());
+      v[c] = Fr::one();  // eq(c, t)
+      return v;
+    };
     {
       JOLT_SPAN(kEntryLabels.prepare);
-      std::vector<Fr> first(w.columns[0].size(), Fr::zero());
-      first[0] = Fr::one();  // eq(0, t)
       std::vector<std::vector<Fr>> leaves;
-      leaves.push_back(std::move(first));
+      leaves.push_back(indicator(0));
       leaves.push_back(w.columns[r1cs::kUnexpandedPC]);
-      ke = std::make_unique<NaiveKernel>(kEntryLabels, std::move(leaves), entry);
+      ke = std::make_unique<NaiveKernel>(kEntryLabels, std::move(leaves), point);
     }
-    snapshot("Stage3_prepared", {&w, ks.get(), ke.get(), pcs_data_.get()});
+    {
+      JOLT_SPAN(kExitLabels.prepare);
+      std::vector<std::vector<Fr>> leaves;
+      leaves.push_back(indicator(last));
+      leaves.push_back(w.columns[r1cs::kIsEcall]);
+      kx = std::make_unique<NaiveKernel>(kExitLabels, std::move(leaves), point);
+    }
+    snapshot("Stage3_prepared", {&w, ks.get(), ke.get(), kx.get(), pcs_data_.get()});
     BatchProverOutput out = prove_batch({{ks.get(), protocol::shift_input(gamma, s1.v1)},
-                                         {ke.get(), Fr::from_u64(st_.program.entry)}},
+                                         {ke.get(), Fr::from_u64(st_.program.entry)},
+                                         {kx.get(), Fr::one()}},
                                         t_, opt_.self_check);
     Stage3Out s;
     s.r3 = out.challenges;
     s.v3 = evaluate_columns(w.columns, protocol::shift_columns(), s.r3);
+    const std::size_t n = s.r3.size();
     const std::vector<Fr> sl = {EqPlusOnePolynomial::evaluate(s1.r1, s.r3), s.v3[0], s.v3[1]};
-    const std::vector<Fr> el = {
-        EqPolynomial::evaluate(std::vector<Fr>(s.r3.size(), Fr::zero()), s.r3), s.v3[0]};
-    expect_final(
-        opt_.self_check, out.final_claim,
-        out.coefficients[0] * shift.evaluate(sl) + out.coefficients[1] * entry.evaluate(el),
-        "stage 3");
+    const std::vector<Fr> el = {EqPolynomial::evaluate(protocol::cycle_point(0, n), s.r3), s.v3[0]};
+    const std::vector<Fr> xl = {EqPolynomial::evaluate(protocol::cycle_point(last, n), s.r3),
+                                s.v3[2]};
+    expect_final(opt_.self_check, out.final_claim,
+                 out.coefficients[0] * shift.evaluate(sl) +
+                     out.coefficients[1] * point.evaluate(el) +
+                     out.coefficients[2] * point.evaluate(xl),
+                 "stage 3");
     t_.absorb_frs("opening_claim", s.v3);
     proof_.stage3 = std::move(out.proof);
     proof_.stage3_openings = s.v3;
+    session_.park(std::move(s));
+  }
+
+  // Stage 4: register read/write checking. The final state is absorbed before γ and α.
+  void prove_stage4() {
+    JOLT_STAGE_SPAN("prove_stage4");
+    JOLT_SPAN("Stage4::prove");
+    const Witness& w = session_.get<Witness>();
+    const std::size_t T = w.columns[0].size();
+    const r1cs::RegisterState fin = r1cs::final_register_state(w.columns);
+    proof_.register_final_values.assign(fin.value.begin(), fin.value.end());
+    proof_.register_final_timestamps.assign(fin.timestamp.begin(), fin.timestamp.end());
+    t_.absorb_frs("register_final_values", proof_.register_final_values);
+    t_.absorb_frs("register_final_timestamps", proof_.register_final_timestamps);
+    const Fr gamma = t_.challenge("register_gamma");
+    const Fr alpha = t_.challenge("register_alpha");
+    std::vector<Fr> P(8 * T), Q(8 * T);
+    {
+      JOLT_SPAN("RegisterFractionTree::leaves");
+      const auto& c = w.columns;
+      const Fr one = Fr::one(), minus_one = -Fr::one();
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 4096),
+                        [&](const tbb::blocked_range<std::size_t>& rg) {
+                          for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
+                            const Fr ts = Fr::from_u64(4 * t);
+                            auto fp = [&](std::uint32_t reg, const Fr& value, const Fr& stamp) {
+                              return alpha -
+                                     protocol::register_fingerprint(gamma, c[reg][t], value, stamp);
+                            };
+                            using namespace r1cs;
+                            Q[0 * T + t] = fp(kRs1Index, c[kRs1Value][t], ts + one);
+                            Q[1 * T + t] = fp(kRs2Index, c[kRs2Value][t], ts + Fr::from_u64(2));
+                            Q[2 * T + t] = fp(kRdIndex, c[kRdWriteValue][t], ts + Fr::from_u64(3));
+                            Q[3 * T + t] = fp(kRs1Index, c[kRs1Value][t], c[kRs1ReadTs][t]);
+                            Q[4 * T + t] = fp(kRs2Index, c[kRs2Value][t], c[kRs2ReadTs][t]);
+                            Q[5 * T + t] = fp(kRdIndex, c[kRdReadValue][t], c[kRdReadTs][t]);
+                            Q[6 * T + t] = one;
+                            Q[7 * T + t] = one;
+                            for (std::size_t j = 0; j < 3; ++j) P[j * T + t] = one;
+                            for (std::size_t j = 3; j < 6; ++j) P[j * T + t] = minus_one;
+                          }
+                        });
+    }
+    snapshot("Stage4_prepared", {&w, pcs_data_.get()});
+    FractionTreeProof ft =
+        prove_fraction_tree(std::move(P), std::move(Q), kRegisterLayerLabels, t_, opt_.self_check);
+    Stage4Out s;
+    const std::span<const Fr> r_top(ft.point.data(), 3);
+    s.r4.assign(ft.point.begin() + 3, ft.point.end());
+    s.v4 = evaluate_columns(w.columns, protocol::register_columns(), s.r4);
+    expect_final(opt_.self_check, ft.p_leaf_claim, protocol::register_leaf_p(r_top),
+                 "stage 4 leaf numerators");
+    expect_final(opt_.self_check, ft.q_leaf_claim,
+                 protocol::register_leaf_q(alpha, gamma, r_top, s.r4, s.v4),
+                 "stage 4 leaf denominators");
+    t_.absorb_frs("opening_claim", s.v4);
+    proof_.register_root_children = std::move(ft.root_children);
+    proof_.register_layers = std::move(ft.layers);
+    proof_.stage4_openings = s.v4;
+    session_.park(std::move(s));
+  }
+
+  // Stage 5: every register read is of an earlier access (4t + j − ReadTs_j in [0, 4T)).
+  void prove_stage5() {
+    JOLT_STAGE_SPAN("prove_stage5");
+    JOLT_SPAN("Stage5::prove");
+    const Witness& w = session_.get<Witness>();
+    const std::size_t T = w.columns[0].size();
+    const Fr alpha = t_.challenge("range_alpha");
+    std::vector<Fr> P(8 * T), Q(8 * T);
+    {
+      JOLT_SPAN("TimestampRangeFractionTree::leaves");
+      const auto& c = w.columns;
+      const Fr one = Fr::one();
+      const std::array<std::uint32_t, 3> ts = {r1cs::kRs1ReadTs, r1cs::kRs2ReadTs, r1cs::kRdReadTs};
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 4096),
+                        [&](const tbb::blocked_range<std::size_t>& rg) {
+                          for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
+                            for (std::size_t j = 0; j < 3; ++j) {
+                              P[j * T + t] = one;
+                              Q[j * T + t] = alpha - (Fr::from_u64(4 * t + j) - c[ts[j]][t]);
+                            }
+                            P[3 * T + t] = Fr::zero();
+                            Q[3 * T + t] = one;
+                            for (std::size_t k = 0; k < 4; ++k) {
+                              P[(4 + k) * T + t] = -c[r1cs::kRangeCount0 + k][t];
+                              Q[(4 + k) * T + t] = alpha - Fr::from_u64(k * T + t);
+                            }
+                          }
+                        });
+    }
+    snapshot("Stage5_prepared", {&w, pcs_data_.get()});
+    FractionTreeProof ft =
+        prove_fraction_tree(std::move(P), std::move(Q), kRangeLayerLabels, t_, opt_.self_check);
+    Stage5Out s;
+    const std::span<const Fr> r_top(ft.point.data(), 3);
+    s.r5.assign(ft.point.begin() + 3, ft.point.end());
+    s.v5 = evaluate_columns(w.columns, protocol::range_columns(), s.r5);
+    expect_final(opt_.self_check, ft.p_leaf_claim, protocol::range_leaf_p(r_top, s.v5),
+                 "stage 5 leaf numerators");
+    expect_final(opt_.self_check, ft.q_leaf_claim, protocol::range_leaf_q(alpha, r_top, s.r5, s.v5),
+                 "stage 5 leaf denominators");
+    t_.absorb_frs("opening_claim", s.v5);
+    proof_.range_root_children = std::move(ft.root_children);
+    proof_.range_layers = std::move(ft.layers);
+    proof_.stage5_openings = s.v5;
     session_.park(std::move(s));
   }
 
@@ -312,13 +454,14 @@ class StagedProver {
                         });
     }
     snapshot("Stage6a_prepared", {&w, pcs_data_.get()});
-    FractionTreeProof ft = prove_fraction_tree(std::move(q), t_, opt_.self_check);
+    FractionTreeProof ft =
+        prove_fraction_tree({}, std::move(q), kBytecodeLayerLabels, t_, opt_.self_check);
     Stage6aOut s;
     s.r6 = ft.point;
     const std::vector<std::uint32_t> bc(r1cs::kBytecodeColumns.begin(),
                                         r1cs::kBytecodeColumns.end());
     s.v6 = evaluate_columns(w.columns, bc, s.r6);
-    expect_final(opt_.self_check, ft.leaf_claim, alpha - protocol::fingerprint(gp, s.v6),
+    expect_final(opt_.self_check, ft.q_leaf_claim, alpha - protocol::fingerprint(gp, s.v6),
                  "stage 6a leaves");
     t_.absorb_frs("opening_claim", s.v6);
     proof_.bytecode_root_children = std::move(ft.root_children);
@@ -335,12 +478,15 @@ class StagedProver {
     const Stage1Out& s1 = session_.get<Stage1Out>();
     const Stage2Out& s2 = session_.get<Stage2Out>();
     const Stage3Out& s3 = session_.get<Stage3Out>();
+    const Stage4Out& s4 = session_.get<Stage4Out>();
+    const Stage5Out& s5 = session_.get<Stage5Out>();
     const Stage6aOut& s6 = session_.get<Stage6aOut>();
     const Fr beta = t_.challenge("reduction_gamma");
     const Expr red = protocol::reduction_expr();
     const std::vector<Fr> weights = protocol::reduction_weights(beta);
     const auto& groups = protocol::reduction_groups();
-    const std::vector<const std::vector<Fr>*> points = {&s1.r1, &s2.r2, &s3.r3, &s6.r6};
+    const std::vector<const std::vector<Fr>*> points = {&s1.r1, &s2.r2, &s3.r3,
+                                                        &s4.r4, &s5.r5, &s6.r6};
     std::unique_ptr<NaiveKernel> kr;
     {
       JOLT_SPAN(kReductionLabels.prepare);
@@ -367,7 +513,7 @@ class StagedProver {
       kr = std::make_unique<NaiveKernel>(kReductionLabels, std::move(leaves), red);
     }
     snapshot("Stage7Batch_prepared", {&w, kr.get(), pcs_data_.get()});
-    const Fr input = protocol::reduction_input(weights, {s1.v1, s2.v2, s3.v3, s6.v6});
+    const Fr input = protocol::reduction_input(weights, {s1.v1, s2.v2, s3.v3, s4.v4, s5.v5, s6.v6});
     BatchProverOutput out = prove_batch({{kr.get(), input}}, t_, opt_.self_check);
     Stage7Out s;
     s.r7 = out.challenges;
@@ -424,6 +570,8 @@ std::vector<std::uint8_t> run_prover(const Statement& st, std::size_t log_t,
   p.prove_stage1();
   p.prove_stage2();
   p.prove_stage3();
+  p.prove_stage4();
+  p.prove_stage5();
   p.prove_stage6a();
   p.prove_stage7();
   p.prove_stage8();

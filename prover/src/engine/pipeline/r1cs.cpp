@@ -1,5 +1,6 @@
 // The uniform constraints (RV32IM) and the TraceRow → committed-column extraction.
 #include <jolt/prover/pipeline/r1cs.hpp>
+#include <jolt/prover/tracer/tracer.hpp>
 #include <stdexcept>
 
 namespace jolt::prover::r1cs {
@@ -41,7 +42,19 @@ constexpr std::array<std::string_view, kNumColumns> kColumnNames = {"UnexpandedP
                                                                     "LeftOperandIsPC",
                                                                     "RightOperandIsRs2",
                                                                     "RightOperandIsImm",
-                                                                    "IsNoop"};
+                                                                    "IsNoop",
+                                                                    "IsEcall",
+                                                                    "Rs1Index",
+                                                                    "Rs2Index",
+                                                                    "RdIndex",
+                                                                    "RdReadValue",
+                                                                    "Rs1ReadTs",
+                                                                    "Rs2ReadTs",
+                                                                    "RdReadTs",
+                                                                    "RangeCount0",
+                                                                    "RangeCount1",
+                                                                    "RangeCount2",
+                                                                    "RangeCount3"};
 
 using Terms = std::vector<std::pair<std::uint32_t, std::int64_t>>;
 LinearForm lf(std::int64_t c, Terms t) {
@@ -107,9 +120,15 @@ std::vector<ConstraintRow> build_constraints() {
   r.push_back({"RightInputZero", "instruction_input",
                lf(1, {{kRightOperandIsRs2, -1}, {kRightOperandIsImm, -1}}),
                col(kRightInstructionInput)});
+  // An instruction that writes neither a lookup output nor a return address keeps rd (x0, stores,
+  // branches, ECALL, padding).
+  r.push_back({"RdKeepsValue", "rd_write",
+               lf(1, {{kWriteLookupOutputToRD, -1}, {kWritePCtoRD, -1}}),
+               lf(0, {{kRdWriteValue, 1}, {kRdReadValue, -1}})});
   for (std::uint32_t f : {kLoad, kStore, kJump, kBranch, kIsNoop, kNextIsNoop})
     r.push_back({"FlagIsBoolean", "flags", col(f), lf(-1, {{f, 1}})});
-  if (r.size() > kNumRowsPadded) throw std::logic_error("m1: too many constraint rows");
+  if (r.size() > kNumRowsPadded)
+    throw std::logic_error("r1cs: more constraint rows than kNumRowsPadded");
   return r;
 }
 
@@ -335,6 +354,10 @@ std::array<Fr, kNumBytecodeColumns> bytecode_values(const TraceRow& r) {
   flag(kRightOperandIsImm, f.right_imm);
   flag(kWriteLookupOutputToRD, f.writes_lookup);
   flag(kWritePCtoRD, f.writes_pc);
+  flag(kIsEcall, r.opcode == Opcode::kEcall);
+  v[kRs1Index] = Fr::from_u64(r.rs1);
+  v[kRs2Index] = Fr::from_u64(r.rs2);
+  v[kRdIndex] = Fr::from_u64(r.rd);
   std::array<Fr, kNumBytecodeColumns> out;
   for (std::size_t i = 0; i < kNumBytecodeColumns; ++i) out[i] = v[kBytecodeColumns[i]];
   return out;
@@ -362,6 +385,7 @@ std::vector<std::vector<Fr>> extract_columns(std::span<const TraceRow> rows) {
     set(kRs1Value, rs1);
     set(kRs2Value, rs2);
     set(kRdWriteValue, Fr::from_u64(r.rd_post));
+    set(kRdReadValue, Fr::from_u64(r.rd_pre));
     set(kRamAddress, (load || store) ? Fr::from_u64(r.mem_addr) : Fr::zero());
     set(kRamReadValue, (load || store) ? Fr::from_u64(r.mem_pre) : Fr::zero());
     set(kRamWriteValue, (load || store) ? Fr::from_u64(r.mem_post) : Fr::zero());
@@ -389,7 +413,48 @@ std::vector<std::vector<Fr>> extract_columns(std::span<const TraceRow> rows) {
     flag(kBranchToNext, should_branch && !next_noop);
     flag(kStepToNext, !next_noop && !jump && !should_branch);
   }
+  fill_register_columns(c);
   return c;
+}
+
+void fill_register_columns(std::vector<std::vector<Fr>>& c) {
+  const std::size_t T = c[0].size();
+  std::array<std::uint64_t, kNumRegisters> last{};  // timestamp of the last access
+  std::vector<std::uint32_t> counts(4 * T, 0);
+  const std::array<std::uint32_t, 3> index = {kRs1Index, kRs2Index, kRdIndex};
+  const std::array<std::uint32_t, 3> ts = {kRs1ReadTs, kRs2ReadTs, kRdReadTs};
+  for (std::size_t t = 0; t < T; ++t) {
+    for (std::uint32_t j = 0; j < 3; ++j) {
+      const std::uint64_t reg = c[index[j]][t].to_canonical_limbs()[0];
+      if (reg >= kNumRegisters)
+        throw std::invalid_argument("register index column holds " + std::to_string(reg));
+      const std::uint64_t now = 4 * t + j + 1;
+      c[ts[j]][t] = Fr::from_u64(last[reg]);
+      ++counts[now - 1 - last[reg]];
+      last[reg] = now;
+    }
+  }
+  for (std::uint32_t k = 0; k < 4; ++k)
+    for (std::size_t t = 0; t < T; ++t) c[kRangeCount0 + k][t] = Fr::from_u64(counts[k * T + t]);
+}
+
+Fr initial_register_value(std::uint32_t r) {
+  return r == 2 ? Fr::from_u64(kInitialStackPointer) : Fr::zero();
+}
+
+RegisterState final_register_state(const std::vector<std::vector<Fr>>& c) {
+  const std::size_t T = c[0].size();
+  RegisterState st;
+  for (std::uint32_t r = 0; r < kNumRegisters; ++r) st.value[r] = initial_register_value(r);
+  const std::array<std::uint32_t, 3> index = {kRs1Index, kRs2Index, kRdIndex};
+  for (std::size_t t = 0; t < T; ++t)
+    for (std::uint32_t j = 0; j < 3; ++j) {
+      const std::uint64_t reg = c[index[j]][t].to_canonical_limbs()[0];
+      if (reg >= kNumRegisters) continue;  // not a register: the bytecode lookup rejects it
+      st.timestamp[reg] = Fr::from_u64(4 * t + j + 1);
+      if (j == 2) st.value[reg] = c[kRdWriteValue][t];
+    }
+  return st;
 }
 
 std::vector<std::string_view> failing_constraints(const std::vector<std::vector<Fr>>& cols,

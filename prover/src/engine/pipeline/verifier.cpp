@@ -60,6 +60,10 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
   const std::vector<TraceRow> table = bytecode_table(st.program);
   if (p.stage1_openings.size() != kNumColumns || p.stage2_openings.size() != factors.size() ||
       p.stage3_openings.size() != protocol::shift_columns().size() ||
+      p.stage4_openings.size() != protocol::register_columns().size() ||
+      p.stage5_openings.size() != protocol::range_columns().size() ||
+      p.register_final_values.size() != r1cs::kNumRegisters ||
+      p.register_final_timestamps.size() != r1cs::kNumRegisters ||
       p.stage6a_openings.size() != r1cs::kNumBytecodeColumns ||
       p.stage7_openings.size() != kNumColumns)
     return shape_error("wrong number of opening claims");
@@ -105,31 +109,99 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
   }
   t.absorb_frs("opening_claim", v2);
 
-  // Stage 3: shift + entry PC, one batch of log T rounds → r3.
+  // Stage 3: shift + entry PC + exit cycle, one batch of log T rounds → r3.
   const Fr gamma3 = t.challenge("shift_gamma");
   const Expr shift = protocol::shift_expr(gamma3);
-  const Expr entry = protocol::entry_expr();
+  const Expr point = protocol::point_expr();
+  const std::uint64_t last = st.trace_length == 0 ? 0 : st.trace_length - 1;
   SumcheckVerified b3;
   if (auto e = in_stage(
           "stage3",
-          verify_batch({protocol::shift_input(gamma3, v1), Fr::from_u64(st.program.entry)},
-                       {log_t, log_t}, std::max(shift.degree(), entry.degree()), p.stage3, t, b3)))
+          verify_batch(
+              {protocol::shift_input(gamma3, v1), Fr::from_u64(st.program.entry), Fr::one()},
+              {log_t, log_t, log_t}, std::max(shift.degree(), point.degree()), p.stage3, t, b3)))
     return e;
   const std::vector<Fr>& r3 = b3.challenges;
-  const std::vector<Fr>& v3 = p.stage3_openings;  // UnexpandedPC, IsNoop
+  const std::vector<Fr>& v3 = p.stage3_openings;  // UnexpandedPC, IsNoop, IsEcall
   {
     const std::vector<Fr> sl = {EqPlusOnePolynomial::evaluate(r1, r3), v3[0], v3[1]};
-    const std::vector<Fr> el = {EqPolynomial::evaluate(std::vector<Fr>(log_t, Fr::zero()), r3),
-                                v3[0]};
+    const std::vector<Fr> el = {EqPolynomial::evaluate(protocol::cycle_point(0, log_t), r3), v3[0]};
+    const std::vector<Fr> xl = {EqPolynomial::evaluate(protocol::cycle_point(last, log_t), r3),
+                                v3[2]};
     JOLT_VERIFY("stage3.final_claim",
                 b3.final_claim == b3.coefficients[0] * shift.evaluate(sl) +
-                                      b3.coefficients[1] * entry.evaluate(el),
-                "shift (Next* = next row) or the entry PC (cycle 0 starts at the program's "
-                "entry) does not hold");
+                                      b3.coefficients[1] * point.evaluate(el) +
+                                      b3.coefficients[2] * point.evaluate(xl),
+                "shift (Next* = next row), the entry PC (cycle 0 starts at the program's entry) "
+                "or the exit (the last real cycle is an ECALL) does not hold");
   }
   JOLT_VERIFY("stage3.padding", v3[1] == protocol::padding_indicator(st.trace_length, r3),
               "IsNoop does not match the public trace_length");
   t.absorb_frs("opening_claim", v3);
+
+  // Stage 4: register read/write checking against the reset state (r1cs::initial_register_value)
+  // and the claimed final state; the guest exits with status 0 (a7 = 0: exit, a0 = 0).
+  const auto& fin_v = p.register_final_values;
+  const auto& fin_ts = p.register_final_timestamps;
+  JOLT_VERIFY("stage4.exit", fin_v[17].is_zero() && fin_v[10].is_zero(),
+              "the final registers are a7 = " + fin_v[17].to_hex() + ", a0 = " +
+                  fin_v[10].to_hex() + ": the guest did not exit (a7 = 0) with status 0 (a0 = 0)");
+  t.absorb_frs("register_final_values", fin_v);
+  t.absorb_frs("register_final_timestamps", fin_ts);
+  const Fr gamma4 = t.challenge("register_gamma");
+  const Fr alpha4 = t.challenge("register_alpha");
+  FractionTreeVerified rt;
+  if (auto e = in_stage("stage4", verify_fraction_tree(log_t + 3, false, p.register_root_children,
+                                                       p.register_layers, t, rt)))
+    return e;
+  {
+    // P/Q + Σ_init 1/(α − fp) − Σ_final 1/(α − fp) = 0, as fractions (no inversions).
+    Fr ni = Fr::zero(), di = Fr::one(), nf = Fr::zero(), df = Fr::one();
+    for (std::uint32_t r = 0; r < r1cs::kNumRegisters; ++r) {
+      const Fr reg = Fr::from_u64(r);
+      const Fr a = alpha4 - protocol::register_fingerprint(
+                                gamma4, reg, r1cs::initial_register_value(r), Fr::zero());
+      ni = ni * a + di;
+      di *= a;
+      const Fr b = alpha4 - protocol::register_fingerprint(gamma4, reg, fin_v[r], fin_ts[r]);
+      nf = nf * b + df;
+      df *= b;
+    }
+    JOLT_VERIFY("stage4.memory_sum",
+                !rt.q_root.is_zero() && !di.is_zero() && !df.is_zero() &&
+                    rt.p_root * di * df + ni * rt.q_root * df - nf * rt.q_root * di == Fr::zero(),
+                "register reads are not the values last written (or the final state differs)");
+  }
+  const std::vector<Fr> r4(rt.point.begin() + 3, rt.point.end());
+  const std::vector<Fr>& v4 = p.stage4_openings;
+  {
+    const std::span<const Fr> top(rt.point.data(), 3);
+    JOLT_VERIFY("stage4.leaf",
+                rt.p_leaf_claim == protocol::register_leaf_p(top) &&
+                    rt.q_leaf_claim == protocol::register_leaf_q(alpha4, gamma4, top, r4, v4),
+                "the register tree's leaves do not match the opened columns");
+  }
+  t.absorb_frs("opening_claim", v4);
+
+  // Stage 5: every read timestamp is earlier than its access.
+  const Fr alpha5 = t.challenge("range_alpha");
+  FractionTreeVerified gt;
+  if (auto e = in_stage("stage5", verify_fraction_tree(log_t + 3, false, p.range_root_children,
+                                                       p.range_layers, t, gt)))
+    return e;
+  JOLT_VERIFY("stage5.range_sum", !gt.q_root.is_zero() && gt.p_root.is_zero(),
+              "a register read timestamp is not in [4t + j − 4T + 1, 4t + j] (a read of a later "
+              "write) or the range multiplicities are wrong");
+  const std::vector<Fr> r5(gt.point.begin() + 3, gt.point.end());
+  const std::vector<Fr>& v5 = p.stage5_openings;
+  {
+    const std::span<const Fr> top(gt.point.data(), 3);
+    JOLT_VERIFY("stage5.leaf",
+                gt.p_leaf_claim == protocol::range_leaf_p(top, v5) &&
+                    gt.q_leaf_claim == protocol::range_leaf_q(alpha5, top, r5, v5),
+                "the range tree's leaves do not match the opened columns");
+  }
+  t.absorb_frs("opening_claim", v5);
 
   // Stage 6a: the bytecode lookup against the table built from the program.
   {
@@ -143,7 +215,8 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
   const Fr alpha = t.challenge("bytecode_alpha");
   const std::vector<Fr> gp = protocol::powers(gamma6, r1cs::kNumBytecodeColumns);
   FractionTreeVerified ft;
-  if (auto e = verify_fraction_tree(log_t, p.bytecode_root_children, p.bytecode_layers, t, ft))
+  if (auto e = in_stage("stage6a", verify_fraction_tree(log_t, true, p.bytecode_root_children,
+                                                        p.bytecode_layers, t, ft)))
     return e;
   {
     // Σ_k m_k / (α − fp(entry k)) as one fraction N/D (no inversions).
@@ -162,7 +235,7 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
   }
   const std::vector<Fr>& r6 = ft.point;
   const std::vector<Fr>& v6 = p.stage6a_openings;
-  JOLT_VERIFY("stage6a.leaf", ft.leaf_claim == alpha - protocol::fingerprint(gp, v6),
+  JOLT_VERIFY("stage6a.leaf", ft.q_leaf_claim == alpha - protocol::fingerprint(gp, v6),
               "the fraction tree's leaves are not α − fingerprint of the opened columns");
   t.absorb_frs("opening_claim", v6);
 
@@ -171,15 +244,16 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
   const Expr red = protocol::reduction_expr();
   const std::vector<Fr> weights = protocol::reduction_weights(beta);
   SumcheckVerified b7;
-  if (auto e =
-          in_stage("stage7", verify_batch({protocol::reduction_input(weights, {v1, v2, v3, v6})},
-                                          {log_t}, red.degree(), p.stage7, t, b7)))
+  if (auto e = in_stage("stage7",
+                        verify_batch({protocol::reduction_input(weights, {v1, v2, v3, v4, v5, v6})},
+                                     {log_t}, red.degree(), p.stage7, t, b7)))
     return e;
   const std::vector<Fr>& r7 = b7.challenges;
   const std::vector<Fr>& v7 = p.stage7_openings;
   {
     std::vector<Fr> leaves;
-    for (const auto* pt : {&r1, &r2, &r3, &r6}) leaves.push_back(EqPolynomial::evaluate(*pt, r7));
+    for (const auto* pt : {&r1, &r2, &r3, &r4, &r5, &r6})
+      leaves.push_back(EqPolynomial::evaluate(*pt, r7));
     for (const Fr& f : protocol::reduction_folds(weights, v7)) leaves.push_back(f);
     JOLT_VERIFY("stage7.final_claim", b7.final_claim == b7.coefficients[0] * red.evaluate(leaves),
                 "the opened columns at r7 do not reduce the earlier claims");

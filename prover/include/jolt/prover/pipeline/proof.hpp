@@ -12,7 +12,11 @@
 //   bytes  commitment              (u32 length + bytes)
 //   stage1 sumcheck | frs openings (u32 count + Fr...)   — every column at the outer cycle point
 //   stage2 sumcheck | frs openings                        — product factors at r2
-//   stage3 sumcheck | frs openings                        — UnexpandedPC, IsNoop at r3
+//   stage3 sumcheck | frs openings                        — UnexpandedPC, IsNoop, IsEcall at r3
+//   stage4: frs final register values (32) | frs final register timestamps (32)
+//           frs root children | u32 layer count, per layer: sumcheck | frs claims
+//           frs openings                                  — the register columns at r4
+//   stage5: frs root children | u32 layer count, layers | frs openings (range columns at r5)
 //   stage6a: u32 count + u32 multiplicity per bytecode table entry
 //            frs root children (P1[0], P1[1], Q1[0], Q1[1])
 //            u32 layer count, per layer: sumcheck | frs claims (P0, P1, Q0, Q1 or, last, Q0, Q1)
@@ -23,8 +27,8 @@
 // Nothing may follow the last field. The encoded size is the reported proof_size.
 // Version history: 1 had no parameters field; 2 adds it (the verifier's configuration fixes the
 // scheme, its parameters and log_T, and rejects a header that differs); 3 adds the bytecode
-// lookup (stage 6a) and the entry PC, moves the claim reduction to stage 7, and stage 3 opens
-// only UnexpandedPC and IsNoop.
+// lookup (stage 6a), the entry PC and exit, register checking (stages 4, 5), moves the claim
+// reduction to stage 7, and stage 3 opens only UnexpandedPC, IsNoop and IsEcall.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -57,6 +61,14 @@ struct Proof {
   std::vector<Fr> stage2_openings;
   SumcheckProof stage3;
   std::vector<Fr> stage3_openings;
+  std::vector<Fr> register_final_values;
+  std::vector<Fr> register_final_timestamps;
+  std::vector<Fr> register_root_children;
+  std::vector<FractionLayerProof> register_layers;
+  std::vector<Fr> stage4_openings;
+  std::vector<Fr> range_root_children;
+  std::vector<FractionLayerProof> range_layers;
+  std::vector<Fr> stage5_openings;
   std::vector<std::uint32_t> bytecode_multiplicities;
   std::vector<Fr> bytecode_root_children;
   std::vector<FractionLayerProof> bytecode_layers;

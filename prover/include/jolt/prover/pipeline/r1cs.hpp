@@ -65,14 +65,27 @@ enum Column : std::uint32_t {
   kRightOperandIsRs2,
   kRightOperandIsImm,
   kIsNoop,
+  kIsEcall,
+  kRs1Index,  // register indices (0 when the instruction has no such operand)
+  kRs2Index,
+  kRdIndex,
+  // register memory checking (not fixed by the instruction)
+  kRdReadValue,  // rd before the cycle's write
+  kRs1ReadTs,    // timestamp of the previous access to rs1 (see registers below)
+  kRs2ReadTs,
+  kRdReadTs,
+  kRangeCount0,  // multiplicities of the timestamp range table [0, 4T), T entries each
+  kRangeCount1,
+  kRangeCount2,
+  kRangeCount3,
   kNumColumns
 };
 
 std::string_view column_name(std::uint32_t c);
 
-// The columns a fetched instruction fixes, in the bytecode lookup's tuple order: PC, immediate
-// and the 16 circuit flags (kAddOperands .. kIsNoop).
-inline constexpr std::size_t kNumBytecodeColumns = 2 + (kIsNoop - kAddOperands + 1);
+// The columns a fetched instruction fixes, in the bytecode lookup's tuple order: PC, immediate,
+// the 17 circuit flags and the 3 register indices (kAddOperands .. kRdIndex).
+inline constexpr std::size_t kNumBytecodeColumns = 2 + (kRdIndex - kAddOperands + 1);
 inline constexpr std::array<std::uint32_t, kNumBytecodeColumns> kBytecodeColumns = [] {
   std::array<std::uint32_t, kNumBytecodeColumns> a{};
   a[0] = kUnexpandedPC;
@@ -85,6 +98,27 @@ inline constexpr std::array<std::uint32_t, kNumBytecodeColumns> kBytecodeColumns
 // imm (extract_columns writes exactly these for every row; the verifier computes them for every
 // bytecode table entry).
 std::array<Fr, kNumBytecodeColumns> bytecode_values(const TraceRow& row);
+
+// Register memory checking. Cycle t accesses rs1 at timestamp 4t+1, rs2 at 4t+2 and rd at 4t+3
+// (rd is read, then written); the initial state (initial_register_value) has timestamp 0. Each
+// access reads (register, value, previous timestamp) and writes back (register, value', its
+// timestamp), so a ReadTs column holds the timestamp of the previous access to that register. The
+// range table [0, 4T) bounds 4t + j − ReadTs_j (so every read is of an earlier access); its
+// multiplicities are the kRangeCount columns (entry c·T + t in kRangeCount<c> row t).
+inline constexpr std::uint32_t kNumRegisters = 32;
+struct RegisterState {
+  std::array<Fr, kNumRegisters> value{};
+  std::array<Fr, kNumRegisters> timestamp{};
+};
+// The initial value of register r (tracer.hpp's reset state: sp = kInitialStackPointer).
+Fr initial_register_value(std::uint32_t r);
+// Recomputes the ReadTs and RangeCount columns from the index columns (the honest assignment).
+// Used by extract_columns and by tests that alter a witness.
+void fill_register_columns(std::vector<std::vector<Fr>>& columns);
+// The state after the last cycle as the columns imply it: each register's last RdWriteValue
+// (initial_register_value if never written) and the timestamp of its last access (0 if never
+// accessed).
+RegisterState final_register_state(const std::vector<std::vector<Fr>>& columns);
 
 // An affine form over z: constant + Σ coeff·column.
 struct LinearForm {

@@ -36,6 +36,9 @@ inline constexpr std::uint32_t kInputBase = 0x20000000u;
 inline constexpr std::uint32_t kInputMax = 0x01000000u;  // 16 MiB including the length word
 inline constexpr std::uint32_t kOutputBase = 0x30000000u;
 inline constexpr std::uint32_t kOutputMax = 0x00100000u;  // 1 MiB including the length word
+// The reset state: every register 0 except sp (x2) at the top of RAM. The prover's register
+// checking starts from this state too.
+inline constexpr std::uint32_t kInitialStackPointer = kRamBase + kRamSize;
 
 // ECALL services, selected by a7 (argument in a0).
 enum class GuestCall : std::uint32_t {

@@ -22,8 +22,9 @@ struct Instr {
   std::int32_t imm = 0;
 };
 
+// Stops after the first ECALL unless `ecalls_to_skip` > 0 (a witness that runs past an exit).
 inline std::vector<TraceRow> run(const std::vector<Instr>& prog, std::size_t max_cycles = 100000,
-                                 std::uint32_t start_pc = 0) {
+                                 std::uint32_t start_pc = 0, std::size_t ecalls_to_skip = 0) {
   std::uint32_t x[32] = {};
   x[2] = jolt::prover::kInitialStackPointer;   // the reset state (tracer.hpp)
   std::map<std::uint32_t, std::uint32_t> mem;  // word address → word
@@ -117,7 +118,7 @@ inline std::vector<TraceRow> run(const std::vector<Instr>& prog, std::size_t max
     r.rd_post = x[in.rd];
     r.next_pc = next;
     rows.push_back(r);
-    if (in.op == Opcode::kEcall) break;
+    if (in.op == Opcode::kEcall && ecalls_to_skip-- == 0) break;
     pc = next;
   }
   return rows;
@@ -149,7 +150,7 @@ inline std::vector<Instr> sample_program(std::int32_t iterations) {
       {O::kXor, 12, 10, 4, 0},          // 76
       {O::kSltu, 13, 12, 4, 0},         // 80
       {O::kAddi, 10, 0, 0, 0},          // 84: a0 = 0 (exit status)
-      {O::kEcall, 0, 0, 0, 0},          // 88: exit (a7 = 0)
+      {O::kEcall, 0, 17, 10, 0},        // 88: exit (reads a7 = 0, a0)
   };
 }
 

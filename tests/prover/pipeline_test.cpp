@@ -221,15 +221,17 @@ TEST_CASE("a witness breaking one constraint family is rejected") {
     CHECK(verify(tr.statement, prove_columns(tr.statement, cols, forging())));
   }
   SUBCASE("padding (IsNoop) does not match the public trace_length") {
-    // Honest columns of a run of L cycles, proved as a statement of L − 1 cycles, with IsEcall set
-    // on row L − 2 so the exit claim holds: no R1CS row reads IsEcall, every stage-1..3 relation
-    // holds and every round is consistent; only the public padding check can object.
+    // Honest columns of a run of L cycles, proved as a statement of L + 1 cycles, with IsEcall set
+    // on padding row L so the exit claim holds (EcallContinues stays 0 there: the next row is
+    // padding too): every stage-1..3 relation holds and every round is consistent; only the
+    // public padding check can object.
     auto st = tr.statement;
-    st.trace_length -= 1;
+    const std::size_t L = st.trace_length;
+    st.trace_length += 1;
     REQUIRE(padded_trace_length(st.trace_length) == tr.rows.size());
     auto cols = r1cs::extract_columns(tr.rows);
-    cols[r1cs::kIsEcall][st.trace_length - 1] = Fr::one();
-    CHECK(r1cs::failing_constraints(cols, st.trace_length - 1).empty());
+    cols[r1cs::kIsEcall][L] = Fr::one();
+    CHECK(r1cs::failing_constraints(cols, L).empty());
     CHECK(check_of(verify(st, prove_columns(st, cols, forging()))) == "stage3.padding");
   }
 }
@@ -299,6 +301,7 @@ TEST_CASE("register values that are not the last value written are rejected") {
   auto set_left = [](std::vector<std::vector<Fr>>& cols, std::size_t t, const Fr& v) {
     using namespace r1cs;
     cols[kRs1Value][t] = v;
+    cols[kRs1Squared][t] = v * v;
     cols[kLeftInstructionInput][t] = v;
     cols[kRightLookupOperand][t] = v + cols[kRightInstructionInput][t];
     cols[kProduct][t] = v * cols[kRightInstructionInput][t];
@@ -350,6 +353,7 @@ TEST_CASE("register values that are not the last value written are rejected") {
     const Fr stale = Fr::from_u64(tr.rows[w].rd_pre);
     REQUIRE(stale != cols[kRs1Value][t]);
     cols[kRs1Value][t] = stale;
+    cols[kRs1Squared][t] = stale * stale;
     cols[kLeftInstructionInput][t] = stale;
     cols[kRightLookupOperand][t] = stale;  // ADDI: Left + Imm with Imm = 0
     cols[kProduct][t] = Fr::zero();
@@ -375,6 +379,22 @@ TEST_CASE("register values that are not the last value written are rejected") {
     cols[r1cs::kRangeCount0][0] += Fr::one();  // no row reads at distance 0 one more time
     CHECK(check_of(verify(tr.statement, prove_columns(tr.statement, cols, forging()))) ==
           "stage5.range_sum");
+  }
+  SUBCASE("an exit before the last cycle") {
+    // ECALL with a7 = 0 exits; a witness that keeps running after it breaks only the rule that
+    // a non-final ECALL is a cycle marker.
+    using O = Opcode;
+    const std::vector<testutil::Instr> prog = {
+        {O::kEcall, 0, 17, 10, 0}, {O::kAddi, 5, 0, 0, 3}, {O::kEcall, 0, 17, 10, 0}};
+    auto rows = testutil::run(prog, 100, 0, 1);
+    REQUIRE(rows.size() == 3);
+    jolt::prover::Statement st{testutil::program_of(prog), {}, {}, rows.size()};
+    rows.resize(padded_trace_length(rows.size()));
+    const auto cols = r1cs::extract_columns(rows);
+    CHECK(r1cs::failing_constraints(cols, 0) ==
+          std::vector<std::string_view>{"EcallBeforeExitIsMarker"});
+    CHECK_THROWS_AS(prove(st, rows), std::logic_error);
+    CHECK(check_of(verify(st, prove(st, rows, forging()))) == "stage1.sumcheck.round_sum");
   }
   SUBCASE("an exit with a non-zero status") {
     // An honest run whose a0 is 1 at the exit ECALL.

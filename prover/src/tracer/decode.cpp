@@ -120,7 +120,8 @@ bool decode(std::uint32_t w, TraceRow& r) {
       return true;
     case 0x73:
       if (w == 0x00000073u) {
-        r.opcode = Opcode::kEcall;
+        // The registers ECALL reads: a7 selects the service, a0 is its argument.
+        r.opcode = Opcode::kEcall, r.rs1 = 17, r.rs2 = 10;
         return true;
       }
       if (w == 0x00100073u) {

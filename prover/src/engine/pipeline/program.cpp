@@ -20,7 +20,8 @@ Program program_from_image(const ElfImage& image, std::vector<std::uint8_t> dige
       for (std::uint64_t b = 0; b < 4; ++b)
         word |= static_cast<std::uint32_t>(s.data[off + b]) << (8 * b);
       TraceRow r;
-      if (!decode(word, r)) continue;
+      // EBREAK always faults in the tracer: it is no entry, so no accepted trace executes it.
+      if (!decode(word, r) || r.opcode == Opcode::kEbreak) continue;
       r.pc = static_cast<std::uint32_t>(a);
       p.instructions.push_back(r);
     }

@@ -54,7 +54,9 @@ constexpr std::array<std::string_view, kNumColumns> kColumnNames = {"UnexpandedP
                                                                     "RangeCount0",
                                                                     "RangeCount1",
                                                                     "RangeCount2",
-                                                                    "RangeCount3"};
+                                                                    "RangeCount3",
+                                                                    "EcallContinues",
+                                                                    "Rs1Squared"};
 
 using Terms = std::vector<std::pair<std::uint32_t, std::int64_t>>;
 LinearForm lf(std::int64_t c, Terms t) {
@@ -125,6 +127,10 @@ std::vector<ConstraintRow> build_constraints() {
   r.push_back({"RdKeepsValue", "rd_write",
                lf(1, {{kWriteLookupOutputToRD, -1}, {kWritePCtoRD, -1}}),
                lf(0, {{kRdWriteValue, 1}, {kRdReadValue, -1}})});
+  // An ECALL that is not the last real cycle reads a7 in {1, 2} (a cycle marker): the guest
+  // exits (a7 = 0) only at the last real cycle.
+  r.push_back({"EcallBeforeExitIsMarker", "termination", col(kEcallContinues),
+               lf(2, {{kRs1Squared, 1}, {kRs1Value, -3}})});
   for (std::uint32_t f : {kLoad, kStore, kJump, kBranch, kIsNoop, kNextIsNoop})
     r.push_back({"FlagIsBoolean", "flags", col(f), lf(-1, {{f, 1}})});
   if (r.size() > kNumRowsPadded)
@@ -140,6 +146,8 @@ std::vector<ProductConstraint> build_products() {
       {"BranchToNext", kBranchToNext, col(kShouldBranch), lf(1, {{kNextIsNoop, -1}})},
       {"StepToNext", kStepToNext, lf(1, {{kNextIsNoop, -1}}),
        lf(1, {{kJump, -1}, {kShouldBranch, -1}})},
+      {"EcallContinues", kEcallContinues, col(kIsEcall), lf(1, {{kNextIsNoop, -1}})},
+      {"Rs1Squared", kRs1Squared, col(kRs1Value), col(kRs1Value)},
   };
 }
 
@@ -412,6 +420,8 @@ std::vector<std::vector<Fr>> extract_columns(std::span<const TraceRow> rows) {
     flag(kShouldJump, jump && !next_noop);
     flag(kBranchToNext, should_branch && !next_noop);
     flag(kStepToNext, !next_noop && !jump && !should_branch);
+    flag(kEcallContinues, r.opcode == Opcode::kEcall && !next_noop);
+    set(kRs1Squared, rs1 * rs1);
   }
   fill_register_columns(c);
   return c;

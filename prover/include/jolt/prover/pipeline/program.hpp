@@ -26,7 +26,7 @@ struct Program {
 };
 
 // Decodes every 4-byte-aligned word of the executable segments that is a legal RV32IM
-// instruction (the words the tracer could execute); illegal words are left out.
+// instruction the tracer can execute without faulting; illegal words and EBREAK are left out.
 Program program_from_elf(std::span<const std::uint8_t> elf);
 Program program_from_image(const ElfImage& image, std::vector<std::uint8_t> digest);
 

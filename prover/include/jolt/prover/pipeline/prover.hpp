@@ -21,12 +21,13 @@
 // Both are thread-safe for distinct arguments; parallelism is TBB inside the stages, bounded by
 // ProverOptions::num_threads. Proofs are byte-identical for any thread count.
 //
-// What is proved (docs/prover-design.md, "What an accepting proof guarantees"): the committed
-// per-cycle columns satisfy the uniform RV32IM R1CS, the product constraints and the shift
-// relations (Next* = next row); the padding pattern matches trace_length; cycle 0's PC is the
-// program's entry; and every row's PC, immediate and circuit flags are those of an instruction of
-// the program's bytecode at that PC (or of the padding row). Register values, lookup results and
-// memory are not yet tied to the ISA semantics or to memory checking.
+// What is proved (docs/prover-design.md §11, the statement and its soundness error): the
+// committed columns satisfy the uniform RV32IM R1CS, the product constraints and the shift
+// relations; every row's PC, immediate, flags and register indices are a bytecode entry the
+// verifier decodes from the program (or the padding row, exactly at t >= trace_length); cycle 0
+// starts at the entry; register reads return the last value written from the reset state; the
+// last real cycle is an ECALL that exits with a7 = 0, a0 = 0. Lookup results (ALU, branch
+// conditions, jump targets, loads) and RAM are not yet checked.
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -78,6 +78,9 @@ enum Column : std::uint32_t {
   kRangeCount1,
   kRangeCount2,
   kRangeCount3,
+  // termination: a non-final ECALL must be a cycle marker (a7 in {1, 2}), never an exit
+  kEcallContinues,  // IsEcall · (1 − NextIsNoop)
+  kRs1Squared,      // Rs1Value²
   kNumColumns
 };
 

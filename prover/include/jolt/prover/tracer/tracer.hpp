@@ -12,7 +12,8 @@
 //   the top.
 // - Input at kInputBase: a u32 little-endian byte count, then the input bytes (read-only).
 // - Output at kOutputBase (kOutputMax bytes): a u32 byte count, then the output bytes.
-// - ECALL: a7 selects a GuestCall, a0 is its argument; ECALL writes no register.
+// - ECALL: a7 selects a GuestCall, a0 is its argument; ECALL writes no register. Its decoded
+//   row names them as operands (rs1 = a7 = x17, rs2 = a0 = x10), so the trace records both.
 // Code is fetched from the executable PT_LOAD segments, pre-decoded once; stores into them fault.
 // Misaligned loads/stores, illegal words, EBREAK and accesses outside the regions are GuestFaults.
 //

@@ -11,13 +11,14 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   namespace tp = jolt::prover;
-  const tp::DecodeResult d = tp::decode_proof(std::span<const std::uint8_t>(data, size));
-  if (!d.proof) {
-    if (d.error.empty()) std::abort();  // a rejection must say why
+  tp::Proof proof;
+  if (const auto e = tp::decode_proof(std::span<const std::uint8_t>(data, size), proof)) {
+    if (e->check.empty() || e->message.empty()) std::abort();  // a rejection must say why
     return 0;
   }
-  const std::vector<std::uint8_t> again = tp::encode_proof(*d.proof);
+  const std::vector<std::uint8_t> again = tp::encode_proof(proof);
   if (again.size() != size || !std::equal(again.begin(), again.end(), data)) std::abort();
-  if (!tp::decode_proof(again).proof) std::abort();
+  tp::Proof back;
+  if (tp::decode_proof(again, back)) std::abort();
   return 0;
 }

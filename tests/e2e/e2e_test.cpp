@@ -474,18 +474,18 @@ TEST_CASE("prove writes a proof file that verify accepts; a truncated or foreign
 }
 
 TEST_CASE("verify reports a proof file for another workload or scale as a mismatch") {
-  Workspace w;
+  Workspace w;  // scale 13: the smallest at which sha2 makes an input
   const std::string proof = (w.dir / "fib.proof").string();
-  Result p = run("prove --workload fibonacci --scale 10 --proof '" + proof + "'", w.dir);
+  Result p = run("prove --workload fibonacci --scale 13 --proof '" + proof + "'", w.dir);
   INFO(p.output);
   REQUIRE(p.code == 0);
 
-  Result scale = run("verify --workload fibonacci --scale 11 --proof '" + proof + "'", w.dir);
+  Result scale = run("verify --workload fibonacci --scale 14 --proof '" + proof + "'", w.dir);
   INFO(scale.output);
   CHECK(scale.code == 1);
   CHECK(scale.output.find("proof file " + proof +
-                          " is for workload 'fibonacci' at scale 10; you asked to verify "
-                          "'fibonacci' at scale 11; pass --scale 10 to verify it") !=
+                          " is for workload 'fibonacci' at scale 13; you asked to verify "
+                          "'fibonacci' at scale 14; pass --scale 13 to verify it") !=
         std::string::npos);
   CHECK(scale.output.find("rejected at") == std::string::npos);
 
@@ -494,14 +494,14 @@ TEST_CASE("verify reports a proof file for another workload or scale as a mismat
   INFO(dflt.output);
   CHECK(dflt.code == 1);
   CHECK(dflt.output.find("you asked to verify 'fibonacci' at scale 16 (the default scale, no "
-                         "--scale given); pass --scale 10 to verify it") != std::string::npos);
+                         "--scale given); pass --scale 13 to verify it") != std::string::npos);
 
-  Result other = run("verify --workload sha2 --scale 10 --proof '" + proof + "'", w.dir);
+  Result other = run("verify --workload sha2 --scale 13 --proof '" + proof + "'", w.dir);
   INFO(other.output);
   CHECK(other.code == 1);
   CHECK(other.output.find("proof file " + proof +
-                          " is for workload 'fibonacci' at scale 10; you asked to verify 'sha2' "
-                          "at scale 10") != std::string::npos);
+                          " is for workload 'fibonacci' at scale 13; you asked to verify 'sha2' "
+                          "at scale 13") != std::string::npos);
   CHECK(other.output.find("rejected at") == std::string::npos);
 }
 

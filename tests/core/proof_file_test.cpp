@@ -72,11 +72,12 @@ TEST_CASE("proof file: a malformed envelope names what is wrong") {
       {9, "version"}, {12, "workload"},     {16, "workload"},
       {19, "scale"},  {25, "trace length"}, {30, "output"},
       {38, "output"}, {45, "proof"},        {good.size() - 1, "proof"}};
-  for (const auto& [size, field] : cuts) {
+  for (const auto& cut : cuts) {
+    const std::size_t size = cut.first;  // a plain variable: clang 14 cannot capture bindings
     CAPTURE(size);
-    const std::string e =
-        decode_error(std::vector<std::uint8_t>(good.begin(), good.begin() + size));
-    CHECK(e.find(std::string("truncated in the ") + field + " field") == 0);
+    const std::string e = decode_error(
+        std::vector<std::uint8_t>(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(size)));
+    CHECK(e.find(std::string("truncated in the ") + cut.second + " field") == 0);
   }
 
   // A length prefix larger than the file is caught before anything is allocated.

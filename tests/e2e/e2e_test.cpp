@@ -13,6 +13,7 @@
 #include <random>
 #include <vector>
 
+#include "commands/profile/proof_file.hpp"
 #include "rv32_asm.hpp"
 
 #include <boost/filesystem.hpp>
@@ -413,25 +414,183 @@ TEST_CASE("Ctrl-C stops a benchmark sweep; --resume re-runs exactly the unfinish
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 4);
 }
 
-TEST_CASE(
-    "prove writes a proof file that verify accepts, and a truncated one is rejected by name") {
+namespace {
+
+std::vector<std::uint8_t> read_bytes(const std::string& path) {
+  const std::string s = slurp(path);
+  return {s.begin(), s.end()};
+}
+
+void write_bytes(const std::string& path, const std::vector<std::uint8_t>& b) {
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+}
+
+// Rewrites a proof file through the envelope code (commands/profile/proof_file.hpp).
+jolt::core::ProofFile load_envelope(const std::string& path) {
+  jolt::core::ProofFileResult r = jolt::core::read_proof_file(path);
+  INFO(r.error);
+  REQUIRE(r.file);
+  return *r.file;
+}
+
+}  // namespace
+
+TEST_CASE("prove writes a proof file that verify accepts; a truncated or foreign file is named") {
   Workspace w;
+  const std::string proof = (w.dir / "fib.proof").string();
+  Result p = run("prove --workload fibonacci --scale 10 --proof '" + proof + "'", w.dir);
+  INFO(p.output);
+  REQUIRE(p.code == 0);
+  const jolt::core::ProofFile env = load_envelope(proof);
+  CHECK(env.workload == "fibonacci");
+  CHECK(env.scale == 10);
+  CHECK(env.trace_length > 0);
+  CHECK_FALSE(env.output.empty());
+
+  Result ok = run("verify --workload fibonacci --scale 10 --proof '" + proof + "'", w.dir);
+  CHECK(ok.code == 0);
+  CHECK(ok.output.find("is a valid proof") != std::string::npos);
+
+  const std::vector<std::uint8_t> bytes = read_bytes(proof);
+  const std::string cut = (w.dir / "cut.proof").string();
+  write_bytes(cut, std::vector<std::uint8_t>(bytes.begin(), bytes.begin() + bytes.size() / 2));
+  Result bad = run("verify --workload fibonacci --scale 10 --proof '" + cut + "'", w.dir);
+  CHECK(bad.code == 1);
+  CHECK(bad.output.find("proof file " + cut + ": truncated in the proof field") !=
+        std::string::npos);
+
+  const std::string junk = (w.dir / "junk.proof").string();
+  std::ofstream(junk, std::ios::binary) << "this is not a proof";
+  Result garbage = run("verify --workload fibonacci --scale 10 --proof '" + junk + "'", w.dir);
+  CHECK(garbage.code == 1);
+  CHECK(garbage.output.find("proof file " + junk + ": not a jolt-run proof file (bad magic") !=
+        std::string::npos);
+
+  const std::string none = (w.dir / "none.proof").string();
+  Result missing = run("verify --workload fibonacci --scale 10 --proof '" + none + "'", w.dir);
+  CHECK(missing.code == 1);
+  CHECK(missing.output.find("proof file " + none + ": cannot open the file") != std::string::npos);
+}
+
+TEST_CASE("verify reports a proof file for another workload or scale as a mismatch") {
+  Workspace w;  // scale 13: the smallest at which sha2 makes an input
   const std::string proof = (w.dir / "fib.proof").string();
   Result p = run("prove --workload fibonacci --scale 13 --proof '" + proof + "'", w.dir);
   INFO(p.output);
   REQUIRE(p.code == 0);
-  Result ok = run("verify --workload fibonacci --scale 13 --proof '" + proof + "'", w.dir);
+
+  Result scale = run("verify --workload fibonacci --scale 14 --proof '" + proof + "'", w.dir);
+  INFO(scale.output);
+  CHECK(scale.code == 1);
+  CHECK(scale.output.find("proof file " + proof +
+                          " is for workload 'fibonacci' at scale 13; you asked to verify "
+                          "'fibonacci' at scale 14; pass --scale 13 to verify it") !=
+        std::string::npos);
+  CHECK(scale.output.find("rejected at") == std::string::npos);
+
+  // No --scale: the workload's default (16 for fibonacci), the same default `prove` uses.
+  Result dflt = run("verify --workload fibonacci --proof '" + proof + "'", w.dir);
+  INFO(dflt.output);
+  CHECK(dflt.code == 1);
+  CHECK(dflt.output.find("you asked to verify 'fibonacci' at scale 16 (the default scale, no "
+                         "--scale given); pass --scale 13 to verify it") != std::string::npos);
+
+  Result other = run("verify --workload sha2 --scale 13 --proof '" + proof + "'", w.dir);
+  INFO(other.output);
+  CHECK(other.code == 1);
+  CHECK(other.output.find("proof file " + proof +
+                          " is for workload 'fibonacci' at scale 13; you asked to verify 'sha2' "
+                          "at scale 13") != std::string::npos);
+  CHECK(other.output.find("rejected at") == std::string::npos);
+}
+
+TEST_CASE("verify rejects a proof file whose claimed output or trace length was altered") {
+  Workspace w;
+  const std::string proof = (w.dir / "fib.proof").string();
+  Result p = run("prove --workload fibonacci --scale 10 --proof '" + proof + "'", w.dir);
+  INFO(p.output);
+  REQUIRE(p.code == 0);
+  const jolt::core::ProofFile honest = load_envelope(proof);
+
+  jolt::core::ProofFile forged = honest;
+  forged.output[0] ^= 1;
+  const std::string out = (w.dir / "output.proof").string();
+  write_bytes(out, jolt::core::encode_proof_file(forged));
+  Result o = run("verify --workload fibonacci --scale 10 --proof '" + out + "'", w.dir);
+  INFO(o.output);
+  CHECK(o.code == 1);
+  CHECK(o.output.find("REJECTED " + out + ": rejected at ") != std::string::npos);
+
+  forged = honest;
+  forged.trace_length += 1;  // same padded length: only the claim differs
+  const std::string len = (w.dir / "length.proof").string();
+  write_bytes(len, jolt::core::encode_proof_file(forged));
+  Result l = run("verify --workload fibonacci --scale 10 --proof '" + len + "'", w.dir);
+  INFO(l.output);
+  CHECK(l.code == 1);
+  CHECK(l.output.find("REJECTED " + len + ": rejected at ") != std::string::npos);
+
+  forged = honest;
+  forged.trace_length = 1024;  // pads to 2^11 > 2^10
+  const std::string big = (w.dir / "big.proof").string();
+  write_bytes(big, jolt::core::encode_proof_file(forged));
+  Result b = run("verify --workload fibonacci --scale 10 --proof '" + big + "'", w.dir);
+  INFO(b.output);
+  CHECK(b.code == 1);
+  CHECK(b.output.find("the proof claims a trace of 1024 cycles, which does not fit 2^10 padded "
+                      "rows (--scale 10)") != std::string::npos);
+}
+
+TEST_CASE("verify never runs the guest: a cycle bound that stops the guest does not matter") {
+  Workspace w;
+  const std::string proof = (w.dir / "fib.proof").string();
+  Result p = run("prove --workload fibonacci --scale 10 --proof '" + proof + "'", w.dir);
+  INFO(p.output);
+  REQUIRE(p.code == 0);
+  // The bound is effective for anything that runs the guest...
+  Result traced = run("trace --workload fibonacci --scale 10 --max-cycles 1", w.dir);
+  CHECK(traced.code == 1);
+  CHECK(traced.output.find("ran 1 cycles without exiting") != std::string::npos);
+  // ...and verify accepts under it, so it did not run the guest.
+  Result ok =
+      run("verify --workload fibonacci --scale 10 --max-cycles 1 --proof '" + proof + "'", w.dir);
+  INFO(ok.output);
   CHECK(ok.code == 0);
   CHECK(ok.output.find("is a valid proof") != std::string::npos);
-  const std::string bytes = slurp(proof);
-  const std::string cut = (w.dir / "cut.proof").string();
-  std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
-  Result bad = run("verify --workload fibonacci --scale 13 --proof '" + cut + "'", w.dir);
-  CHECK(bad.code == 1);
-  CHECK(bad.output.find("REJECTED") != std::string::npos);
-  CHECK(bad.output.find("rejected at decode.truncated") != std::string::npos);
-  Result wrong = run("verify --workload fibonacci --scale 14 --proof '" + proof + "'", w.dir);
-  CHECK(wrong.code == 1);  // the statement (input, trace length) differs
+}
+
+TEST_CASE("prove and verify --elf: the proof binds the ELF's bytes, not its file name") {
+  Workspace w;
+  std::vector<std::uint32_t> code = {rv32::addi(5, 0, 7), rv32::addi(6, 5, 3),
+                                     rv32::addi(10, 0, 0)};
+  rv32::exit_(code);
+  const auto elf = rv32::make_elf(code);
+  const std::string a = (w.dir / "seven.elf").string();
+  const std::string renamed = (w.dir / "renamed.elf").string();
+  write_bytes(a, elf);
+  write_bytes(renamed, elf);
+  std::vector<std::uint32_t> other_code = {rv32::addi(5, 0, 8), rv32::addi(6, 5, 3),
+                                           rv32::addi(10, 0, 0)};
+  rv32::exit_(other_code);
+  const std::string other = (w.dir / "other.elf").string();
+  write_bytes(other, rv32::make_elf(other_code));
+
+  const std::string proof = (w.dir / "seven.proof").string();
+  Result p = run("prove --elf '" + a + "' --scale 10 --proof '" + proof + "'", w.dir);
+  INFO(p.output);
+  REQUIRE(p.code == 0);
+  CHECK(load_envelope(proof).workload == "seven");
+  Result ok = run("verify --elf '" + a + "' --scale 10 --proof '" + proof + "'", w.dir);
+  INFO(ok.output);
+  CHECK(ok.code == 0);
+  Result same = run("verify --elf '" + renamed + "' --scale 10 --proof '" + proof + "'", w.dir);
+  INFO(same.output);
+  CHECK(same.code == 0);
+  Result wrong = run("verify --elf '" + other + "' --scale 10 --proof '" + proof + "'", w.dir);
+  INFO(wrong.output);
+  CHECK(wrong.code == 1);
+  CHECK(wrong.output.find("REJECTED " + proof + ": rejected at ") != std::string::npos);
 }
 
 TEST_CASE("trace --elf and profile --elf stop a guest that never exits at the named bound") {

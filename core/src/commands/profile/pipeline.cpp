@@ -102,6 +102,12 @@ void check_fits(const GuestJob& job, std::uint64_t cycles, std::uint32_t scale) 
 
 }  // namespace
 
+prover::Statement statement_for(const GuestJob& job, std::uint64_t trace_length,
+                                std::vector<std::uint8_t> output) {
+  return prover::Statement{prover::program_from_image(load(job), prover::program_digest(job.elf)),
+                           job.input, std::move(output), trace_length};
+}
+
 TraceReport trace_job(const GuestJob& job, std::uint32_t max_log2_length) {
   TraceReport r;
   const prover::ElfImage image = load(job);
@@ -139,11 +145,11 @@ ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
   allocating("padding the trace to 2^" + std::to_string(log2_exact(prover::padded_length(cycles))) +
                  " rows",
              [&] { prover::pad_trace(ex.rows); });
-  prover::Statement st{prover::program_from_image(image, prover::program_digest(job.elf)),
-                       job.input, ex.output, cycles};
+  const prover::Statement st = statement_for(job, cycles, ex.output);
 
   ProveReport r;
   r.trace_length = cycles;
+  r.output = ex.output;
   r.padded_length = ex.rows.size();
   before_prove();
   const auto t0 = Clock::now();
@@ -163,8 +169,10 @@ ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
   ex.rows.clear();
   ex.rows.shrink_to_fit();
 
+  // Verify as `jolt-run verify` does: from the program, the input and the prover's claims.
+  const prover::Statement claimed = statement_for(job, r.trace_length, r.output);
   const auto v = allocating("verifying the proof", [&] {
-    return prover::verify(st, r.proof, prover::VerifierConfig{pcs});
+    return prover::verify(claimed, r.proof, prover::VerifierConfig{pcs});
   });
   r.verified = !v;
   r.verify_message = describe(v);
@@ -174,17 +182,20 @@ ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
   return r;
 }
 
-ProveReport verify_job(const GuestJob& job, std::uint32_t scale,
-                       std::span<const std::uint8_t> proof, prover::PcsKind pcs) {
-  const prover::ElfImage image = load(job);
-  prover::Execution ex = run_guest(job, image, false, cycle_bound(job, scale));
-  check_execution(job, ex);
-  check_fits(job, ex.cycles, scale);
-  prover::Statement st{prover::program_from_image(image, prover::program_digest(job.elf)),
-                       job.input, ex.output, ex.cycles};
+ProveReport verify_job(const GuestJob& job, std::uint32_t scale, std::uint64_t trace_length,
+                       std::span<const std::uint8_t> output, std::span<const std::uint8_t> proof,
+                       prover::PcsKind pcs) {
+  const std::uint64_t bound = 1ull << scale;
+  if (trace_length >= bound || prover::padded_length(trace_length) > bound)
+    throw PipelineError("the proof claims a trace of " + std::to_string(trace_length) +
+                        " cycles, which does not fit 2^" + std::to_string(scale) +
+                        " padded rows (--scale " + std::to_string(scale) + ")");
+  const prover::Statement st =
+      statement_for(job, trace_length, std::vector<std::uint8_t>(output.begin(), output.end()));
   ProveReport r;
-  r.trace_length = ex.cycles;
-  r.padded_length = prover::padded_length(ex.cycles);
+  r.trace_length = trace_length;
+  r.padded_length = prover::padded_length(trace_length);
+  r.output.assign(output.begin(), output.end());
   r.proof.assign(proof.begin(), proof.end());
   const auto v = allocating("verifying the proof",
                             [&] { return prover::verify(st, proof, prover::VerifierConfig{pcs}); });

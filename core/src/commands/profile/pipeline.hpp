@@ -1,6 +1,7 @@
 // The measured pipeline behind `jolt-run profile|prove|verify|trace`: run the guest, check its
 // output, pad the trace, prove (measured), verify. The glue between the workload plugin, the
-// tracer and the prover engine.
+// tracer and the prover engine. Verifying never runs the guest: the statement comes from the
+// program, its input and the prover's claims (statement_for).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include <jolt/prover/pcs/scheme.hpp>
+#include <jolt/prover/pipeline/prover.hpp>
 #include <jolt/workload.hpp>
 
 namespace jolt::core {
@@ -46,6 +48,7 @@ struct ProveReport {
   std::uint64_t trace_length = 0;  // unpadded
   std::uint64_t padded_length = 0;
   std::uint64_t prove_time_ns = 0;
+  std::vector<std::uint8_t> output;  // the claimed public output of the guest
   std::vector<std::uint8_t> proof;
   bool verified = false;
   std::string verify_message;  // "ok" or "rejected at <check>: <message>"
@@ -57,20 +60,29 @@ struct ProveReport {
 // prove_job and verify_job).
 TraceReport trace_job(const GuestJob& job, std::uint32_t max_log2_length);
 
+// The statement a proof of `job` is about, given the prover's claims: the program decoded from
+// job.elf (digest, entry, bytecode; a malformed ELF throws PipelineError naming it), its input and
+// the claimed trace length and output. The one place a prover::Statement is built:
+// prove_job proves it, and prove_job and verify_job verify against it.
+prover::Statement statement_for(const GuestJob& job, std::uint64_t trace_length,
+                                std::vector<std::uint8_t> output);
+
 // Traces (at most min(job.max_cycles, 2^scale) cycles), checks, pads; then runs `before_prove`, the
-// measured prove, `after_prove`, then the verifier. Throws PipelineError with a clear message on
-// guest fault, failed check, trace too long for the scale, or a failed verification (after filling
-// `report`).
-// `pcs` is the commitment scheme the prover uses and the verifier is configured for.
+// measured prove, `after_prove`, then the verifier on the statement rebuilt from the claims
+// (report.trace_length, report.output) as `verify_job` builds it. Throws PipelineError with a clear
+// message on guest fault, failed check, trace too long for the scale, or a failed verification
+// (after filling `report`). `pcs` is the commitment scheme the prover uses and the verifier is
+// configured for.
 ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
                       const std::function<void()>& before_prove,
                       const std::function<void()>& after_prove,
                       jolt::prover::PcsKind pcs = jolt::prover::default_pcs_kind());
 
-// Verifies a proof file's bytes against the job's statement (re-running the guest to obtain
-// the public output).
-ProveReport verify_job(const GuestJob& job, std::uint32_t scale,
-                       std::span<const std::uint8_t> proof,
+// Verifies `proof` against statement_for(job, trace_length, output) without running the guest
+// (job.max_cycles plays no part). Throws PipelineError when the ELF does not load or the claimed
+// trace length does not fit 2^scale; a proof the verifier rejects fills report.verify_message.
+ProveReport verify_job(const GuestJob& job, std::uint32_t scale, std::uint64_t trace_length,
+                       std::span<const std::uint8_t> output, std::span<const std::uint8_t> proof,
                        jolt::prover::PcsKind pcs = jolt::prover::default_pcs_kind());
 
 }  // namespace jolt::core

@@ -1,15 +1,18 @@
 // `jolt-run prove --proof FILE` and `jolt-run verify --proof FILE`: keep proofs on disk and check
-// them later. A truncated or corrupt file is reported by the verifier's named check.
+// them later. The file (proof_file.hpp) records the workload, scale, claimed trace length and
+// claimed output next to the proof; `verify` builds its statement from the program, the input and
+// those claims and never runs the guest. A file for another workload or scale is reported as a
+// mismatch, a malformed envelope by what is wrong with it, a corrupt proof by the verifier's
+// named check.
 #include <boost/program_options.hpp>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <jolt/atomic_file.hpp>
 #include <string_view>
 
 #include "commands/profile/common_options.hpp"
 #include "commands/profile/pipeline.hpp"
+#include "commands/profile/proof_file.hpp"
 #include "jolt/core/command.hpp"
 #include "jolt/core/logging.hpp"
 #include "jolt/core/run_directory.hpp"
@@ -21,12 +24,12 @@ namespace {
 
 int parse(const char* name, int argc, char** argv, GuestOptions& g, std::string& proof_path,
           po::variables_map& vm) {
-  po::options_description desc(std::string("jolt-run ") + name + ": " +
-                               (std::string(name) == "prove"
-                                    ? "prove a workload and write the proof to a file"
+  po::options_description desc(
+      std::string("jolt-run ") + name + ": " +
+      (std::string(name) == "prove" ? "prove a workload and write the proof to a file"
                                     : "check a proof file against a workload") +
-                               "\nusage: jolt-run " + name +
-                               " --workload NAME [--scale s] [--pcs NAME] --proof FILE\noptions");
+      "\nusage: jolt-run " + name +
+      " --workload NAME|--elf PATH [--scale s] [--pcs NAME] --proof FILE\noptions");
   desc.add_options()("help,h", "show this help")("proof", po::value(&proof_path), "the proof file");
   g.add_to(desc);
   g.add_pcs_to(desc);
@@ -36,6 +39,24 @@ int parse(const char* name, int argc, char** argv, GuestOptions& g, std::string&
     return 2;
   }
   return -1;
+}
+
+// The proof file names the workload and scale it was made for; verifying it as another one is a
+// mismatch, said as such (the statement would differ, and the verifier would only name the first
+// check that notices). With --elf the program digest binds the ELF's bytes, so the file stem the
+// proof records as its workload is not compared.
+void check_claims_match(const std::string& path, const ProofFile& file, const LoadedJob& job,
+                        const GuestOptions& g) {
+  const bool same_workload = !g.spec.elf.empty() || file.workload == job.job.workload;
+  if (same_workload && file.scale == job.scale) return;
+  std::string hint;
+  if (file.scale != job.scale)
+    hint = g.spec.scale ? "; pass --scale " + std::to_string(file.scale) + " to verify it"
+                        : " (the default scale, no --scale given); pass --scale " +
+                              std::to_string(file.scale) + " to verify it";
+  throw PipelineError("proof file " + path + " is for workload '" + file.workload + "' at scale " +
+                      std::to_string(file.scale) + "; you asked to verify '" + job.job.workload +
+                      "' at scale " + std::to_string(job.scale) + hint);
 }
 
 int run_prove(int argc, char** argv) {
@@ -49,9 +70,10 @@ int run_prove(int argc, char** argv) {
     LoadedJob job = load_job(loader, g.spec);
     ProveReport r = prove_job(
         job.job, job.scale, [] {}, [] {}, g.pcs);
+    const std::vector<std::uint8_t> file = encode_proof_file(
+        ProofFile{job.job.workload, job.scale, r.trace_length, r.output, r.proof});
     if (jolt::Status st = jolt::write_file_atomically(
-            proof_path,
-            std::string_view(reinterpret_cast<const char*>(r.proof.data()), r.proof.size()));
+            proof_path, std::string_view(reinterpret_cast<const char*>(file.data()), file.size()));
         !st)
       throw RunError(st.message);
     std::printf("proved %s (2^%u, %llu cycles) in %.2fs; proof %zu bytes -> %s (verified)\n",
@@ -72,13 +94,14 @@ int run_verify(int argc, char** argv) {
   if (int rc = parse("verify", argc, argv, g, proof_path, vm); rc >= 0) return rc;
   try {
     configure_logging(g.log_level);
-    std::ifstream in(proof_path, std::ios::binary);
-    if (!in)
-      throw PipelineError("--proof " + proof_path + ": cannot open the file (does it exist?)");
-    std::vector<std::uint8_t> proof((std::istreambuf_iterator<char>(in)), {});
+    ProofFileResult read = read_proof_file(proof_path);
+    if (!read.file) throw PipelineError(read.error);
+    const ProofFile& file = *read.file;
     PluginLoader loader(g.plugin_paths);
     LoadedJob job = load_job(loader, g.spec);
-    ProveReport r = verify_job(job.job, job.scale, proof, g.pcs);
+    check_claims_match(proof_path, file, job, g);
+    ProveReport r =
+        verify_job(job.job, job.scale, file.trace_length, file.output, file.proof, g.pcs);
     if (!r.verified) {
       std::cerr << "jolt-run verify: REJECTED " << proof_path << ": " << r.verify_message << "\n";
       return 1;

@@ -1,6 +1,7 @@
 // Workload plugin tests: the real built lib<name>.so plugins loaded with Boost.DLL; guest
 // outputs checked against the host at two small scales; the scale mapping never exceeds 2^s;
-// known-answer tests of the host hashes and of the hash guests.
+// known-answer tests of the host hashes and of the hash guests; every guest's run proved and
+// verified against its own program, and rejected against another's.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <jolt/prover/pipeline/prover.hpp>
 #include <jolt/prover/tracer/tracer.hpp>
 
 #include "host_hashes.hpp"
@@ -175,4 +177,40 @@ TEST_CASE("default scales as the original and documented inputs") {
   REQUIRE(fib->make_input(16, &in).ok);
   CHECK(in.bytes.size() == 4);
   CHECK(jw::get_u32(in.bytes.data()) == in.ops);
+}
+
+TEST_CASE("every workload's run proves and verifies against its ELF, and only against its ELF") {
+  std::vector<tp::Program> programs;
+  std::vector<tp::Statement> statements;
+  std::vector<std::vector<std::uint8_t>> proofs;
+  for (const char* name : kNames) {
+    CAPTURE(name);
+    jw::LoadedWorkload w(plugin_path(name));
+    const std::uint32_t scale = std::max<std::uint32_t>(w->min_scale(), 10);
+    CAPTURE(scale);
+    jolt::WorkloadInput in;
+    REQUIRE(w->make_input(scale, &in).ok);
+    const auto elf = w->guest_elf();
+    auto ex = run(w, in.bytes, /*record=*/true);
+    REQUIRE(ex.exit_code == 0);
+    tp::Statement st{tp::program_from_elf(elf), in.bytes, ex.output, ex.cycles};
+    tp::pad_trace(ex.rows);
+    auto proof = tp::prove(st, ex.rows);
+    const auto e = tp::verify(st, proof);
+    CHECK_MESSAGE(!e, (e ? e->check + ": " + e->message : std::string()));
+    if (std::string(name) == "sha2") {  // byte-identical with 1 and 2 threads
+      tp::ProverOptions one;
+      one.num_threads = 1;
+      CHECK(tp::prove(st, ex.rows, one) == proof);
+    }
+    statements.push_back(std::move(st));
+    proofs.push_back(std::move(proof));
+  }
+  // A proof is rejected for any other workload's program (same input, output and length).
+  for (std::size_t i = 0; i < proofs.size(); ++i) {
+    auto other = statements[i];
+    other.program = statements[(i + 1) % statements.size()].program;
+    CAPTURE(kNames[i]);
+    CHECK(tp::verify(other, proofs[i]));
+  }
 }

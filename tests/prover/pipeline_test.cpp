@@ -410,6 +410,30 @@ TEST_CASE("register values that are not the last value written are rejected") {
   }
 }
 
+TEST_CASE("a jump to another target than JAL's is rejected") {
+  // `jal x9, 8` at pc 56 jumps to 64; the witness runs `addi x0, x0, 0` at 60 first, with the
+  // JAL's lookup output (its target) set to 60 so JumpTarget holds: registers, bytecode and
+  // shift stay consistent; only JalTargetIsPCPlusImm objects.
+  auto tr = sample_trace(5);
+  std::vector<TraceRow> rows(tr.rows.begin(), tr.rows.begin() + tr.statement.trace_length);
+  const std::size_t t = find_row(rows, Opcode::kJal);
+  REQUIRE(rows[t].pc == 56);
+  TraceRow skipped;
+  skipped.pc = 60;
+  skipped.next_pc = 64;
+  skipped.opcode = Opcode::kAddi;
+  rows.insert(rows.begin() + static_cast<std::ptrdiff_t>(t) + 1, skipped);
+  auto st = tr.statement;
+  st.trace_length = rows.size();
+  rows.resize(padded_trace_length(rows.size()));
+  auto cols = r1cs::extract_columns(rows);
+  cols[r1cs::kLookupOutput][t] = Fr::from_u64(60);
+  CHECK(r1cs::failing_constraints(cols, t) ==
+        std::vector<std::string_view>{"JalTargetIsPCPlusImm"});
+  CHECK_THROWS_AS(prove_columns(st, cols), std::logic_error);
+  CHECK(check_of(verify(st, prove_columns(st, cols, forging()))) == "stage1.sumcheck.round_sum");
+}
+
 TEST_CASE("malformed inputs are refused by prove") {
   auto tr = sample_trace(1);
   auto rows = tr.rows;

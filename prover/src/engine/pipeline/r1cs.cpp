@@ -44,6 +44,7 @@ constexpr std::array<std::string_view, kNumColumns> kColumnNames = {"UnexpandedP
                                                                     "RightOperandIsImm",
                                                                     "IsNoop",
                                                                     "IsEcall",
+                                                                    "IsJal",
                                                                     "Rs1Index",
                                                                     "Rs2Index",
                                                                     "RdIndex",
@@ -106,6 +107,10 @@ std::vector<ConstraintRow> build_constraints() {
                lf(0, {{kNextUnexpandedPC, 1}, {kLookupOutput, -1}})});
   r.push_back({"BranchTarget", "pc_update", col(kBranchToNext),
                lf(0, {{kNextUnexpandedPC, 1}, {kUnexpandedPC, -1}, {kImm, -1}})});
+  // JAL's target (its lookup output, the next PC when it jumps) is PC + Imm (RightLookupOperand
+  // of an AddOperands instruction); a target that wraps around 2^32 is not provable.
+  r.push_back({"JalTargetIsPCPlusImm", "pc_update", col(kIsJal),
+               lf(0, {{kLookupOutput, 1}, {kRightLookupOperand, -1}})});
   r.push_back({"SequentialPC", "pc_update", col(kStepToNext),
                lf(-4, {{kNextUnexpandedPC, 1}, {kUnexpandedPC, -1}})});
   r.push_back({"LeftInputIsRs1", "instruction_input", col(kLeftOperandIsRs1),
@@ -363,6 +368,7 @@ std::array<Fr, kNumBytecodeColumns> bytecode_values(const TraceRow& r) {
   flag(kWriteLookupOutputToRD, f.writes_lookup);
   flag(kWritePCtoRD, f.writes_pc);
   flag(kIsEcall, r.opcode == Opcode::kEcall);
+  flag(kIsJal, r.opcode == Opcode::kJal);
   v[kRs1Index] = Fr::from_u64(r.rs1);
   v[kRs2Index] = Fr::from_u64(r.rs2);
   v[kRdIndex] = Fr::from_u64(r.rd);

@@ -66,6 +66,7 @@ enum Column : std::uint32_t {
   kRightOperandIsImm,
   kIsNoop,
   kIsEcall,
+  kIsJal,     // JAL: the jump target is PC + Imm
   kRs1Index,  // register indices (0 when the instruction has no such operand)
   kRs2Index,
   kRdIndex,
@@ -87,7 +88,7 @@ enum Column : std::uint32_t {
 std::string_view column_name(std::uint32_t c);
 
 // The columns a fetched instruction fixes, in the bytecode lookup's tuple order: PC, immediate,
-// the 17 circuit flags and the 3 register indices (kAddOperands .. kRdIndex).
+// the 18 circuit flags and the 3 register indices (kAddOperands .. kRdIndex).
 inline constexpr std::size_t kNumBytecodeColumns = 2 + (kRdIndex - kAddOperands + 1);
 inline constexpr std::array<std::uint32_t, kNumBytecodeColumns> kBytecodeColumns = [] {
   std::array<std::uint32_t, kNumBytecodeColumns> a{};

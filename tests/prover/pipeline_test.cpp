@@ -311,6 +311,7 @@ TEST_CASE("register values that are not the last value written are rejected") {
     const std::size_t t = find_row(tr.rows, Opcode::kAdd, 2);
     set_left(cols, t, cols[r1cs::kRs1Value][t] + Fr::one());
     REQUIRE(r1cs::failing_constraints(cols, t).empty());
+    CHECK_THROWS_AS(prove_columns(tr.statement, cols), std::logic_error);  // prover self-check
     CHECK(check_of(verify(tr.statement, prove_columns(tr.statement, cols, forging()))) ==
           "stage4.memory_sum");
   }
@@ -377,6 +378,7 @@ TEST_CASE("register values that are not the last value written are rejected") {
   SUBCASE("timestamp range multiplicities") {
     auto cols = r1cs::extract_columns(tr.rows);
     cols[r1cs::kRangeCount0][0] += Fr::one();  // no row reads at distance 0 one more time
+    CHECK_THROWS_AS(prove_columns(tr.statement, cols), std::logic_error);
     CHECK(check_of(verify(tr.statement, prove_columns(tr.statement, cols, forging()))) ==
           "stage5.range_sum");
   }

@@ -274,6 +274,31 @@ std::vector<Fr> reduction_folds(std::span<const Fr> w, std::span<const Fr> v) {
   return out;
 }
 
+bool fraction_root_vanishes(const Fr& p_root, const Fr& q_root, const Fraction& extra) {
+  return !q_root.is_zero() && !extra.den.is_zero() &&
+         (p_root * extra.den + extra.num * q_root).is_zero();
+}
+
+Fraction bytecode_table_side(const std::vector<TraceRow>& table, std::span<const std::uint32_t> m,
+                             std::span<const Fr> gp, const Fr& alpha) {
+  Fraction f;
+  for (std::size_t k = 0; k < table.size(); ++k)
+    f.add(-Fr::from_u64(m[k]), alpha - fingerprint(gp, r1cs::bytecode_values(table[k])));
+  return f;
+}
+
+Fraction register_boundary_side(std::span<const Fr> fin_v, std::span<const Fr> fin_ts,
+                                const Fr& gamma, const Fr& alpha) {
+  Fraction f;
+  for (std::uint32_t r = 0; r < r1cs::kNumRegisters; ++r) {
+    const Fr reg = Fr::from_u64(r);
+    f.add(Fr::one(),
+          alpha - register_fingerprint(gamma, reg, r1cs::initial_register_value(r), Fr::zero()));
+    f.add(-Fr::one(), alpha - register_fingerprint(gamma, reg, fin_v[r], fin_ts[r]));
+  }
+  return f;
+}
+
 Fr padding_indicator(std::uint64_t L, std::span<const Fr> r) {
   const std::size_t n = r.size();
   if (n < 64 && (L >> n) != 0) return Fr::zero();  // L ≥ 2^n: no padding cycles

@@ -81,6 +81,28 @@ Fr fingerprint(std::span<const Fr> gamma_powers, std::span<const Fr> values);
 // Summand: eq·(P0·Q1 + P1·Q0 + λ·Q0·Q1).
 Expr fraction_layer_expr(const Fr& lambda, bool leaf_layer);
 
+// Σ n_i/d_i kept as one fraction (no inversions).
+struct Fraction {
+  Fr num = Fr::zero();
+  Fr den = Fr::one();
+  void add(const Fr& n, const Fr& d) {
+    num = num * d + n * den;
+    den *= d;
+  }
+};
+// True when P/Q + extra = 0 with Q and extra's denominator non-zero: the root identity of every
+// fraction tree (extra is what the verifier adds from public data).
+bool fraction_root_vanishes(const Fr& p_root, const Fr& q_root, const Fraction& extra);
+// −Σ_k m_k/(α − fp(entry k)): the bytecode table's side of the stage-6a identity.
+Fraction bytecode_table_side(const std::vector<TraceRow>& table,
+                             std::span<const std::uint32_t> multiplicities,
+                             std::span<const Fr> gamma_powers, const Fr& alpha);
+// Σ_init 1/(α − fp) − Σ_final 1/(α − fp): the stage-4 identity's boundary terms (the reset state
+// at timestamp 0, the claimed final state).
+Fraction register_boundary_side(std::span<const Fr> final_values,
+                                std::span<const Fr> final_timestamps, const Fr& gamma,
+                                const Fr& alpha);
+
 // Stage 7 claim reduction: claim groups (columns opened at one point each), in order:
 // 0 every column at r1, 1 the product factors at r2, 2 shift_columns() at r3,
 // 3 register_columns() at r4, 4 range_columns() at r5, 5 the bytecode columns at r6a. Leaves

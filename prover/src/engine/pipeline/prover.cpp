@@ -362,6 +362,10 @@ class StagedProver {
     snapshot("Stage4_prepared", {&w, pcs_data_.get()});
     FractionTreeProof ft =
         prove_fraction_tree(std::move(P), std::move(Q), kRegisterLayerLabels, t_, opt_.self_check);
+    root_check(ft,
+               protocol::register_boundary_side(proof_.register_final_values,
+                                                proof_.register_final_timestamps, gamma, alpha),
+               "stage 4: a register read is not the value last written");
     Stage4Out s;
     const std::span<const Fr> r_top(ft.point.data(), 3);
     s.r4.assign(ft.point.begin() + 3, ft.point.end());
@@ -410,6 +414,8 @@ class StagedProver {
     snapshot("Stage5_prepared", {&w, pcs_data_.get()});
     FractionTreeProof ft =
         prove_fraction_tree(std::move(P), std::move(Q), kRangeLayerLabels, t_, opt_.self_check);
+    root_check(ft, protocol::Fraction{},
+               "stage 5: a register read timestamp is not earlier than its access");
     Stage5Out s;
     const std::span<const Fr> r_top(ft.point.data(), 3);
     s.r5.assign(ft.point.begin() + 3, ft.point.end());
@@ -456,6 +462,8 @@ class StagedProver {
     snapshot("Stage6a_prepared", {&w, pcs_data_.get()});
     FractionTreeProof ft =
         prove_fraction_tree({}, std::move(q), kBytecodeLayerLabels, t_, opt_.self_check);
+    root_check(ft, protocol::bytecode_table_side(table, proof_.bytecode_multiplicities, gp, alpha),
+               "stage 6a: the rows' instructions are not the bytecode's");
     Stage6aOut s;
     s.r6 = ft.point;
     const std::vector<std::uint32_t> bc(r1cs::kBytecodeColumns.begin(),
@@ -546,6 +554,18 @@ class StagedProver {
     session_ = ProofSession{};
     pcs_data_.reset();
     pcs_.reset();
+  }
+
+  // Prover self-check of a fraction tree's root identity (the verifier's *_sum checks).
+  void root_check(const FractionTreeProof& ft, const protocol::Fraction& extra,
+                  const char* what) const {
+    if (!opt_.self_check) return;
+    const Fr p =
+        ft.root_children[0] * ft.root_children[3] + ft.root_children[1] * ft.root_children[2];
+    const Fr q = ft.root_children[2] * ft.root_children[3];
+    if (!protocol::fraction_root_vanishes(p, q, extra))
+      throw std::logic_error(std::string("prover self-check failed: ") + what +
+                             " (the witness does not satisfy the statement)");
   }
 
   std::vector<std::uint8_t> finish() {

@@ -155,22 +155,11 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
                                                        p.register_layers, t, rt)))
     return e;
   {
-    // P/Q + Σ_init 1/(α − fp) − Σ_final 1/(α − fp) = 0, as fractions (no inversions).
-    Fr ni = Fr::zero(), di = Fr::one(), nf = Fr::zero(), df = Fr::one();
-    for (std::uint32_t r = 0; r < r1cs::kNumRegisters; ++r) {
-      const Fr reg = Fr::from_u64(r);
-      const Fr a = alpha4 - protocol::register_fingerprint(
-                                gamma4, reg, r1cs::initial_register_value(r), Fr::zero());
-      ni = ni * a + di;
-      di *= a;
-      const Fr b = alpha4 - protocol::register_fingerprint(gamma4, reg, fin_v[r], fin_ts[r]);
-      nf = nf * b + df;
-      df *= b;
-    }
-    JOLT_VERIFY("stage4.memory_sum",
-                !rt.q_root.is_zero() && !di.is_zero() && !df.is_zero() &&
-                    rt.p_root * di * df + ni * rt.q_root * df - nf * rt.q_root * di == Fr::zero(),
-                "register reads are not the values last written (or the final state differs)");
+    JOLT_VERIFY(
+        "stage4.memory_sum",
+        protocol::fraction_root_vanishes(
+            rt.p_root, rt.q_root, protocol::register_boundary_side(fin_v, fin_ts, gamma4, alpha4)),
+        "register reads are not the values last written (or the final state differs)");
   }
   const std::vector<Fr> r4(rt.point.begin() + 3, rt.point.end());
   const std::vector<Fr>& v4 = p.stage4_openings;
@@ -189,7 +178,8 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
   if (auto e = in_stage("stage5", verify_fraction_tree(log_t + 3, false, p.range_root_children,
                                                        p.range_layers, t, gt)))
     return e;
-  JOLT_VERIFY("stage5.range_sum", !gt.q_root.is_zero() && gt.p_root.is_zero(),
+  JOLT_VERIFY("stage5.range_sum",
+              protocol::fraction_root_vanishes(gt.p_root, gt.q_root, protocol::Fraction{}),
               "a register read timestamp is not in [4t + j − 4T + 1, 4t + j] (a read of a later "
               "write) or the range multiplicities are wrong");
   const std::vector<Fr> r5(gt.point.begin() + 3, gt.point.end());
@@ -219,16 +209,10 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
                                                         p.bytecode_layers, t, ft)))
     return e;
   {
-    // Σ_k m_k / (α − fp(entry k)) as one fraction N/D (no inversions).
-    Fr num = Fr::zero(), den = Fr::one();
-    for (std::size_t k = 0; k < table.size(); ++k) {
-      const auto values = r1cs::bytecode_values(table[k]);
-      const Fr d = alpha - protocol::fingerprint(gp, values);
-      num = num * d + Fr::from_u64(p.bytecode_multiplicities[k]) * den;
-      den *= d;
-    }
     JOLT_VERIFY("stage6a.logup_sum",
-                !ft.q_root.is_zero() && !den.is_zero() && ft.p_root * den == num * ft.q_root,
+                protocol::fraction_root_vanishes(
+                    ft.p_root, ft.q_root,
+                    protocol::bytecode_table_side(table, p.bytecode_multiplicities, gp, alpha)),
                 "the rows' instruction tuples (PC, immediate, flags) are not the bytecode "
                 "entries with the claimed multiplicities: a fetched instruction is not the "
                 "program's");

@@ -108,3 +108,11 @@ TEST_CASE("traced RV32IM program: witness satisfies the uniform constraints, pro
   INFO((e ? e->check + ": " + e->message : std::string()));
   CHECK_FALSE(e);
 }
+
+TEST_CASE("the verifier's program refuses an image whose segments overlap") {
+  ElfImage image = image_of(program(3));
+  Segment shadow = image.segments[0];
+  shadow.vaddr += 8;  // a second meaning for the words at +8 ..
+  image.segments.push_back(shadow);
+  CHECK_THROWS_AS(program_from_image(image, {1}), ElfError);
+}

@@ -67,9 +67,28 @@ TEST_CASE("foreign and malformed ELFs are rejected with a clear message") {
   CHECK(elf_error(no_load).find("no loadable segments") != std::string::npos);
 }
 
-TEST_CASE("a segment outside guest RAM is refused at execute time") {
+TEST_CASE("a segment outside guest RAM is refused at load time and at execute time") {
   ElfSpec s;
   s.vaddr = s.entry = 0x10000;
-  const auto img = tp::load_elf(make_elf(kProg, s));
+  CHECK(elf_error(make_elf(kProg, s)).find("lies outside guest RAM") != std::string::npos);
+  // A hand-built image never went through load_elf: execute refuses it too.
+  tp::ElfImage img = tp::load_elf(make_elf(kProg));
+  img.segments[0].vaddr = 0x10000;
+  img.entry = 0x10000;
   CHECK_THROWS_AS(tp::execute(img, {}, {}), tp::ElfError);
+}
+
+TEST_CASE("overlapping segments are refused: an address has one meaning for tracer and prover") {
+  // Two executable copies of the program at the same address (the later one would shadow the
+  // earlier one in the tracer, while a bytecode table would hold both).
+  tp::ElfImage img = tp::load_elf(make_elf(kProg));
+  tp::Segment shadow = img.segments[0];
+  shadow.vaddr += 4;
+  img.segments.push_back(shadow);
+  try {
+    tp::check_image(img);
+    FAIL("overlap accepted");
+  } catch (const tp::ElfError& e) {
+    CHECK(std::string(e.what()).find("overlap") != std::string::npos);
+  }
 }

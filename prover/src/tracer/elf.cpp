@@ -1,4 +1,5 @@
 // ELF32 RISC-V executable loader with checks that name what is wrong.
+#include <cstdio>
 #include <cstring>
 
 #include "jolt/prover/tracer/tracer.hpp"
@@ -65,6 +66,7 @@ ElfImage load_elf(std::span<const std::uint8_t> b) {
     if (s.memsz) img.segments.push_back(std::move(s));
   }
   if (img.segments.empty()) throw ElfError("ELF has no loadable segments");
+  check_image(img);
   bool entry_ok = false;
   for (const auto& s : img.segments)
     if (s.executable && img.entry >= s.vaddr && img.entry < s.vaddr + s.memsz) entry_ok = true;
@@ -74,6 +76,30 @@ ElfImage load_elf(std::span<const std::uint8_t> b) {
         "ELF entry point is not 4-byte aligned (compressed code is not supported: use "
         "-march=rv32im)");
   return img;
+}
+
+void check_image(const ElfImage& img) {
+  auto hex = [](std::uint64_t v) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return std::string(buf);
+  };
+  const std::uint64_t ram_end = static_cast<std::uint64_t>(kRamBase) + kRamSize;
+  for (std::size_t i = 0; i < img.segments.size(); ++i) {
+    const Segment& s = img.segments[i];
+    const std::uint64_t lo = s.vaddr, hi = lo + s.memsz;
+    if (lo < kRamBase || hi > ram_end)
+      throw ElfError("ELF segment at " + hex(lo) + " (+" + std::to_string(s.memsz) +
+                     " bytes) lies outside guest RAM [" + hex(kRamBase) + ", " + hex(ram_end) +
+                     "): link with sdk/guest/guest.ld");
+    for (std::size_t j = 0; j < i; ++j) {
+      const Segment& o = img.segments[j];
+      if (lo < static_cast<std::uint64_t>(o.vaddr) + o.memsz && o.vaddr < hi)
+        throw ElfError("ELF segments at " + hex(o.vaddr) + " (+" + std::to_string(o.memsz) +
+                       " bytes) and " + hex(lo) + " (+" + std::to_string(s.memsz) +
+                       " bytes) overlap: an address must have one meaning");
+    }
+  }
 }
 
 }  // namespace jolt::prover

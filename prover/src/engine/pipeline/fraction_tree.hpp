@@ -1,4 +1,5 @@
-// Private: the fraction-tree sumcheck of stage 6a (protocol.hpp), shared by prover and verifier.
+// Private: the fraction-tree sumcheck of stages 4, 5 and 6a (protocol.hpp), shared by prover and
+// verifier.
 //
 // Layer n holds the leaves P_n (given, or ≡ 1), Q_n (2^n values); layer j < n halves it on the most
 // significant index bit: P_j[x] = P_{j+1}[x]·Q_{j+1}[x + h] + P_{j+1}[x + h]·Q_{j+1}[x],

@@ -7,6 +7,7 @@
 namespace jolt::prover {
 
 Program program_from_image(const ElfImage& image, std::vector<std::uint8_t> digest) {
+  check_image(image);  // one meaning per address, inside guest RAM (as the tracer runs it)
   Program p;
   p.digest = std::move(digest);
   p.entry = image.entry;

@@ -81,8 +81,15 @@ struct ElfImage {
 };
 
 // Checks magic, class (ELF32), data (little-endian), machine (RISC-V), type (EXEC), entry inside
-// an executable segment and aligned, and every PT_LOAD segment's bounds. Throws ElfError.
+// an executable segment and aligned, and every PT_LOAD segment's bounds (check_image). Throws
+// ElfError.
 ElfImage load_elf(std::span<const std::uint8_t> bytes);
+
+// The checks every image must pass before it is executed or proved about: every segment inside
+// guest RAM [kRamBase, kRamBase + kRamSize), no two segments overlapping (so every address has
+// one meaning for the tracer and for the prover's bytecode table). Throws ElfError naming the
+// segments.
+void check_image(const ElfImage& image);
 
 struct ExecOptions {
   bool record = true;                     // record one TraceRow per executed instruction

@@ -27,6 +27,23 @@ Fr lerp(const Fr& a, const Fr& b, const Fr& t) {
   return a + t * (b - a);
 }
 
+// After a layer (or the root): absorb the child layer's values at ρ, draw τ, and move the claims
+// to the child layer at (τ, ρ). `children` is (P0, P1, Q0, Q1), or (Q0, Q1) at a unit-numerator
+// leaf layer.
+void descend(Transcript& t, const char* label, const std::vector<Fr>& children,
+             std::span<const Fr> rho, std::vector<Fr>& r, Fr& pc, Fr& qc) {
+  t.absorb_frs(label, children);
+  const Fr tau = t.challenge("fraction_tau");
+  r.assign(1, tau);
+  r.insert(r.end(), rho.begin(), rho.end());
+  if (children.size() == 2) {
+    qc = lerp(children[0], children[1], tau);
+  } else {
+    pc = lerp(children[0], children[1], tau);
+    qc = lerp(children[2], children[3], tau);
+  }
+}
+
 }  // namespace
 
 FractionTreeProof prove_fraction_tree(std::vector<Fr> p_leaves, std::vector<Fr> q_leaves,
@@ -60,9 +77,9 @@ FractionTreeProof prove_fraction_tree(std::vector<Fr> p_leaves, std::vector<Fr> 
   }
   FractionTreeProof out;
   out.root_children = {P[1][0], P[1][1], Q[1][0], Q[1][1]};
-  t.absorb_frs("fraction_root_children", out.root_children);
-  std::vector<Fr> r = {t.challenge("fraction_tau")};
-  Fr pc = lerp(P[1][0], P[1][1], r[0]), qc = lerp(Q[1][0], Q[1][1], r[0]);
+  std::vector<Fr> r;
+  Fr pc, qc;
+  descend(t, "fraction_root_children", out.root_children, {}, r, pc, qc);
   for (std::size_t j = 1; j < n; ++j) {
     const bool leaf = unit && j + 1 == n;
     const Fr lambda = t.challenge("fraction_lambda");
@@ -91,17 +108,7 @@ FractionTreeProof prove_fraction_tree(std::vector<Fr> p_leaves, std::vector<Fr> 
     FractionLayerProof lp;
     lp.sumcheck = std::move(o.proof);
     lp.claims.assign(vals.begin() + 1, vals.end());
-    t.absorb_frs("fraction_layer_claims", lp.claims);
-    const Fr tau = t.challenge("fraction_tau");
-    std::vector<Fr> next = {tau};
-    next.insert(next.end(), o.challenges.begin(), o.challenges.end());
-    r = std::move(next);
-    if (leaf) {
-      qc = lerp(lp.claims[0], lp.claims[1], tau);
-    } else {
-      pc = lerp(lp.claims[0], lp.claims[1], tau);
-      qc = lerp(lp.claims[2], lp.claims[3], tau);
-    }
+    descend(t, "fraction_layer_claims", lp.claims, o.challenges, r, pc, qc);
     out.layers.push_back(std::move(lp));
   }
   out.point = std::move(r);
@@ -119,9 +126,9 @@ std::optional<VerifyError> verify_fraction_tree(std::size_t n, bool unit,
   const auto& c = root_children;
   out.p_root = c[0] * c[3] + c[1] * c[2];
   out.q_root = c[2] * c[3];
-  t.absorb_frs("fraction_root_children", c);
-  std::vector<Fr> r = {t.challenge("fraction_tau")};
-  Fr pc = lerp(c[0], c[1], r[0]), qc = lerp(c[2], c[3], r[0]);
+  std::vector<Fr> r;
+  Fr pc, qc;
+  descend(t, "fraction_root_children", c, {}, r, pc, qc);
   for (std::size_t j = 1; j < n; ++j) {
     const bool leaf = unit && j + 1 == n;
     const FractionLayerProof& lp = layers[j - 1];
@@ -141,17 +148,7 @@ std::optional<VerifyError> verify_fraction_tree(std::size_t n, bool unit,
     JOLT_VERIFY("fraction_layer", v.final_claim == v.coefficients[0] * expr.evaluate(vals),
                 "fraction layer " + std::to_string(j) +
                     ": the child-layer values do not give the sumcheck's final claim");
-    t.absorb_frs("fraction_layer_claims", lp.claims);
-    const Fr tau = t.challenge("fraction_tau");
-    std::vector<Fr> next = {tau};
-    next.insert(next.end(), v.challenges.begin(), v.challenges.end());
-    r = std::move(next);
-    if (leaf) {
-      qc = lerp(lp.claims[0], lp.claims[1], tau);
-    } else {
-      pc = lerp(lp.claims[0], lp.claims[1], tau);
-      qc = lerp(lp.claims[2], lp.claims[3], tau);
-    }
+    descend(t, "fraction_layer_claims", lp.claims, v.challenges, r, pc, qc);
   }
   out.point = std::move(r);
   out.p_leaf_claim = unit ? Fr::one() : pc;

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <iostream>
 #include <jolt/instrument.hpp>
+#include <jolt/prover/pcs/scheme.hpp>
 #include <jolt/process.hpp>
 #include <jolt/recorder.hpp>
 #include <jolt/sink.hpp>
@@ -215,6 +216,13 @@ int run_profile(int argc, char** argv) {
                                 trace_name,
                                 run.path,
                                 boost::filesystem::absolute(out_dir).string()};
+    // The scheme prove_job proved and verified with (the verifier checked the proof's parameters
+    // string against this same configuration), so summary.json says which scheme made the proof.
+    {
+      const auto scheme = jolt::prover::make_commitment_scheme(g.pcs);
+      profile.run.pcs = std::string(scheme->name());
+      profile.run.pcs_parameters = scheme->parameters();
+    }
     profile.prove_time_ns = report.prove_time_ns;
     profile.proof_size_bytes = report.proof.size();
     profile.trace_length = report.trace_length;

@@ -500,9 +500,9 @@ TEST_CASE("summary.json records the commitment scheme and its parameters (--pcs)
   const auto [ligero, ligero_params] = run_of(w.runs(), "modular_fibonacci_10");
   CHECK(ligero == "ligero");
   CHECK(ligero_params.find("queries=") != std::string::npos);
-  Result v = run("validate '" + (w.runs() / "latest_modular_fibonacci_10" / "summary.json").string() +
-                     "'",
-                 w.dir);
+  Result v =
+      run("validate '" + (w.runs() / "latest_modular_fibonacci_10" / "summary.json").string() + "'",
+          w.dir);
   INFO(v.output);
   CHECK(v.code == 0);
 

@@ -37,7 +37,8 @@ TEST_CASE("the Profile and its rows have the fields ABI 3 promises, in order") {
   auto& [ph, name, ts, args] = ev;
   CHECK(ts == 0);
   (void)workload, (void)scale_log2, (void)backend, (void)timestamp, (void)git_rev;
-  (void)trace_name, (void)run_dir, (void)out_dir, (void)counters, (void)stage_rss, (void)heap, (void)peak_rss, (void)prove_time;
+  (void)trace_name, (void)run_dir, (void)out_dir, (void)counters, (void)stage_rss, (void)heap;
+  (void)peak_rss, (void)prove_time;
   (void)proof_size, (void)trace_length, (void)padded_length, (void)verified, (void)rss_open;
   (void)rss_close, (void)label, (void)stacks, (void)name, (void)ph, (void)args;
 }

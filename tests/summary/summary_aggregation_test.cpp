@@ -47,7 +47,8 @@ TEST_CASE("aggregation computes totals, self and dark time of the fixture") {
   CHECK(s.run.scale_log2 == 16);
   CHECK(s.run.git_rev == std::optional<std::string>("abc1234"));
   CHECK(s.run.pcs == std::optional<std::string>("ligero"));
-  CHECK(s.run.pcs_parameters == std::optional<std::string>("rate=1/4 queries=189 security_bits=100"));
+  CHECK(s.run.pcs_parameters ==
+        std::optional<std::string>("rate=1/4 queries=189 security_bits=100"));
 }
 
 TEST_CASE("stage rollup folds boundary RSS and windowed peaks; counters summarised") {

@@ -143,7 +143,7 @@ TEST_CASE("absent labels and null values are errors, never 0") {
 
 TEST_CASE("summary.json schema: versions 1 and 2 are read; 3, 0 and non-summaries are refused") {
   // Version 2 only added run.pcs / run.pcs_parameters: runs written before it stay readable.
-  CHECK(value("telemetry:fibonacci:prover_time_s") == doctest::Approx(2.0));  // kSummary is version 1
+  CHECK(value("telemetry:fibonacci:prover_time_s") == doctest::Approx(2.0));  // kSummary: v1
   std::string v2 = kSummary;
   v2.replace(v2.find("\"git_rev\": null"), 15,
              "\"git_rev\": null, \"pcs\": \"basefold\", \"pcs_parameters\": \"rate=1/4\"");

@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <iostream>
 #include <jolt/instrument.hpp>
-#include <jolt/prover/pcs/scheme.hpp>
 #include <jolt/process.hpp>
+#include <jolt/prover/pcs/scheme.hpp>
 #include <jolt/recorder.hpp>
 #include <jolt/sink.hpp>
 #include <jolt/spans.hpp>

@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include <jolt/version.hpp>
+
 #include "commands/benchmark/summary_file.hpp"
 #include "commands/objectives/objective.hpp"
 
@@ -142,6 +144,8 @@ TEST_CASE("absent labels and null values are errors, never 0") {
 }
 
 TEST_CASE("summary.json schema: versions 1 and 2 are read; 3, 0 and non-summaries are refused") {
+  // The reader knows the version the SDK writes; a bump must revisit summary_file.hpp.
+  CHECK(jolt::core::kNewestSummarySchemaVersion == static_cast<int>(jolt::kSummarySchemaVersion));
   // Version 2 only added run.pcs / run.pcs_parameters: runs written before it stay readable.
   CHECK(value("telemetry:fibonacci:prover_time_s") == doctest::Approx(2.0));  // kSummary: v1
   std::string v2 = kSummary;

@@ -20,7 +20,7 @@ Profile one_thread(std::vector<TraceEvent> events) {
 
 TEST_CASE("aggregation computes totals, self and dark time of the fixture") {
   const ProfileSummary s = summarize(jolt::testing::fixture_profile());
-  CHECK(s.schema_version == 1);
+  CHECK(s.schema_version == 2);
   CHECK(s.taxonomy_version == 1);
   CHECK(s.spans.at("jolt_prover::prove").total_ns == 2'500'000);
   CHECK(s.spans.at("prove_stage0").total_ns == 900'000);

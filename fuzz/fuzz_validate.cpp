@@ -13,6 +13,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!r.ok() && r.errors.empty() && r.kind != jolt::validate::FileKind::kUnknown) std::abort();
   (void)jolt::validate::format_report("fuzz", r);
   (void)jolt::validate::validate_chrome_trace(text);
-  (void)jolt::validate::validate_summary(R"({"schema_version": 1, "spans": {}})", text);
+  (void)jolt::validate::validate_summary(R"({"schema_version": 2, "spans": {}})", text);
   return 0;
 }

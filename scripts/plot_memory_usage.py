@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """plot_memory_usage.py: peak memory per run from every latest_*/summary.json of a sweep
-(peak_rss_gib, else root.peak_memory_gib), one line per workload against scale.
+(peak_rss_gib, else root.peak_memory_gib), one line per workload against scale. Reads
+summary.json schema_version 1 and 2 alike (2 only added run.pcs and run.pcs_parameters).
 
   /usr/bin/python3 scripts/plot_memory_usage.py --traces-dir benchmark-runs
 """

@@ -1,5 +1,5 @@
 // Summary aggregation (summary.hpp): replays a Profile's per-thread span events into the
-// schema-v1 summary every sink and tool shares.
+// schema-v2 summary every sink and tool shares.
 #include <cmath>
 #include <jolt/summary.hpp>
 
@@ -85,6 +85,8 @@ ProfileSummary summarize(const Profile& profile) {
   out.run.backend = profile.run.backend;
   out.run.timestamp_unix_secs = profile.run.timestamp_unix_secs;
   out.run.git_rev = profile.run.git_rev;
+  out.run.pcs = profile.run.pcs;
+  out.run.pcs_parameters = profile.run.pcs_parameters;
   if (profile.peak_rss_bytes) out.peak_rss_gib = double(*profile.peak_rss_bytes) / kBytesPerGib;
 
   // Aggregate every replayed span; remember root and stage instances in global close order.

@@ -121,7 +121,7 @@ TEST_CASE("profile writes a run directory, moves latest_, and its artifacts are 
   rapidjson::Document s;
   s.Parse(slurp(run_dir / "summary.json").c_str());
   REQUIRE_FALSE(s.HasParseError());
-  CHECK(s["schema_version"].GetUint() == 1);
+  CHECK(s["schema_version"].GetUint() == 2);
   CHECK(std::string(s["run"]["workload"].GetString()) == "fibonacci");
   CHECK(s["run"]["scale_log2"].GetUint() == 13);
   CHECK(std::string(s["root"]["label"].GetString()) == "jolt_prover::prove");
@@ -638,4 +638,36 @@ TEST_CASE("--pcs selects the scheme; the verifier accepts only proofs made with 
       run("verify --workload fibonacci --scale 10 --pcs nope --proof '" + proof + "'", w.dir);
   CHECK(bogus.code == 2);
   CHECK(bogus.output.find("unknown commitment scheme 'nope'") != std::string::npos);
+}
+
+TEST_CASE("summary.json records the commitment scheme and its parameters (--pcs)") {
+  auto run_of = [](const fs::path& runs, const char* trace) {
+    rapidjson::Document s;
+    s.Parse(slurp(runs / (std::string("latest_") + trace) / "summary.json").c_str());
+    REQUIRE_FALSE(s.HasParseError());
+    REQUIRE(s.IsObject());
+    CHECK(s["schema_version"].GetUint() == 2);
+    REQUIRE(s["run"]["pcs"].IsString());
+    REQUIRE(s["run"]["pcs_parameters"].IsString());
+    return std::pair<std::string, std::string>(s["run"]["pcs"].GetString(),
+                                               s["run"]["pcs_parameters"].GetString());
+  };
+  Workspace w;
+  Result r = run("profile --workload fibonacci --scale 10 --pcs ligero", w.dir);
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  const auto [ligero, ligero_params] = run_of(w.runs(), "modular_fibonacci_10");
+  CHECK(ligero == "ligero");
+  CHECK(ligero_params.find("queries=") != std::string::npos);
+  Result v =
+      run("validate '" + (w.runs() / "latest_modular_fibonacci_10" / "summary.json").string() + "'",
+          w.dir);
+  INFO(v.output);
+  CHECK(v.code == 0);
+
+  // The shared default run (no --pcs) proved with Basefold, whose parameters differ.
+  const auto [dflt, dflt_params] = run_of(profiled().runs(), kTrace);
+  CHECK(dflt == "basefold");
+  CHECK(dflt_params.rfind("basefold rate=", 0) == 0);
+  CHECK(dflt_params != ligero_params);
 }

@@ -6,18 +6,23 @@
 #include <jolt/profile.hpp>
 #include <jolt/version.hpp>
 
-TEST_CASE("plugin ABI is 2.0") {
-  CHECK(jolt::kAbiMajor == 2);
+TEST_CASE("plugin ABI is 3.0, summary.json schema 2") {
+  CHECK(jolt::kAbiMajor == 3);
   CHECK(jolt::kAbiMinor == 0);
-  CHECK(jolt::kSummarySchemaVersion == 1);
+  CHECK(jolt::kSummarySchemaVersion == 2);
 }
 
-TEST_CASE("the Profile and its rows have the fields ABI 2 promises, in order") {
+TEST_CASE("the Profile and its rows have the fields ABI 3 promises, in order") {
   // Structured bindings fail to compile when a field is added or removed.
   jolt::Profile p;
   auto& [run, threads, counters, stage_rss, heap, peak_rss, prove_time, proof_size, trace_length,
          padded_length, verified] = p;
   CHECK(threads.empty());
+  // ABI 3: RunInfo gained pcs and pcs_parameters (the commitment scheme of the proof).
+  auto& [workload, scale_log2, backend, timestamp, git_rev, trace_name, run_dir, out_dir, pcs,
+         pcs_parameters] = run;
+  CHECK_FALSE(pcs);
+  CHECK_FALSE(pcs_parameters);
   jolt::StageRssRow row{"prove_stage0", 1, 2, 3, 4, 5};
   auto& [stage, rss_open, rss_close, row_tid, open_ns, close_ns] = row;
   CHECK(stage == "prove_stage0");
@@ -31,7 +36,9 @@ TEST_CASE("the Profile and its rows have the fields ABI 2 promises, in order") {
   jolt::TraceEvent ev;
   auto& [ph, name, ts, args] = ev;
   CHECK(ts == 0);
-  (void)run, (void)counters, (void)stage_rss, (void)heap, (void)peak_rss, (void)prove_time;
+  (void)workload, (void)scale_log2, (void)backend, (void)timestamp, (void)git_rev;
+  (void)trace_name, (void)run_dir, (void)out_dir, (void)counters, (void)stage_rss, (void)heap;
+  (void)peak_rss, (void)prove_time;
   (void)proof_size, (void)trace_length, (void)padded_length, (void)verified, (void)rss_open;
   (void)rss_close, (void)label, (void)stacks, (void)name, (void)ph, (void)args;
 }

@@ -1,6 +1,9 @@
 // The validator behind `jolt-run validate`: good artifacts pass, deliberately broken ones fail
 // with a message naming the rule.
 #include <doctest/doctest.h>
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 
 #include <jolt/summary.hpp>
 
@@ -86,11 +89,31 @@ TEST_CASE("validator checks summaries against the embedded schema and semantics"
   no_label_field.replace(no_label_field.find("\"wall_time_ns\""), 14, "\"wall_time_xx\"");
   CHECK_FALSE(validate_text(no_label_field).ok());
 
-  std::string v2 = good;
-  v2.replace(v2.find("\"schema_version\": 1"), 19, "\"schema_version\": 2");
-  auto r2 = validate_text(v2);
-  CHECK_FALSE(r2.ok());
-  CHECK(mentions(r2, "schema_version is 2"));
+  std::string v3 = good;
+  v3.replace(v3.find("\"schema_version\": 2"), 19, "\"schema_version\": 3");
+  auto r3 = validate_text(v3);
+  CHECK_FALSE(r3.ok());
+  CHECK(mentions(r3, "schema_version is 3"));
+}
+
+TEST_CASE("a summary.json of schema version 1 (before run.pcs) is named as older, not as broken") {
+  // What a jolt-run before schema v2 wrote: the run object without pcs / pcs_parameters.
+  rapidjson::Document d;
+  d.Parse(jolt::sinks::summary_to_json(jolt::summarize(jolt::testing::fixture_profile())));
+  REQUIRE_FALSE(d.HasParseError());
+  d["schema_version"].SetUint(1);
+  d["run"].RemoveMember("pcs");
+  d["run"].RemoveMember("pcs_parameters");
+  rapidjson::StringBuffer sb;
+  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+  d.Accept(w);
+  auto r = validate_text(sb.GetString());
+  CHECK(r.kind == jolt::validate::FileKind::kSummary);
+  CHECK_FALSE(r.ok());
+  REQUIRE(r.errors.size() == 1);
+  CHECK(mentions(r, "schema_version is 1: written by an older jolt-run"));
+  CHECK(mentions(r, "validates version 2"));
+  CHECK_FALSE(mentions(r, "schema violation"));
 }
 
 TEST_CASE("the embedded schema is the checked-in schema file") {
@@ -111,37 +134,37 @@ TEST_CASE("validate never crashes on hostile input: each case is an error naming
   CHECK(mentions(dr, "nested deeper than 256 levels"));
   // Unterminated deep nesting is a parse error, not a crash.
   CHECK(mentions(validate_text(std::string(150000, '{')), "not valid JSON"));
-  // schema_version 2^32 + 1 is not 1.
+  // schema_version 2^32 + 2 is not 2.
   const std::string good =
       jolt::sinks::summary_to_json(jolt::summarize(jolt::testing::fixture_profile()));
   std::string wrap = good;
-  wrap.replace(wrap.find("\"schema_version\": 1"), 19, "\"schema_version\": 4294967297");
+  wrap.replace(wrap.find("\"schema_version\": 2"), 19, "\"schema_version\": 4294967298");
   auto w = validate_text(wrap);
   CHECK_FALSE(w.ok());
-  CHECK(mentions(w, "schema_version is 4294967297"));
+  CHECK(mentions(w, "schema_version is 4294967298"));
 }
 
 TEST_CASE("--schema: a permissive schema checks what is there; a self-referencing one is refused") {
   // {} accepts any shape: the semantic checks must not assume one.
-  for (const char* doc : {R"({"schema_version": 1})", R"({"schema_version": 1, "root": 3,
+  for (const char* doc : {R"({"schema_version": 2})", R"({"schema_version": 2, "root": 3,
         "spans": [], "stages": {}, "counters": {"c": 5}, "heap": {"h": {"roots": 1}}})",
-                          R"({"schema_version": 1, "root": {"label": 7}, "spans": {"s": 1},
+                          R"({"schema_version": 2, "root": {"label": 7}, "spans": {"s": 1},
         "stages": [1, {"label": []}], "heap": {"h": {"roots": {"a": "x"}, "total_bytes": 0}}})"}) {
     INFO(doc);
     auto r = jolt::validate::validate_summary(doc, "{}");
     CHECK(r.kind == jolt::validate::FileKind::kSummary);
   }
-  auto v2 = jolt::validate::validate_summary(R"({"schema_version": 2})", "{}");
-  CHECK(mentions(v2, "schema_version is 2"));
+  auto v3 = jolt::validate::validate_summary(R"({"schema_version": 3})", "{}");
+  CHECK(mentions(v3, "schema_version is 3"));
   for (const char* schema :
        {R"({"$ref": "#"})", R"({"definitions": {"a": {"$ref": "#/definitions/b"},
         "b": {"$ref": "#/definitions/a"}}, "$ref": "#/definitions/a"})"}) {
     INFO(schema);
-    auto r = jolt::validate::validate_summary(R"({"schema_version": 1})", schema);
+    auto r = jolt::validate::validate_summary(R"({"schema_version": 2})", schema);
     CHECK_FALSE(r.ok());
     CHECK(mentions(r, "cycle of references"));
   }
-  auto remote = jolt::validate::validate_summary(R"({"schema_version": 1})",
+  auto remote = jolt::validate::validate_summary(R"({"schema_version": 2})",
                                                  R"({"$ref": "http://example.invalid/s.json"})");
   CHECK(mentions(remote, "only local"));
   CHECK(mentions(jolt::validate::validate_summary("{}", "[]"), "not a JSON Schema"));

@@ -27,6 +27,8 @@ inline Profile fixture_profile() {
   p.run.backend = "reference";
   p.run.timestamp_unix_secs = 1'700'000'000;
   p.run.git_rev = "abc1234";
+  p.run.pcs = "ligero";
+  p.run.pcs_parameters = "rate=1/4 queries=189 security_bits=100";
   p.run.trace_name = "modular_fibonacci_16";
   ThreadTrack main{1, "main", {}};
   main.events = {

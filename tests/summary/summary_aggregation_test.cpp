@@ -20,7 +20,7 @@ Profile one_thread(std::vector<TraceEvent> events) {
 
 TEST_CASE("aggregation computes totals, self and dark time of the fixture") {
   const ProfileSummary s = summarize(jolt::testing::fixture_profile());
-  CHECK(s.schema_version == 1);
+  CHECK(s.schema_version == 2);
   CHECK(s.taxonomy_version == 1);
   CHECK(s.spans.at("jolt_prover::prove").total_ns == 2'500'000);
   CHECK(s.spans.at("prove_stage0").total_ns == 900'000);
@@ -46,6 +46,9 @@ TEST_CASE("aggregation computes totals, self and dark time of the fixture") {
   CHECK(s.run.workload == "fibonacci");
   CHECK(s.run.scale_log2 == 16);
   CHECK(s.run.git_rev == std::optional<std::string>("abc1234"));
+  CHECK(s.run.pcs == std::optional<std::string>("ligero"));
+  CHECK(s.run.pcs_parameters ==
+        std::optional<std::string>("rate=1/4 queries=189 security_bits=100"));
 }
 
 TEST_CASE("stage rollup folds boundary RSS and windowed peaks; counters summarised") {
@@ -185,6 +188,9 @@ TEST_CASE("dark time uses the longest root instance; other threads never subtrac
 
 TEST_CASE("no events: empty summary with null root") {
   const ProfileSummary s = summarize(Profile{});
+  CHECK(s.schema_version == 2);
+  CHECK_FALSE(s.run.pcs);  // no prover made this Profile
+  CHECK_FALSE(s.run.pcs_parameters);
   CHECK_FALSE(s.root);
   CHECK_FALSE(s.peak_rss_gib);
   CHECK(s.spans.empty());

@@ -94,6 +94,9 @@ TEST_CASE("schema rejects missing fields, unknown fields, wrong types, negatives
   };
   CHECK(validate(mutate([](auto& d) { d.RemoveMember("spans"); })) != "");
   CHECK(validate(mutate([](auto& d) { d["run"].RemoveMember("git_rev"); })) != "");
+  CHECK(validate(mutate([](auto& d) { d["run"].RemoveMember("pcs"); })) != "");
+  CHECK(validate(mutate([](auto& d) { d["run"].RemoveMember("pcs_parameters"); })) != "");
+  CHECK(validate(mutate([](auto& d) { d["run"]["pcs"].SetInt(3); })) != "");
   CHECK(validate(mutate([](auto& d) { d.AddMember("extra", 1, d.GetAllocator()); })) != "");
   CHECK(validate(mutate([](auto& d) { d["root"]["wall_time_ns"].SetInt(-1); })) != "");
   CHECK(validate(mutate([](auto& d) { d["root"]["wall_time_ns"].SetString("1"); })) != "");
@@ -101,6 +104,29 @@ TEST_CASE("schema rejects missing fields, unknown fields, wrong types, negatives
   CHECK(validate(mutate([](auto& d) { d["stages"][0].AddMember("bogus", 1, d.GetAllocator()); })) !=
         "");
   CHECK(validate(mutate([](auto& d) { d.RemoveMember("heap"); })) == "");  // heap defaults to {}
+}
+
+TEST_CASE("the run record says which commitment scheme made the proof (schema v2)") {
+  const std::string json =
+      jolt::sinks::summary_to_json(jolt::summarize(jolt::testing::fixture_profile()));
+  rapidjson::Document d;
+  d.Parse(json);
+  REQUIRE_FALSE(d.HasParseError());
+  CHECK(d["schema_version"].GetUint() == 2);
+  CHECK(std::string(d["run"]["pcs"].GetString()) == "ligero");
+  CHECK(std::string(d["run"]["pcs_parameters"].GetString()) ==
+        "rate=1/4 queries=189 security_bits=100");
+  // Placed after git_rev, in the run object.
+  CHECK(json.find("\"git_rev\"") < json.find("\"pcs\""));
+  CHECK(json.find("\"pcs\"") < json.find("\"pcs_parameters\""));
+  CHECK(json.find("\"pcs_parameters\"") < json.find("\"root\""));
+  // A Profile no prover made: both fields present and null, and still valid.
+  const std::string empty = jolt::sinks::summary_to_json(jolt::summarize(jolt::Profile{}));
+  d.Parse(empty);
+  REQUIRE_FALSE(d.HasParseError());
+  CHECK(d["run"]["pcs"].IsNull());
+  CHECK(d["run"]["pcs_parameters"].IsNull());
+  CHECK(validate(empty) == "");
 }
 
 TEST_CASE("schema properties and rendered fields are the same sets (drift lock)") {

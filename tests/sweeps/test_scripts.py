@@ -22,10 +22,12 @@ def run(script, *args, cwd=None):
                           capture_output=True, text=True, timeout=60)
 
 
-def summary(workload, scale, peak_rss, peak_mem=0.5):
-    return {"schema_version": 1, "taxonomy_version": 1,
-            "run": {"workload": workload, "scale_log2": scale, "backend": "reference",
-                    "timestamp_unix_secs": 1, "git_rev": None},
+def summary(workload, scale, peak_rss, peak_mem=0.5, schema_version=2):
+    run = {"workload": workload, "scale_log2": scale, "backend": "reference",
+           "timestamp_unix_secs": 1, "git_rev": None}
+    if schema_version >= 2:  # version 2 added the commitment scheme to the run record
+        run.update(pcs="basefold", pcs_parameters="basefold rate=1/4 queries=124")
+    return {"schema_version": schema_version, "taxonomy_version": 1, "run": run,
             "root": {"label": "jolt_prover::prove", "wall_time_ns": 10**9, "dark_time_ns": 0,
                      "dark_time_fraction": 0.0, "peak_memory_gib": peak_mem},
             "peak_rss_gib": peak_rss, "spans": {}, "stages": [], "counters": {}, "heap": {}}
@@ -116,11 +118,13 @@ class ScriptsTest(unittest.TestCase):
 
     def test_memory_plot(self):
         runs = os.path.join(self.dir, "runs")
-        for w, s, rss in (("fibonacci", 10, 0.2), ("fibonacci", 11, 0.3), ("sha2-chain", 11, 0.4)):
+        # A version-1 summary (a run from before schema v2) is read like a current one.
+        for w, s, rss, v in (("fibonacci", 10, 0.2, 1), ("fibonacci", 11, 0.3, 2),
+                             ("sha2-chain", 11, 0.4, 2)):
             d = os.path.join(runs, f"20260101-000000_modular_{w.replace('-', '_')}_{s}")
             os.makedirs(d)
             with open(os.path.join(d, "summary.json"), "w") as f:
-                json.dump(summary(w, s, rss), f)
+                json.dump(summary(w, s, rss, schema_version=v), f)
             os.symlink(os.path.basename(d),
                        os.path.join(runs, f"latest_modular_{w.replace('-', '_')}_{s}"))
         broken = os.path.join(runs, "latest_modular_btreemap_10")
@@ -132,6 +136,7 @@ class ScriptsTest(unittest.TestCase):
                 "--output-name", "mem.html")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("latest_modular_btreemap_10/summary.json: skipping", r.stderr)
+        self.assertNotIn("modular_fibonacci_10/summary.json", r.stderr)  # the version-1 run
         self.assertTrue(os.path.getsize(os.path.join(out, "mem.png")) > 1000)
         self.assertTrue(os.path.isfile(os.path.join(out, "mem.html")))
 

@@ -1,4 +1,4 @@
-// summary.json rendering with RapidJSON's PrettyWriter, field order as schema v1.
+// summary.json rendering with RapidJSON's PrettyWriter, field order as schema v2.
 #include "summary_json.hpp"
 
 #include <cmath>
@@ -45,6 +45,10 @@ std::string summary_to_json(const ProfileSummary& s) {
   w.Uint64(s.run.timestamp_unix_secs);
   w.Key("git_rev");
   s.run.git_rev ? str(w, *s.run.git_rev) : void(w.Null());
+  w.Key("pcs");
+  s.run.pcs ? str(w, *s.run.pcs) : void(w.Null());
+  w.Key("pcs_parameters");
+  s.run.pcs_parameters ? str(w, *s.run.pcs_parameters) : void(w.Null());
   w.EndObject();
   w.Key("root");
   if (s.root) {

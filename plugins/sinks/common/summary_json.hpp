@@ -1,4 +1,4 @@
-// summary.json rendering: ProfileSummary (summary.hpp) as pretty JSON in schema-v1 field order,
+// summary.json rendering: ProfileSummary (summary.hpp) as pretty JSON in schema-v2 field order,
 // nullable fields written as null.
 //
 //   const jolt::ProfileSummary s = jolt::summarize(profile);

@@ -1,4 +1,4 @@
-// The `summary` sink: writes {run_dir}/summary.json, the schema-v1 aggregates of the run.
+// The `summary` sink: writes {run_dir}/summary.json, the schema-v2 aggregates of the run.
 #include <exception>
 
 #include <jolt/atomic_file.hpp>
@@ -29,5 +29,5 @@ class SummarySink final : public jolt::Sink {
 }  // namespace
 
 JOLT_DEFINE_SINK_PLUGIN(SummarySink, "summary",
-                        "summary.json: per-span, stage, counter and heap aggregates (schema v1)",
+                        "summary.json: per-span, stage, counter and heap aggregates (schema v2)",
                         JOLT_CAP_NEEDS_TRACE)

@@ -93,6 +93,12 @@ struct RunInfo {
   std::string trace_name;  // modular_{workload '-'->'_'}_{scale}
   std::string run_dir;     // absolute path of this run's directory
   std::string out_dir;     // the --out-dir (benchmark-runs) the run directory lives in
+  // The commitment scheme that made (and verified) the proof: its name ("basefold", "ligero",
+  // "reveal") and its one-line parameters string (CommitmentScheme::parameters() in
+  // prover/include/jolt/prover/pcs/scheme.hpp). `jolt-run profile` always proves, so it always
+  // sets both; they stay unset only in a Profile no prover made (summary.json writes null).
+  std::optional<std::string> pcs;
+  std::optional<std::string> pcs_parameters;
 };
 
 struct Profile {

@@ -1,4 +1,4 @@
-// Summary aggregation: the numbers of summary.json (schema v1), computed once, the same way, for
+// Summary aggregation: the numbers of summary.json (schema v2), computed once, the same way, for
 // every sink and tool that reads a Profile.
 //
 //   #include <jolt/summary.hpp>
@@ -35,6 +35,7 @@
 
 #include <jolt/process.hpp>  // kBytesPerGib
 #include <jolt/profile.hpp>
+#include <jolt/version.hpp>
 
 namespace jolt {
 
@@ -44,6 +45,8 @@ struct SummaryRunMetadata {
   std::string backend;
   std::uint64_t timestamp_unix_secs = 0;
   std::optional<std::string> git_rev;
+  std::optional<std::string> pcs;             // since schema v2; see RunInfo::pcs
+  std::optional<std::string> pcs_parameters;  // since schema v2
 };
 
 struct RootSummary {
@@ -82,9 +85,9 @@ struct HeapSnapshot {
   std::optional<std::uint64_t> at_ns;          // snapshot instant relative to root start
 };
 
-// Mirrors summary.json schema v1 field for field (maps are sorted, nullable fields optional).
+// Mirrors summary.json schema v2 field for field (maps are sorted, nullable fields optional).
 struct ProfileSummary {
-  std::uint32_t schema_version = 1;
+  std::uint32_t schema_version = kSummarySchemaVersion;
   std::uint32_t taxonomy_version = 1;
   SummaryRunMetadata run;
   std::optional<RootSummary> root;
@@ -96,7 +99,8 @@ struct ProfileSummary {
 };
 
 // Replays the Profile's spans, counters, stage RSS rows and heap snapshots into a summary.
-// `run.git_rev` is copied from profile.run.git_rev (the summary sink fills it when unset).
+// `run.git_rev` is copied from profile.run.git_rev (the summary sink fills it when unset);
+// `run.pcs` and `run.pcs_parameters` from profile.run.
 ProfileSummary summarize(const Profile& profile);
 
 // Per-root byte totals of folded stacks ("root;child;leaf BYTES"); at_ns stays empty.

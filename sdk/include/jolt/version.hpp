@@ -1,7 +1,7 @@
 // Versions of jolt-run's public schemas: plugin ABI, span taxonomy, summary.json.
 //
 //   #include <jolt/version.hpp>
-//   static_assert(jolt::kAbiMajor == 2);
+//   static_assert(jolt::kAbiMajor == 3);
 //
 // Each number changes only together with a test that pins the new shape (tests/sdk/
 // abi_version_test.cpp) and an entry in sdk/CHANGELOG.md. The major changes when a plugin built
@@ -11,7 +11,7 @@
 #include <cstdint>
 
 namespace jolt {
-inline constexpr std::uint16_t kAbiMajor = 2;  // plugin descriptor, interfaces, Profile
+inline constexpr std::uint16_t kAbiMajor = 3;  // plugin descriptor, interfaces, Profile
 inline constexpr std::uint16_t kAbiMinor = 0;
-inline constexpr std::uint32_t kSummarySchemaVersion = 1;  // summary.json
+inline constexpr std::uint32_t kSummarySchemaVersion = 2;  // summary.json (2: run.pcs*)
 }  // namespace jolt

@@ -21,10 +21,12 @@ rapidjson::Document parse_summary(const std::string& text, const std::string& so
   auto it = top.FindMember("schema_version");
   if (it == top.MemberEnd() || !it->value.IsInt())
     throw SummaryError(source + ": no integer schema_version; is this a summary.json?");
-  if (it->value.GetInt() != kSummarySchemaVersion)
-    throw SummaryError(source + ": schema_version " + std::to_string(it->value.GetInt()) +
-                       " is not supported (this build reads version " +
-                       std::to_string(kSummarySchemaVersion) + ")");
+  const int version = it->value.GetInt();
+  if (version < kOldestSummarySchemaVersion || version > kNewestSummarySchemaVersion)
+    throw SummaryError(source + ": schema_version " + std::to_string(version) +
+                       " is not supported (this build reads versions " +
+                       std::to_string(kOldestSummarySchemaVersion) + " to " +
+                       std::to_string(kNewestSummarySchemaVersion) + ")");
   return doc;
 }
 

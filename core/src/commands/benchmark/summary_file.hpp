@@ -1,4 +1,4 @@
-// Reading a run's summary.json (schema §3.3, schema_version 1) for the sweep-style commands.
+// Reading a run's summary.json (schema §3.3, schema_version 1 or 2) for the sweep-style commands.
 //
 //   rapidjson::Document s = jolt::core::load_summary(run_dir + "/summary.json");
 //   double fraction = jolt::core::summary_number(s, "/root/dark_time_fraction", path);
@@ -13,14 +13,21 @@
 
 namespace jolt::core {
 
-inline constexpr int kSummarySchemaVersion = 1;
+// The versions this reader accepts. Version 2 only added run.pcs and run.pcs_parameters, which
+// nothing here reads, so runs written before it (version 1) stay readable by `benchmark`,
+// `overhead` and `measure-objectives`. kNewest equals jolt::kSummarySchemaVersion (sdk
+// version.hpp; tests/sweeps/objective_test.cpp pins it): when the SDK's version moves, decide
+// whether the change touches a field read here before raising kNewest.
+inline constexpr int kOldestSummarySchemaVersion = 1;
+inline constexpr int kNewestSummarySchemaVersion = 2;
 
 class SummaryError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
-// Parses `text` (named `source` in messages) and requires schema_version == 1.
+// Parses `text` (named `source` in messages) and requires a schema_version in
+// [kOldestSummarySchemaVersion, kNewestSummarySchemaVersion].
 rapidjson::Document parse_summary(const std::string& text, const std::string& source);
 rapidjson::Document load_summary(const std::string& path);
 

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <jolt/instrument.hpp>
 #include <jolt/process.hpp>
+#include <jolt/prover/pcs/scheme.hpp>
 #include <jolt/recorder.hpp>
 #include <jolt/sink.hpp>
 #include <jolt/spans.hpp>
@@ -207,6 +208,10 @@ int run_profile(int argc, char** argv) {
       throw;
     }
     profile.peak_rss_bytes = jolt::peak_rss_bytes();  // before rendering, as the original
+    // The scheme prove_job proved and verified with (the verifier checked the proof's parameters
+    // string against this same configuration), so summary.json says which scheme made the proof.
+    const std::unique_ptr<jolt::prover::CommitmentScheme> scheme =
+        jolt::prover::make_commitment_scheme(g.pcs);
     profile.run = jolt::RunInfo{loaded.job.workload,
                                 loaded.scale,
                                 "reference",
@@ -214,7 +219,9 @@ int run_profile(int argc, char** argv) {
                                 git_rev(),
                                 trace_name,
                                 run.path,
-                                boost::filesystem::absolute(out_dir).string()};
+                                boost::filesystem::absolute(out_dir).string(),
+                                std::string(scheme->name()),
+                                scheme->parameters()};
     profile.prove_time_ns = report.prove_time_ns;
     profile.proof_size_bytes = report.proof.size();
     profile.trace_length = report.trace_length;

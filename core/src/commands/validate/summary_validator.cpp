@@ -153,6 +153,18 @@ void check_summary(const rapidjson::Document& d, std::string_view schema_text, R
     r.errors.push_back("the summary schema has " + why);
     return;
   }
+  // A summary.json from an older jolt-run is not held to the current schema (version 2 added
+  // required run fields): say which version it is instead of reporting a missing field. The
+  // readers (`jolt-run benchmark`/`overhead`/`measure-objectives`, scripts/*.py) still read it.
+  if (const rapidjson::Value* v = member(d, "schema_version");
+      v && v->IsUint64() && v->GetUint64() < kSummarySchemaVersion) {
+    r.errors.push_back("schema_version is " + std::to_string(v->GetUint64()) +
+                       ": written by an older jolt-run; this jolt-run validates version " +
+                       std::to_string(kSummarySchemaVersion) +
+                       " (the benchmark commands and scripts still read it; re-run the profile "
+                       "to get a current summary.json)");
+    return;
+  }
   const rapidjson::SchemaDocument schema(sd);
   rapidjson::SchemaValidator validator(schema);
   if (!d.Accept(validator)) {

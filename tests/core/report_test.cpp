@@ -5,8 +5,6 @@
 #include <doctest/doctest.h>
 #include <rapidjson/document.h>
 #include <rapidjson/pointer.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 #include <unistd.h>
 
 #include <boost/filesystem.hpp>
@@ -30,13 +28,6 @@ std::string fixture_json() {
 RunReport fixture_report(std::size_t top = kDefaultReportTop) {
   const rapidjson::Document d = parse_summary(fixture_json(), "fixture/summary.json");
   return report_from_summary_json(d, "fixture/summary.json", top);
-}
-
-std::string to_text(const rapidjson::Document& d) {
-  rapidjson::StringBuffer b;
-  rapidjson::Writer<rapidjson::StringBuffer> w(b);
-  d.Accept(w);
-  return b.GetString();
 }
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -157,6 +148,7 @@ TEST_CASE("report: fields the summary adds to run are shown; fields it lacks are
   rapidjson::Document d = parse_summary(fixture_json(), "s.json");
   rapidjson::Pointer("/run/pcs").Set(d, "basefold");
   rapidjson::Pointer("/run/verified").Set(d, true);
+  rapidjson::Pointer("/run/notes").Set(d, std::string(100, 'n').c_str());
   rapidjson::Pointer("/root").Set(d, rapidjson::Value());  // null: no root span recorded
   rapidjson::Pointer("/stages/0/peak_memory_gib").Set(d, rapidjson::Value());
   const RunReport r = report_from_summary_json(d, "s.json", 5);
@@ -164,6 +156,11 @@ TEST_CASE("report: fields the summary adds to run are shown; fields it lacks are
   INFO(text);
   CHECK(text.find("pcs basefold") != std::string::npos);
   CHECK(text.find("verified true") != std::string::npos);
+  CHECK(text.find("  notes nnn") != std::string::npos);  // cut to 80 columns, whole in --json
+  for (const auto& line : lines_of(text)) {
+    INFO(line);
+    CHECK(line.size() <= 80);
+  }
   CHECK(text.find("root: none recorded") != std::string::npos);
   CHECK(text.find("dark time") == std::string::npos);
   CHECK_FALSE(r.stages[0].share_of_root);
@@ -173,6 +170,7 @@ TEST_CASE("report: fields the summary adds to run are shown; fields it lacks are
   REQUIRE_FALSE(j.HasParseError());
   CHECK(std::string(j["run"]["pcs"].GetString()) == "basefold");
   CHECK(j["run"]["verified"].GetBool());
+  CHECK(j["run"]["notes"].GetStringLength() == 100);
   CHECK(j["root"].IsNull());
   CHECK(j["stages"][0]["peak_memory_gib"].IsNull());
   CHECK(j["stages"][0]["share_of_root"].IsNull());
@@ -232,7 +230,6 @@ TEST_CASE("report: a summary without a required field is an error naming the fie
   CHECK_THROWS_WITH_AS(report_from_summary_json(e, "s.json", 10),
                        "s.json: /spans/prove_batch/self_ns is not an unsigned integer",
                        SummaryError);
-  (void)to_text;
 }
 
 TEST_CASE("report formats durations and memory in readable units") {

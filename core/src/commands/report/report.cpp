@@ -145,7 +145,8 @@ std::string utc_time(std::uint64_t secs) {
 void wrap_fields(std::string& out, const std::string& indent,
                  const std::vector<std::string>& items) {
   std::string line = indent;
-  for (const auto& item : items) {
+  for (const auto& whole : items) {
+    const std::string item = fit(whole, kWidth - indent.size());
     if (line.size() > indent.size() && line.size() + 2 + item.size() > kWidth) {
       out += line + "\n";
       line = indent;

@@ -671,3 +671,114 @@ TEST_CASE("summary.json records the commitment scheme and its parameters (--pcs)
   CHECK(dflt_params.rfind("basefold rate=", 0) == 0);
   CHECK(dflt_params != ligero_params);
 }
+
+TEST_CASE("profile prints the stage table; report shows every stage of the latest run") {
+  Workspace w;
+  Result p = run("profile --workload fibonacci --scale 10", w.dir);
+  INFO(p.output);
+  REQUIRE(p.code == 0);
+  const fs::path latest = w.runs() / "latest_modular_fibonacci_10";
+  rapidjson::Document s;
+  s.Parse(slurp(latest / "summary.json").c_str());
+  REQUIRE_FALSE(s.HasParseError());
+  std::vector<std::string> stages;
+  for (const auto& st : s["stages"].GetArray()) stages.push_back(st["label"].GetString());
+  REQUIRE(stages.size() >= 2);
+  const std::string table_head = "  stage ";
+  REQUIRE(p.output.find(table_head) != std::string::npos);
+  for (const auto& label : stages) {
+    INFO(label);
+    CHECK(p.output.find("  " + label + " ", p.output.find(table_head)) != std::string::npos);
+  }
+  CHECK(p.output.find("jolt-run report benchmark-runs/latest_modular_fibonacci_10") !=
+        std::string::npos);
+
+  Result r = run("report latest", w.dir);
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  for (const auto& label : stages) {
+    INFO(label);
+    CHECK(r.output.find("\n  " + label + " ") != std::string::npos);
+  }
+  CHECK(r.output.find("dark time (root self time): ") != std::string::npos);
+  CHECK(r.output.find("top 10 of ") != std::string::npos);
+  std::istringstream lines(r.output);
+  for (std::string line; std::getline(lines, line);) {
+    INFO(line);
+    CHECK(line.size() <= 80);
+  }
+  Result bare = run("report", w.dir);  // no argument: the latest run
+  CHECK(bare.code == 0);
+  CHECK(bare.output == r.output);
+
+  Result j = run("report --json --top 3 '" + latest.string() + "'", w.dir);
+  INFO(j.output);
+  REQUIRE(j.code == 0);
+  rapidjson::Document d;
+  d.Parse(j.output.c_str());
+  REQUIRE_FALSE(d.HasParseError());
+  REQUIRE(d["stages"].Size() == stages.size());
+  for (rapidjson::SizeType i = 0; i < d["stages"].Size(); ++i)
+    CHECK(std::string(d["stages"][i]["label"].GetString()) == stages[i]);
+  CHECK(d["top_self"].Size() == 3);
+  CHECK(std::string(d["top_total"][0]["label"].GetString()) == "jolt_prover::prove");
+  CHECK(d["root"]["wall_time_ns"].GetUint64() == s["root"]["wall_time_ns"].GetUint64());
+
+  // --quiet drops the table; a run without summary.json is reported with what to do.
+  Result q = run("profile --workload fibonacci --scale 10 --quiet --out-dir quiet-runs", w.dir);
+  INFO(q.output);
+  REQUIRE(q.code == 0);
+  CHECK(q.output.find(table_head) == std::string::npos);
+  Result none =
+      run("profile --workload fibonacci --scale 10 --format none --out-dir csv-runs", w.dir);
+  REQUIRE(none.code == 0);
+  CHECK(none.output.find(table_head) == std::string::npos);
+  Result missing = run("report --out-dir csv-runs", w.dir);
+  CHECK(missing.code == 1);
+  CHECK(missing.output.find("no summary.json in ") != std::string::npos);
+  CHECK(missing.output.find("run `jolt-run profile") != std::string::npos);
+  Result empty = run("report --out-dir nowhere", w.dir);
+  CHECK(empty.code == 1);
+  CHECK(empty.output.find("no output folder 'nowhere'") != std::string::npos);
+}
+
+TEST_CASE("--help, help and no arguments list every command; --version names the revision") {
+  Workspace w;
+  for (const char* args : {"--help", "help", ""}) {
+    Result h = run(args, w.dir);
+    INFO(args, h.output);
+    CHECK(h.code == 0);
+    for (const char* cmd : {"profile", "prove", "verify", "report", "validate", "benchmark"})
+      CHECK(h.output.find(std::string("\n  ") + cmd + " ") != std::string::npos);
+  }
+  Result help_report = run("help report", w.dir);
+  CHECK(help_report.code == 0);
+  CHECK(help_report.output.find("usage: jolt-run report") != std::string::npos);
+
+  Result v = run("--version", w.dir);
+  INFO(v.output);
+  REQUIRE(v.code == 0);
+  const std::string prefix = "jolt-run ";
+  REQUIRE(v.output.rfind(prefix, 0) == 0);
+  const auto open = v.output.find(" (git ");
+  const auto close = v.output.find(")\n");
+  REQUIRE(open != std::string::npos);
+  REQUIRE(close != std::string::npos);
+  const std::string version = v.output.substr(prefix.size(), open - prefix.size());
+  CHECK(std::count(version.begin(), version.end(), '.') == 2);
+  const std::string rev = v.output.substr(open + 6, close - open - 6);
+  REQUIRE_FALSE(rev.empty());
+  CHECK((rev == "unknown" || rev.find_first_not_of("0123456789abcdef") == std::string::npos));
+
+  // summary.json records the revision built into the binary, also when run outside the source
+  // tree (the workspace is a temporary folder, not a git checkout).
+  Result p = run("profile --workload fibonacci --scale 10 --quiet", w.dir);
+  REQUIRE(p.code == 0);
+  rapidjson::Document s;
+  s.Parse(slurp(w.runs() / "latest_modular_fibonacci_10" / "summary.json").c_str());
+  REQUIRE_FALSE(s.HasParseError());
+  if (rev == "unknown")
+    CHECK(s["run"]["git_rev"].IsNull());
+  else
+    CHECK(std::string(s["run"]["git_rev"].GetString()) == rev);
+}

@@ -2,6 +2,7 @@
 // and publish the run directory as latest_{trace_name}.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <jolt/recorder.hpp>
 #include <jolt/sink.hpp>
 #include <jolt/spans.hpp>
+#include <jolt/summary.hpp>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -22,6 +24,8 @@
 #include "commands/profile/interrupt.hpp"
 #include "commands/profile/job.hpp"
 #include "commands/profile/pipeline.hpp"
+#include "commands/report/report.hpp"
+#include "jolt/core/build_info.hpp"
 #include "jolt/core/command.hpp"
 #include "jolt/core/logging.hpp"
 #include "jolt/core/plugin_loader.hpp"
@@ -40,18 +44,6 @@ struct LoadedSink {
   std::uint64_t capabilities = 0;
   std::shared_ptr<jolt::Sink> sink;
 };
-
-std::optional<std::string> git_rev() {
-  FILE* p = ::popen("git rev-parse --short HEAD 2>/dev/null", "r");
-  if (!p) return std::nullopt;
-  char buf[64] = {};
-  std::string out;
-  if (std::fgets(buf, sizeof(buf), p)) out = buf;
-  const int rc = ::pclose(p);
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  if (rc != 0 || out.empty()) return std::nullopt;
-  return out;
-}
 
 std::string format_memory(double gib) {
   char buf[64];
@@ -96,7 +88,7 @@ int run_profile(int argc, char** argv) {
   GuestOptions g;
   std::string format, out_dir;
   std::vector<std::string> sinks;
-  bool list_plugins = false, heap = false;
+  bool list_plugins = false, heap = false, quiet = false;
   po::options_description desc(
       "jolt-run profile: prove a workload under the profiler, verify the proof, write the run's "
       "artifacts\nusage: jolt-run [profile] --workload NAME|PATH [--sink NAME|PATH]... "
@@ -108,8 +100,10 @@ int run_profile(int argc, char** argv) {
       "default = console report only. Default: chrome unless --sink is given")(
       "heap", po::bool_switch(&heap), "also take per-batch heap snapshots (adds the folded sink)")(
       "out-dir", po::value(&out_dir)->default_value("benchmark-runs"),
-      "folder for run directories")("list-plugins", po::bool_switch(&list_plugins),
-                                    "list the plugins found and exit");
+      "folder for run directories")(
+      "quiet,q", po::bool_switch(&quiet),
+      "do not print the stage table at the end (`jolt-run report` prints it and more)")(
+      "list-plugins", po::bool_switch(&list_plugins), "list the plugins found and exit");
   g.add_to(desc);
   g.add_pcs_to(desc);
   po::variables_map vm;
@@ -216,7 +210,7 @@ int run_profile(int argc, char** argv) {
                                 loaded.scale,
                                 "reference",
                                 run.timestamp_unix_secs,
-                                git_rev(),
+                                built_git_rev(),
                                 trace_name,
                                 run.path,
                                 boost::filesystem::absolute(out_dir).string(),
@@ -282,6 +276,19 @@ int run_profile(int argc, char** argv) {
     armed.published();
     std::printf("Run:     %s (-> %s/latest_%s)\n", run.path.c_str(), out_dir.c_str(),
                 trace_name.c_str());
+    if (!quiet && needs_trace) {
+      // The short form of `jolt-run report`, from the same aggregation the summary sink writes.
+      const std::string table =
+          render_stage_table(report_from_summary(jolt::summarize(profile), kDefaultReportTop));
+      if (!table.empty()) {
+        std::cout << "\n" << table;
+        if (std::any_of(loaded_sinks.begin(), loaded_sinks.end(),
+                        [](const LoadedSink& s) { return s.name == "summary"; }))
+          std::cout << "top spans, dark time, counters: jolt-run report " << out_dir << "/latest_"
+                    << trace_name << "\n";
+      }
+      std::cout.flush();
+    }
     return 0;
   } catch (const std::bad_alloc&) {
     std::cerr << "jolt-run profile: error: out of memory (outside the trace/prove/verify stages, "

@@ -90,6 +90,15 @@ cmake --build "$root/build" --target tbb
 cmake --install "$root/build" --component runtime
 cmake --install "$root/build" --component devel
 
+# The tests compile against these headers (TBB::tbb's include directory) and Debian's libtbb-dev
+# ships the same version's; they must not differ, or the library no longer matches what Debian
+# users build against.
+for d in oneapi tbb; do
+  if ! diff -rq "$install/include/$d" "/usr/include/$d"; then
+    echo "build-tsan-tbb: headers in $install/include/$d differ from libtbb-dev's /usr/include/$d" >&2
+    exit 1
+  fi
+done
 # An uninstrumented library here would bring the false reports back; refuse to stamp it.
 if ! nm -D "$install/lib/libtbb.so.12" | grep -q ' U __tsan_'; then
   echo "build-tsan-tbb: $install/lib/libtbb.so.12 has no TSan instrumentation" >&2

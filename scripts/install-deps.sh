@@ -3,7 +3,7 @@
 # Idempotent: only missing packages are installed; needs root (or sudo).
 set -euo pipefail
 PKGS=(
-  build-essential cmake ninja-build git pkg-config
+  build-essential cmake ninja-build git pkg-config dpkg-dev
   clang lld llvm
   libboost-dev libboost-program-options-dev libboost-filesystem-dev libboost-system-dev
   rapidjson-dev libspdlog-dev libfmt-dev libtbb-dev doctest-dev

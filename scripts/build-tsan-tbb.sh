@@ -100,7 +100,10 @@ for d in oneapi tbb; do
   fi
 done
 # An uninstrumented library here would bring the false reports back; refuse to stamp it.
-if ! nm -D "$install/lib/libtbb.so.12" | grep -q ' U __tsan_'; then
+# nm's output is read whole first: `nm | grep -q` under pipefail fails when grep exits at the
+# first match and nm dies of SIGPIPE.
+symbols=$(nm -D "$install/lib/libtbb.so.12")
+if ! grep -q ' U __tsan_' <<<"$symbols"; then
   echo "build-tsan-tbb: $install/lib/libtbb.so.12 has no TSan instrumentation" >&2
   exit 1
 fi

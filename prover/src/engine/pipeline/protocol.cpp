@@ -192,6 +192,14 @@ Fr range_leaf_q(const Fr& alpha, std::span<const Fr> r_top, std::span<const Fr> 
   return q;
 }
 
+void absorb_multiplicities(Transcript& t, std::span<const std::uint32_t> m) {
+  std::vector<std::uint8_t> b;
+  b.reserve(m.size() * 4);
+  for (std::uint32_t v : m)
+    for (int i = 0; i < 4; ++i) b.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+  t.absorb_bytes("bytecode_multiplicities", b);
+}
+
 std::vector<Fr> powers(const Fr& g, std::size_t n) {
   std::vector<Fr> p(n);
   Fr x = Fr::one();

@@ -76,6 +76,8 @@ Fr cycle_index(std::span<const Fr> r_low);
 // with the multiplicities m in the proof and the left side as a fraction tree (one sumcheck per
 // layer, layers split on the most significant index bit).
 std::vector<Fr> powers(const Fr& g, std::size_t n);
+// Absorbs the multiplicities (u32 little-endian each), before γ and α are drawn.
+void absorb_multiplicities(Transcript& t, std::span<const std::uint32_t> m);
 Fr fingerprint(std::span<const Fr> gamma_powers, std::span<const Fr> values);
 // Inner layer leaves {eq(r,·), P0, P1, Q0, Q1}; the leaf layer (P ≡ 1) leaves {eq(r,·), Q0, Q1}.
 // Summand: eq·(P0·Q1 + P1·Q0 + λ·Q0·Q1).

@@ -160,14 +160,6 @@ std::vector<std::uint32_t> multiplicities(const Witness& w, const std::vector<Tr
   return m;
 }
 
-void absorb_multiplicities(Transcript& t, const std::vector<std::uint32_t>& m) {
-  std::vector<std::uint8_t> b;
-  b.reserve(m.size() * 4);
-  for (std::uint32_t v : m)
-    for (int i = 0; i < 4; ++i) b.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-  t.absorb_bytes("bytecode_multiplicities", b);
-}
-
 using ColumnSource = std::function<std::vector<std::vector<Fr>>()>;
 
 class StagedProver {
@@ -442,7 +434,7 @@ class StagedProver {
       JOLT_SPAN("BytecodeMultiplicities::count", jolt::arg("entries", table.size()));
       proof_.bytecode_multiplicities = multiplicities(w, table);
     }
-    absorb_multiplicities(t_, proof_.bytecode_multiplicities);
+    protocol::absorb_multiplicities(t_, proof_.bytecode_multiplicities);
     const Fr gamma = t_.challenge("bytecode_gamma");
     const Fr alpha = t_.challenge("bytecode_alpha");
     const std::vector<Fr> gp = protocol::powers(gamma, r1cs::kNumBytecodeColumns);

@@ -194,13 +194,7 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
   t.absorb_frs("opening_claim", v5);
 
   // Stage 6a: the bytecode lookup against the table built from the program.
-  {
-    std::vector<std::uint8_t> mb;
-    mb.reserve(p.bytecode_multiplicities.size() * 4);
-    for (std::uint32_t m : p.bytecode_multiplicities)
-      for (int i = 0; i < 4; ++i) mb.push_back(static_cast<std::uint8_t>(m >> (8 * i)));
-    t.absorb_bytes("bytecode_multiplicities", mb);
-  }
+  protocol::absorb_multiplicities(t, p.bytecode_multiplicities);
   const Fr gamma6 = t.challenge("bytecode_gamma");
   const Fr alpha = t.challenge("bytecode_alpha");
   const std::vector<Fr> gp = protocol::powers(gamma6, r1cs::kNumBytecodeColumns);

@@ -88,12 +88,13 @@ TEST_CASE("the statement is bound: any change to it rejects") {
 }
 
 TEST_CASE("the proof format version is pinned") {
-  CHECK(kProofVersion == 3);
+  CHECK(kProofVersion == 4);
   auto tr = sample_trace(1);
   const auto proof = prove(tr.statement, tr.rows);
   REQUIRE(proof.size() > 8);
   CHECK(std::string(proof.begin(), proof.begin() + 4) == "JRPF");
-  CHECK(proof[4] == 3);
+  CHECK(proof[4] == 4);
+  CHECK(r1cs::kNumColumns == 86);
   CHECK(proof[5] == 0);
   auto bad = proof;
   bad[4] = 1;
@@ -194,11 +195,10 @@ TEST_CASE("a witness breaking one constraint family is rejected") {
           "stage1.sumcheck.round_sum");
   }
   SUBCASE("product constraint") {
-    // Product ≠ Left·Right, with RightLookup = Product kept consistent so R1CS rows still hold.
+    // Product ≠ Left·Right on an ADD, where no uniform row reads Product.
     auto cols = r1cs::extract_columns(tr.rows);
-    const std::size_t t = find_row(tr.rows, Opcode::kMul);
+    const std::size_t t = find_row(tr.rows, Opcode::kAdd);
     cols[r1cs::kProduct][t] += Fr::one();
-    cols[r1cs::kRightLookupOperand][t] += Fr::one();
     CHECK(r1cs::failing_constraints(cols, t) == std::vector<std::string_view>{"Product"});
     CHECK(check_of(verify(tr.statement, prove_columns(tr.statement, cols, forging()))) ==
           "stage2.sumcheck.round_sum");
@@ -296,15 +296,16 @@ TEST_CASE("a fetched instruction that is not the program's is rejected") {
 // Register memory checking against a malicious prover (see the bytecode test case above).
 TEST_CASE("register values that are not the last value written are rejected") {
   auto tr = sample_trace(5);
-  // Changes cycle t's left input to `v` keeping every uniform and product constraint (ADD:
-  // RightLookup = Left + Right, Product = Left·Right; the lookup output is not yet bound).
+  // Changes cycle t's (an ADD or ADDI) left input to `v` and recomputes its result and the
+  // instruction-result witness, keeping every uniform and product constraint.
   auto set_left = [](std::vector<std::vector<Fr>>& cols, std::size_t t, const Fr& v) {
     using namespace r1cs;
     cols[kRs1Value][t] = v;
     cols[kRs1Squared][t] = v * v;
     cols[kLeftInstructionInput][t] = v;
-    cols[kRightLookupOperand][t] = v + cols[kRightInstructionInput][t];
-    cols[kProduct][t] = v * cols[kRightInstructionInput][t];
+    cols[kLookupOutput][t] = v + cols[kRightInstructionInput][t];  // no wrap in these tests
+    cols[kRdWriteValue][t] = cols[kLookupOutput][t];
+    fill_alu_columns(cols, t);
   };
   SUBCASE("an rs1 value") {
     auto cols = r1cs::extract_columns(tr.rows);
@@ -322,18 +323,23 @@ TEST_CASE("register values that are not the last value written are rejected") {
     const Fr v = cols[kRs2Value][t] + Fr::one();
     cols[kRs2Value][t] = v;
     cols[kRightInstructionInput][t] = v;
-    cols[kRightLookupOperand][t] = cols[kLeftInstructionInput][t] + v;
-    cols[kProduct][t] = cols[kLeftInstructionInput][t] * v;
+    cols[kLookupOutput][t] = cols[kLeftInstructionInput][t] + v;
+    cols[kRdWriteValue][t] = cols[kLookupOutput][t];
+    fill_alu_columns(cols, t);
     REQUIRE(failing_constraints(cols, t).empty());
     CHECK(check_of(verify(tr.statement, prove_columns(tr.statement, cols, forging()))) ==
           "stage4.memory_sum");
   }
   SUBCASE("an rd write value") {
+    // Every rd write is fixed by the instruction's result now (a wrong result is rejected by the
+    // uniform rows, see the instruction-result tests); rd's access also reads the value rd
+    // holds before the write, which only register checking ties to the last write.
     using namespace r1cs;
     auto cols = extract_columns(tr.rows);
     const std::size_t t = find_row(tr.rows, Opcode::kAdd, 1);
-    cols[kRdWriteValue][t] += Fr::one();
-    cols[kLookupOutput][t] += Fr::one();  // RdIsLookupOutput still holds
+    set_left(cols, t, cols[kRs1Value][t]);  // no change: the helper reproduces the honest row
+    REQUIRE(failing_constraints(cols, t).empty());
+    cols[kRdReadValue][t] += Fr::one();
     REQUIRE(failing_constraints(cols, t).empty());
     CHECK(check_of(verify(tr.statement, prove_columns(tr.statement, cols, forging()))) ==
           "stage4.memory_sum");
@@ -353,11 +359,7 @@ TEST_CASE("register values that are not the last value written are rejected") {
     }
     const Fr stale = Fr::from_u64(tr.rows[w].rd_pre);
     REQUIRE(stale != cols[kRs1Value][t]);
-    cols[kRs1Value][t] = stale;
-    cols[kRs1Squared][t] = stale * stale;
-    cols[kLeftInstructionInput][t] = stale;
-    cols[kRightLookupOperand][t] = stale;  // ADDI: Left + Imm with Imm = 0
-    cols[kProduct][t] = Fr::zero();
+    set_left(cols, t, stale);  // ADDI x1, x2, 0: x1 = the stale value
     cols[kRs1ReadTs][t] = cols[kRdReadTs][w];
     REQUIRE(failing_constraints(cols, t).empty());
     CHECK(check_of(verify(tr.statement, prove_columns(tr.statement, cols, forging()))) ==
@@ -448,7 +450,8 @@ TEST_CASE("register values that are not the last value written are rejected") {
 TEST_CASE("a jump to another target than JAL's is rejected") {
   // `jal x9, 8` at pc 56 jumps to 64; the witness runs `addi x0, x0, 0` at 60 first, with the
   // JAL's lookup output (its target) set to 60 so JumpTarget holds: registers, bytecode and
-  // shift stay consistent; only JalTargetIsPCPlusImm objects.
+  // shift stay consistent; only OutputIsLowWord (the target is the low word of PC + Imm)
+  // objects.
   auto tr = sample_trace(5);
   std::vector<TraceRow> rows(tr.rows.begin(), tr.rows.begin() + tr.statement.trace_length);
   const std::size_t t = find_row(rows, Opcode::kJal);
@@ -463,8 +466,8 @@ TEST_CASE("a jump to another target than JAL's is rejected") {
   rows.resize(padded_trace_length(rows.size()));
   auto cols = r1cs::extract_columns(rows);
   cols[r1cs::kLookupOutput][t] = Fr::from_u64(60);
-  CHECK(r1cs::failing_constraints(cols, t) ==
-        std::vector<std::string_view>{"JalTargetIsPCPlusImm"});
+  r1cs::fill_alu_columns(cols, t);
+  CHECK(r1cs::failing_constraints(cols, t) == std::vector<std::string_view>{"OutputIsLowWord"});
   CHECK_THROWS_AS(prove_columns(st, cols), std::logic_error);
   CHECK(check_of(verify(st, prove_columns(st, cols, forging()))) == "stage1.sumcheck.round_sum");
 }
@@ -528,6 +531,28 @@ TEST_CASE("every claim in the proof is checked: targeted edits are rejected") {
     p.stage5_openings[3] += Fr::one();  // RangeCount0 at r5
     CHECK(rejected_at(p) == "stage5.leaf");
     p = honest;
+    p.stage6b_openings[0] += Fr::one();  // WordX0 at r6b
+    CHECK(rejected_at(p) == "stage6b.leaf");
+    p = honest;
+    p.byte_layers[2].claims[1] += Fr::one();
+    CHECK(rejected_at(p) == "stage6b.fraction_layer");
+    p = honest;
+    p.byte_lookup_counts[0] += 1;  // absorbed: the layers' challenges move
+    CHECK(rejected_at(p).starts_with("stage6b."));
+    p = honest;
+    REQUIRE(p.byte_lookup_entries.size() >= 2);
+    std::swap(p.byte_lookup_counts[0], p.byte_lookup_counts[1]);
+    CHECK(rejected_at(p).starts_with("stage6b."));
+    p = honest;
+    p.byte_lookup_counts[0] = 0;
+    CHECK(rejected_at(p) == "proof.shape");
+    p = honest;
+    std::swap(p.byte_lookup_entries[0], p.byte_lookup_entries[1]);
+    CHECK(rejected_at(p) == "proof.shape");
+    p = honest;
+    p.byte_lookup_entries.back() = 1u << 16;
+    CHECK(rejected_at(p) == "proof.shape");
+    p = honest;
     p.stage1.round_polys[0].coeffs[0] += Fr::one();
     CHECK(rejected_at(p) == "stage1.sumcheck.round_sum");
   }
@@ -548,6 +573,11 @@ TEST_CASE("every claim in the proof is checked: targeted edits are rejected") {
   for (std::size_t i = 0; i < honest.stage6a_openings.size(); ++i) {
     Proof p = honest;
     p.stage6a_openings[i] += Fr::one();
+    CHECK(rejects(p));
+  }
+  for (std::size_t i = 0; i < honest.stage6b_openings.size(); ++i) {
+    Proof p = honest;
+    p.stage6b_openings[i] += Fr::one();
     CHECK(rejects(p));
   }
   for (std::size_t k = 0; k < honest.bytecode_multiplicities.size(); ++k) {

@@ -23,8 +23,7 @@ inline constexpr std::uint32_t kTaxonomyVersion = 1;
 inline constexpr std::string_view kRootSpan = "jolt_prover::prove";  // arg trace_length
 
 // Stage spans in pipeline order (the stage rollup of summary.json follows this order). This is
-// the full Jolt shape; the current prover emits only kEmittedStageSpans (stages 4–7 arrive with
-// the statement's later relations and are never emitted empty).
+// the full Jolt shape; the prover emits kEmittedStageSpans (a stage is never emitted empty).
 inline constexpr std::array<std::string_view, 10> kStageSpans = {
     "prove_stage0", "prove_stage1",  "prove_stage2",  "prove_stage3", "prove_stage4",
     "prove_stage5", "prove_stage6a", "prove_stage6b", "prove_stage7", "prove_stage8"};
@@ -34,13 +33,13 @@ inline constexpr std::array<std::string_view, 2> kSumcheckEngineSpans = {
     "sumcheck_round"};  // round
 
 // The stage spans the current prover opens on every prove() call, in order.
-inline constexpr std::array<std::string_view, 7> kEmittedStageSpans = {
-    "prove_stage0",  "prove_stage1", "prove_stage2", "prove_stage3",
-    "prove_stage6a", "prove_stage7", "prove_stage8"};
+inline constexpr std::array<std::string_view, 10> kEmittedStageSpans = {
+    "prove_stage0", "prove_stage1",  "prove_stage2",  "prove_stage3", "prove_stage4",
+    "prove_stage5", "prove_stage6a", "prove_stage6b", "prove_stage7", "prove_stage8"};
 
 // Every label here fires at least once on every prove() call (jolt_prover::prove is the root;
 // each stage span is a child of it; prove_batch / sumcheck_round nest under the batch drivers).
-inline constexpr std::array<std::string_view, 23> kAlwaysPresentSpans = {
+inline constexpr std::array<std::string_view, 25> kAlwaysPresentSpans = {
     "jolt_prover::prove",                // trace_length
     "prove_stage0",                      //
     "commit_witness",                    // columns, log_t   (stage 0)
@@ -56,6 +55,8 @@ inline constexpr std::array<std::string_view, 23> kAlwaysPresentSpans = {
     "Stage5::prove",                     // stage-5 driver (register timestamp range check)
     "prove_stage6a",                     //
     "Stage6a::prove",                    // stage-6a driver (bytecode lookup)
+    "prove_stage6b",                     //
+    "Stage6b::prove",                    // stage-6b driver (byte lookup: instruction results)
     "prove_stage7",                      //
     "Stage7Batch::prove",                // stage-7 batch driver (claim reduction)
     "prove_stage8",                      //
@@ -73,9 +74,10 @@ inline constexpr std::array<std::string_view, 6> kEmittedRelations = {
     "ExitCycle",    "ColumnClaimReduction"};
 // Relations proved by one sumcheck per layer of a fraction tree (prepare/finish_rounds fire once
 // per layer: log T − 1 times for the bytecode tree over T leaves, log T + 2 times for the
-// register and range trees over 8T leaves).
-inline constexpr std::array<std::string_view, 3> kLayeredRelations = {
-    "BytecodeFractionLayer", "RegisterFractionLayer", "TimestampRangeFractionLayer"};
+// register, range and byte-lookup trees over 8T leaves).
+inline constexpr std::array<std::string_view, 4> kLayeredRelations = {
+    "BytecodeFractionLayer", "RegisterFractionLayer", "TimestampRangeFractionLayer",
+    "ByteLookupFractionLayer"};
 
 // Every `prove_stage*` label is a stage (the summary's stage rollup, the memory page's bands).
 inline constexpr std::string_view kStageSpanPrefix = "prove_stage";

@@ -93,6 +93,14 @@ std::vector<std::uint8_t> encode_proof(const Proof& p) {
   put_frs(w, p.bytecode_root_children);
   put_layers(w, p.bytecode_layers);
   put_frs(w, p.stage6a_openings);
+  w.u32(static_cast<std::uint32_t>(p.byte_lookup_entries.size()));
+  for (std::size_t i = 0; i < p.byte_lookup_entries.size(); ++i) {
+    w.u32(p.byte_lookup_entries[i]);
+    w.u32(i < p.byte_lookup_counts.size() ? p.byte_lookup_counts[i] : 0);
+  }
+  put_frs(w, p.byte_root_children);
+  put_layers(w, p.byte_layers);
+  put_frs(w, p.stage6b_openings);
   put_sumcheck(w, p.stage7);
   put_frs(w, p.stage7_openings);
   put_bytes(w, p.pcs_opening);
@@ -163,6 +171,22 @@ std::optional<VerifyError> decode_proof(std::span<const std::uint8_t> bytes, Pro
   p.bytecode_layers = get_layers(r);
   r.section("stage6a.openings");
   p.stage6a_openings = get_frs(r);
+  r.section("stage6b.multiplicities");
+  const std::uint32_t looked_up = r.u32();
+  if (r.need_elements(looked_up, 8)) {
+    p.byte_lookup_entries.resize(looked_up);
+    p.byte_lookup_counts.resize(looked_up);
+    for (std::uint32_t i = 0; i < looked_up; ++i) {
+      p.byte_lookup_entries[i] = r.u32();
+      p.byte_lookup_counts[i] = r.u32();
+    }
+  }
+  r.section("stage6b.root");
+  p.byte_root_children = get_frs(r);
+  r.section("stage6b.layers");
+  p.byte_layers = get_layers(r);
+  r.section("stage6b.openings");
+  p.stage6b_openings = get_frs(r);
   r.section("stage7.sumcheck");
   p.stage7 = get_sumcheck(r);
   r.section("stage7.openings");

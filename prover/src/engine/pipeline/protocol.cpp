@@ -240,7 +240,8 @@ const std::vector<std::vector<std::uint32_t>>& reduction_groups() {
         shift_columns(),
         register_columns(),
         range_columns(),
-        std::vector<std::uint32_t>(r1cs::kBytecodeColumns.begin(), r1cs::kBytecodeColumns.end())};
+        std::vector<std::uint32_t>(r1cs::kBytecodeColumns.begin(), r1cs::kBytecodeColumns.end()),
+        byte_columns()};
   }();
   return g;
 }
@@ -292,6 +293,51 @@ Fraction bytecode_table_side(const std::vector<TraceRow>& table, std::span<const
   Fraction f;
   for (std::size_t k = 0; k < table.size(); ++k)
     f.add(-Fr::from_u64(m[k]), alpha - fingerprint(gp, r1cs::bytecode_values(table[k])));
+  return f;
+}
+
+const std::vector<std::uint32_t>& byte_columns() {
+  static const std::vector<std::uint32_t> c = [] {
+    std::vector<std::uint32_t> v;
+    for (std::uint32_t i = r1cs::kWordX0; i <= r1cs::kWordW3; ++i) v.push_back(i);
+    return v;
+  }();
+  return c;
+}
+
+Fr byte_fingerprint(const Fr& gamma, const Fr& x, const Fr& y, const Fr& z) {
+  return x + gamma * (y + gamma * z);
+}
+
+Fr byte_leaf_q(const Fr& alpha, const Fr& gamma, std::span<const Fr> r_top,
+               std::span<const Fr> v) {
+  const std::vector<Fr> e = EqPolynomial::evals(r_top);
+  Fr q = Fr::zero();
+  for (std::size_t i = 0; i < 4; ++i) {
+    q += e[i] * (alpha - byte_fingerprint(gamma, v[i], v[4 + i], v[8 + i]));
+    q += e[4 + i] * (alpha - v[12 + i]);  // (W_i, 0, 0)
+  }
+  return q;
+}
+
+void absorb_byte_multiplicities(Transcript& t, std::span<const std::uint32_t> entries,
+                                std::span<const std::uint32_t> counts) {
+  std::vector<std::uint8_t> b;
+  b.reserve(entries.size() * 8);
+  for (std::size_t k = 0; k < entries.size(); ++k)
+    for (std::uint32_t v : {entries[k], counts[k]})
+      for (int i = 0; i < 4; ++i) b.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+  t.absorb_bytes("byte_lookup_multiplicities", b);
+}
+
+Fraction byte_table_side(std::span<const std::uint32_t> entries,
+                         std::span<const std::uint32_t> counts, const Fr& gamma, const Fr& alpha) {
+  Fraction f;
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    const std::uint32_t x = entries[k] >> 8, y = entries[k] & 0xff;
+    f.add(-Fr::from_u64(counts[k]),
+          alpha - byte_fingerprint(gamma, Fr::from_u64(x), Fr::from_u64(y), Fr::from_u64(x & y)));
+  }
   return f;
 }
 

@@ -14,7 +14,7 @@
 
 namespace jolt::prover::protocol {
 
-inline constexpr const char* kDomain = "jolt-run/uniform-rv32im/v3";
+inline constexpr const char* kDomain = "jolt-run/uniform-rv32im/v4";
 
 // The preamble: the statement (program digest, entry, every bytecode entry, inputs, outputs,
 // trace length), the padded length, the commitment scheme and its parameters.
@@ -83,6 +83,21 @@ Fr fingerprint(std::span<const Fr> gamma_powers, std::span<const Fr> values);
 // Summand: eq·(P0·Q1 + P1·Q0 + λ·Q0·Q1).
 Expr fraction_layer_expr(const Fr& lambda, bool leaf_layer);
 
+// Stage 6b, the byte lookup (r1cs.hpp, "Instruction results"): every cycle's lookups
+// (X_i, Y_i, Z_i) and (W_i, 0, 0), i < 4, are entries of the table k = 256·x + y ↦ (x, y, x & y)
+// of byte pairs, by the logUp identity
+//   Σ_{t, j<8} 1/(α − fp_j(t)) = Σ_k m_k/(α − fp(entry k)),   fp(x, y, z) = x + γ·y + γ²·z,
+// with the left side as a fraction tree of 8T leaves (leaf j·T + t: lookup j of cycle t, unit
+// numerators) and the multiplicities in the proof as (entry, count) pairs.
+inline constexpr std::uint32_t kByteTableSize = std::uint32_t{1} << 16;
+const std::vector<std::uint32_t>& byte_columns();  // WordX0..3, WordY0..3, WordZ0..3, WordW0..3
+Fr byte_fingerprint(const Fr& gamma, const Fr& x, const Fr& y, const Fr& z);
+// Q of the leaves at (r_top: 3 variables, low variables) from byte_columns() values v there.
+Fr byte_leaf_q(const Fr& alpha, const Fr& gamma, std::span<const Fr> r_top, std::span<const Fr> v);
+// Absorbs the (entry, count) pairs (u32 little-endian each), before γ and α are drawn.
+void absorb_byte_multiplicities(Transcript& t, std::span<const std::uint32_t> entries,
+                                std::span<const std::uint32_t> counts);
+
 // Σ n_i/d_i kept as one fraction (no inversions).
 struct Fraction {
   Fr num = Fr::zero();
@@ -105,9 +120,14 @@ Fraction register_boundary_side(std::span<const Fr> final_values,
                                 std::span<const Fr> final_timestamps, const Fr& gamma,
                                 const Fr& alpha);
 
+// −Σ_k m_k/(α − fp(entry k)): the byte table's side of the stage-6b identity.
+Fraction byte_table_side(std::span<const std::uint32_t> entries,
+                         std::span<const std::uint32_t> counts, const Fr& gamma, const Fr& alpha);
+
 // Stage 7 claim reduction: claim groups (columns opened at one point each), in order:
 // 0 every column at r1, 1 the product factors at r2, 2 shift_columns() at r3,
-// 3 register_columns() at r4, 4 range_columns() at r5, 5 the bytecode columns at r6a. Leaves
+// 3 register_columns() at r4, 4 range_columns() at r5, 5 the bytecode columns at r6a,
+// 6 byte_columns() at r6b. Leaves
 // {eq(r_g,·) for each group g, then F_g = Σ_{c in g} w·col_c}.
 const std::vector<std::vector<std::uint32_t>>& reduction_groups();
 Expr reduction_expr();

@@ -1,6 +1,6 @@
 // The staged prover: stage 0 commit, 1 outer Spartan, 2 products, 3 shift + entry PC + exit,
-// 4 register read/write checking, 5 timestamp range check, 6a bytecode lookup, 7 claim
-// reduction, 8 joint opening.
+// 4 register read/write checking, 5 timestamp range check, 6a bytecode lookup, 6b byte lookup
+// (instruction results), 7 claim reduction, 8 joint opening.
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -46,6 +46,9 @@ constexpr KernelLabels kRegisterLayerLabels = {"RegisterFractionLayer::prepare",
 constexpr KernelLabels kRangeLayerLabels = {"TimestampRangeFractionLayer::prepare",
                                             "TimestampRangeFractionLayer::prove_round",
                                             "TimestampRangeFractionLayer::finish_rounds"};
+constexpr KernelLabels kByteLayerLabels = {"ByteLookupFractionLayer::prepare",
+                                           "ByteLookupFractionLayer::prove_round",
+                                           "ByteLookupFractionLayer::finish_rounds"};
 constexpr KernelLabels kReductionLabels = {"ColumnClaimReduction::prepare",
                                            "ColumnClaimReduction::prove_round",
                                            "ColumnClaimReduction::finish_rounds"};
@@ -85,6 +88,10 @@ struct Stage5Out {
 struct Stage6aOut {
   std::vector<Fr> r6;
   std::vector<Fr> v6;  // the bytecode columns at r6
+};
+struct Stage6bOut {
+  std::vector<Fr> r6;
+  std::vector<Fr> v6;  // byte_columns() at r6b
 };
 struct Stage7Out {
   std::vector<Fr> r7;
@@ -158,6 +165,38 @@ std::vector<std::uint32_t> multiplicities(const Witness& w, const std::vector<Tr
                              ") is not in the program's bytecode");
   }
   return m;
+}
+
+// How often each byte-table entry is looked up (lookup j < 4 of a cycle is (X_j, Y_j, Z_j), j ≥ 4
+// is (W_{j−4}, 0, 0)), as ascending (entry, count) pairs. A lookup that is no entry is counted
+// nowhere (the verifier then rejects at stage6b.logup_sum); the self-check reports it first.
+void byte_multiplicities(const Witness& w, std::vector<std::uint32_t>& entries,
+                         std::vector<std::uint32_t>& counts) {
+  using namespace r1cs;
+  const std::size_t T = w.columns[0].size();
+  std::vector<std::uint32_t> m(protocol::kByteTableSize, 0);
+  auto byte = [](const Fr& v) -> std::uint64_t {
+    const auto l = v.to_canonical_limbs();
+    return (l[1] | l[2] | l[3]) ? 256 : l[0];
+  };
+  for (std::size_t t = 0; t < T; ++t)
+    for (std::uint32_t j = 0; j < 8; ++j) {
+      const std::uint64_t x = byte(w.columns[j < 4 ? kWordX0 + j : kWordW0 + j - 4][t]);
+      const std::uint64_t y = j < 4 ? byte(w.columns[kWordY0 + j][t]) : 0;
+      const std::uint64_t z = j < 4 ? byte(w.columns[kWordZ0 + j][t]) : 0;
+      if (x < 256 && y < 256 && z == (x & y)) {
+        ++m[x * 256 + y];
+      } else if (w.self_check) {
+        throw std::logic_error("prover self-check failed: stage 6b: lookup " + std::to_string(j) +
+                               " of row " + std::to_string(t) +
+                               " is not a byte pair with its AND (an instruction result is not "
+                               "the RV32IM result, or a value is not a 32-bit word)");
+      }
+    }
+  entries.clear();
+  counts.clear();
+  for (std::uint32_t k = 0; k < protocol::kByteTableSize; ++k)
+    if (m[k] != 0) entries.push_back(k), counts.push_back(m[k]);
 }
 
 using ColumnSource = std::function<std::vector<std::vector<Fr>>()>;
@@ -470,7 +509,58 @@ class StagedProver {
     session_.park(std::move(s));
   }
 
-  // Stage 7: every claim so far (groups at r1, r2, r3, r6a) reduced to one point r7.
+  // Stage 6b: the byte lookup (instruction results). The multiplicities are absorbed before γ
+  // and α are drawn.
+  void prove_stage6b() {
+    JOLT_STAGE_SPAN("prove_stage6b");
+    JOLT_SPAN("Stage6b::prove");
+    const Witness& w = session_.get<Witness>();
+    const std::size_t T = w.columns[0].size();
+    {
+      JOLT_SPAN("ByteLookupMultiplicities::count", jolt::arg("lookups", 8 * T));
+      byte_multiplicities(w, proof_.byte_lookup_entries, proof_.byte_lookup_counts);
+    }
+    protocol::absorb_byte_multiplicities(t_, proof_.byte_lookup_entries,
+                                         proof_.byte_lookup_counts);
+    const Fr gamma = t_.challenge("byte_gamma");
+    const Fr alpha = t_.challenge("byte_alpha");
+    std::vector<Fr> q(8 * T);
+    {
+      JOLT_SPAN("ByteLookupFractionTree::leaves");
+      using namespace r1cs;
+      const auto& c = w.columns;
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 4096),
+                        [&](const tbb::blocked_range<std::size_t>& rg) {
+                          for (std::size_t t = rg.begin(); t < rg.end(); ++t)
+                            for (std::uint32_t i = 0; i < 4; ++i) {
+                              q[i * T + t] = alpha - protocol::byte_fingerprint(
+                                                         gamma, c[kWordX0 + i][t],
+                                                         c[kWordY0 + i][t], c[kWordZ0 + i][t]);
+                              q[(4 + i) * T + t] = alpha - c[kWordW0 + i][t];
+                            }
+                        });
+    }
+    snapshot("Stage6b_prepared", {&w, pcs_data_.get()});
+    FractionTreeProof ft =
+        prove_fraction_tree({}, std::move(q), kByteLayerLabels, t_, opt_.self_check);
+    root_check(ft,
+               protocol::byte_table_side(proof_.byte_lookup_entries, proof_.byte_lookup_counts,
+                                         gamma, alpha),
+               "stage 6b: the words' bytes are not the byte table's entries");
+    Stage6bOut s;
+    const std::span<const Fr> r_top(ft.point.data(), 3);
+    s.r6.assign(ft.point.begin() + 3, ft.point.end());
+    s.v6 = evaluate_columns(w.columns, protocol::byte_columns(), s.r6);
+    expect_final(opt_.self_check, ft.q_leaf_claim,
+                 protocol::byte_leaf_q(alpha, gamma, r_top, s.v6), "stage 6b leaves");
+    t_.absorb_frs("opening_claim", s.v6);
+    proof_.byte_root_children = std::move(ft.root_children);
+    proof_.byte_layers = std::move(ft.layers);
+    proof_.stage6b_openings = s.v6;
+    session_.park(std::move(s));
+  }
+
+  // Stage 7: every claim so far (groups at r1 .. r6b) reduced to one point r7.
   void prove_stage7() {
     JOLT_STAGE_SPAN("prove_stage7");
     JOLT_SPAN("Stage7Batch::prove");
@@ -481,12 +571,13 @@ class StagedProver {
     const Stage4Out& s4 = session_.get<Stage4Out>();
     const Stage5Out& s5 = session_.get<Stage5Out>();
     const Stage6aOut& s6 = session_.get<Stage6aOut>();
+    const Stage6bOut& s6b = session_.get<Stage6bOut>();
     const Fr beta = t_.challenge("reduction_gamma");
     const Expr red = protocol::reduction_expr();
     const std::vector<Fr> weights = protocol::reduction_weights(beta);
     const auto& groups = protocol::reduction_groups();
-    const std::vector<const std::vector<Fr>*> points = {&s1.r1, &s2.r2, &s3.r3,
-                                                        &s4.r4, &s5.r5, &s6.r6};
+    const std::vector<const std::vector<Fr>*> points = {&s1.r1, &s2.r2, &s3.r3, &s4.r4,
+                                                        &s5.r5, &s6.r6, &s6b.r6};
     std::unique_ptr<NaiveKernel> kr;
     {
       JOLT_SPAN(kReductionLabels.prepare);
@@ -513,7 +604,7 @@ class StagedProver {
       kr = std::make_unique<NaiveKernel>(kReductionLabels, std::move(leaves), red);
     }
     snapshot("Stage7Batch_prepared", {&w, kr.get(), pcs_data_.get()});
-    const Fr input = protocol::reduction_input(weights, {s1.v1, s2.v2, s3.v3, s4.v4, s5.v5, s6.v6});
+    const Fr input = protocol::reduction_input(weights, {s1.v1, s2.v2, s3.v3, s4.v4, s5.v5, s6.v6, s6b.v6});
     BatchProverOutput out = prove_batch({{kr.get(), input}}, t_, opt_.self_check);
     Stage7Out s;
     s.r7 = out.challenges;
@@ -585,6 +676,7 @@ std::vector<std::uint8_t> run_prover(const Statement& st, std::size_t log_t,
   p.prove_stage4();
   p.prove_stage5();
   p.prove_stage6a();
+  p.prove_stage6b();
   p.prove_stage7();
   p.prove_stage8();
   return p.finish();

@@ -7,57 +7,93 @@ namespace jolt::prover::r1cs {
 
 namespace {
 
-constexpr std::array<std::string_view, kNumColumns> kColumnNames = {"UnexpandedPC",
-                                                                    "Imm",
-                                                                    "Rs1Value",
-                                                                    "Rs2Value",
-                                                                    "RdWriteValue",
-                                                                    "RamAddress",
-                                                                    "RamReadValue",
-                                                                    "RamWriteValue",
-                                                                    "LeftInstructionInput",
-                                                                    "RightInstructionInput",
-                                                                    "LeftLookupOperand",
-                                                                    "RightLookupOperand",
-                                                                    "Product",
-                                                                    "LookupOutput",
-                                                                    "NextUnexpandedPC",
-                                                                    "NextIsNoop",
-                                                                    "ShouldBranch",
-                                                                    "ShouldJump",
-                                                                    "BranchToNext",
-                                                                    "StepToNext",
-                                                                    "AddOperands",
-                                                                    "SubtractOperands",
-                                                                    "MultiplyOperands",
-                                                                    "Load",
-                                                                    "Store",
-                                                                    "LoadWord",
-                                                                    "StoreWord",
-                                                                    "Jump",
-                                                                    "Branch",
-                                                                    "WriteLookupOutputToRD",
-                                                                    "WritePCtoRD",
-                                                                    "LeftOperandIsRs1",
-                                                                    "LeftOperandIsPC",
-                                                                    "RightOperandIsRs2",
-                                                                    "RightOperandIsImm",
-                                                                    "IsNoop",
-                                                                    "IsEcall",
-                                                                    "IsJal",
-                                                                    "Rs1Index",
-                                                                    "Rs2Index",
-                                                                    "RdIndex",
-                                                                    "RdReadValue",
-                                                                    "Rs1ReadTs",
-                                                                    "Rs2ReadTs",
-                                                                    "RdReadTs",
-                                                                    "RangeCount0",
-                                                                    "RangeCount1",
-                                                                    "RangeCount2",
-                                                                    "RangeCount3",
-                                                                    "EcallContinues",
-                                                                    "Rs1Squared"};
+constexpr std::array<std::string_view, kNumColumns> kColumnNames = {
+    "UnexpandedPC",
+    "Imm",
+    "Rs1Value",
+    "Rs2Value",
+    "RdWriteValue",
+    "RamAddress",
+    "RamReadValue",
+    "RamWriteValue",
+    "LeftInstructionInput",
+    "RightInstructionInput",
+    "LeftLookupOperand",
+    "RightLookupOperand",
+    "Product",
+    "LookupOutput",
+    "NextUnexpandedPC",
+    "NextIsNoop",
+    "ShouldBranch",
+    "ShouldJump",
+    "BranchToNext",
+    "StepToNext",
+    "AddOperands",
+    "SubtractOperands",
+    "MultiplyOperands",
+    "Load",
+    "Store",
+    "LoadWord",
+    "StoreWord",
+    "Jump",
+    "Branch",
+    "WriteLookupOutputToRD",
+    "WritePCtoRD",
+    "LeftOperandIsRs1",
+    "LeftOperandIsPC",
+    "RightOperandIsRs2",
+    "RightOperandIsImm",
+    "IsNoop",
+    "IsEcall",
+    "OutputIsLowWord",
+    "OutputIsHighWord",
+    "IsAnd",
+    "IsOr",
+    "IsXor",
+    "IsLtu",
+    "IsGeu",
+    "IsLt",
+    "IsGe",
+    "IsEq",
+    "IsNe",
+    "IsJalr",
+    "IsSra",
+    "Rs1Index",
+    "Rs2Index",
+    "RdIndex",
+    "RdReadValue",
+    "Rs1ReadTs",
+    "Rs2ReadTs",
+    "RdReadTs",
+    "RangeCount0",
+    "RangeCount1",
+    "RangeCount2",
+    "RangeCount3",
+    "EcallContinues",
+    "Rs1Squared",
+    "WordX0",
+    "WordX1",
+    "WordX2",
+    "WordX3",
+    "WordY0",
+    "WordY1",
+    "WordY2",
+    "WordY3",
+    "WordZ0",
+    "WordZ1",
+    "WordZ2",
+    "WordZ3",
+    "WordW0",
+    "WordW1",
+    "WordW2",
+    "WordW3",
+    "Carry",
+    "SignLeft",
+    "SignRight",
+    "DiffInverse",
+    "DiffTimesInverse",
+    "OutputTimesDiff",
+    "SignLeftTimesRight"};
 
 using Terms = std::vector<std::pair<std::uint32_t, std::int64_t>>;
 LinearForm lf(std::int64_t c, Terms t) {
@@ -67,11 +103,29 @@ LinearForm col(std::uint32_t c) {
   return lf(0, {{c, 1}});
 }
 
+// Σ 256^i·column(base + i)·k: a word from its four byte columns.
+void add_word(Terms& t, std::uint32_t base, std::int64_t k) {
+  for (std::uint32_t i = 0; i < 4; ++i) t.push_back({base + i, k << (8 * i)});
+}
+// column(out) − Σ k·word(base): out is this combination of words (plus a constant).
+LinearForm output_is(std::int64_t constant,
+                     std::initializer_list<std::pair<std::uint32_t, std::int64_t>> words,
+                     Terms extra = {}) {
+  LinearForm f{constant, {{kLookupOutput, 1}}};
+  for (auto [base, k] : words) add_word(f.terms, base, -k);
+  for (auto& e : extra) f.terms.push_back(e);
+  return f;
+}
+
 std::vector<ConstraintRow> build_constraints() {
   const std::int64_t two32 = std::int64_t{1} << 32;
   std::vector<ConstraintRow> r;
-  r.push_back({"RamAddressIsRs1PlusImm", "ram_address", lf(0, {{kLoad, 1}, {kStore, 1}}),
-               lf(0, {{kRamAddress, 1}, {kRs1Value, -1}, {kImm, -1}})});
+  // The RAM address is the low word of Rs1 + Imm (wrapping as RV32I's does).
+  {
+    LinearForm b = col(kRamAddress);
+    add_word(b.terms, kWordX0, -1);
+    r.push_back({"RamAddressIsLowWord", "ram_address", lf(0, {{kLoad, 1}, {kStore, 1}}), b});
+  }
   r.push_back({"RamAddressZeroOtherwise", "ram_address", lf(1, {{kLoad, -1}, {kStore, -1}}),
                col(kRamAddress)});
   r.push_back({"LoadKeepsRamWord", "ram_values", col(kLoad),
@@ -107,10 +161,6 @@ std::vector<ConstraintRow> build_constraints() {
                lf(0, {{kNextUnexpandedPC, 1}, {kLookupOutput, -1}})});
   r.push_back({"BranchTarget", "pc_update", col(kBranchToNext),
                lf(0, {{kNextUnexpandedPC, 1}, {kUnexpandedPC, -1}, {kImm, -1}})});
-  // JAL's target (its lookup output, the next PC when it jumps) is PC + Imm (RightLookupOperand
-  // of an AddOperands instruction); a target that wraps around 2^32 is not provable.
-  r.push_back({"JalTargetIsPCPlusImm", "pc_update", col(kIsJal),
-               lf(0, {{kLookupOutput, 1}, {kRightLookupOperand, -1}})});
   r.push_back({"SequentialPC", "pc_update", col(kStepToNext),
                lf(-4, {{kNextUnexpandedPC, 1}, {kUnexpandedPC, -1}})});
   r.push_back({"LeftInputIsRs1", "instruction_input", col(kLeftOperandIsRs1),
@@ -138,12 +188,82 @@ std::vector<ConstraintRow> build_constraints() {
                lf(2, {{kRs1Squared, 1}, {kRs1Value, -3}})});
   for (std::uint32_t f : {kLoad, kStore, kJump, kBranch, kIsNoop, kNextIsNoop})
     r.push_back({"FlagIsBoolean", "flags", col(f), lf(-1, {{f, 1}})});
+
+  // Instruction results (r1cs.hpp, "Instruction results").
+  {
+    LinearForm b = lf(0, {{kRightLookupOperand, 1}, {kCarry, -two32}});
+    add_word(b.terms, kWordX0, -1);
+    r.push_back({"SumIsLowWordAndCarry", "alu_words",
+                 lf(0, {{kAddOperands, 1}, {kSubtractOperands, 1}}), b});
+  }
+  {
+    LinearForm b = col(kProduct);
+    add_word(b.terms, kWordX0, -1);
+    add_word(b.terms, kWordW0, -two32);
+    r.push_back({"ProductIsTwoWords", "alu_words", col(kMultiplyOperands), b});
+  }
+  r.push_back({"CarryIsBoolean", "alu_words", col(kCarry), lf(-1, {{kCarry, 1}})});
+  r.push_back({"SignIsBoolean", "alu_words", col(kSignLeft), lf(-1, {{kSignLeft, 1}})});
+  r.push_back({"SignIsBoolean", "alu_words", col(kSignRight), lf(-1, {{kSignRight, 1}})});
+  {
+    const LinearForm guard = lf(0, {{kIsLt, 1}, {kIsGe, 1}, {kIsSra, 1}});
+    LinearForm b = lf(0, {{kLeftInstructionInput, -2}, {kSignLeft, two32}});
+    add_word(b.terms, kWordY0, 1);
+    r.push_back({"LeftSignFromY", "alu_words", guard, b});
+  }
+  {
+    LinearForm b = lf(0, {{kRightInstructionInput, -2}, {kSignRight, two32}});
+    add_word(b.terms, kWordW0, 1);
+    r.push_back({"RightSignFromW", "alu_words", lf(0, {{kIsLt, 1}, {kIsGe, 1}}), b});
+  }
+  {
+    const LinearForm bitwise = lf(0, {{kIsAnd, 1}, {kIsOr, 1}, {kIsXor, 1}});
+    LinearForm x = lf(0, {{kLeftInstructionInput, -1}});
+    add_word(x.terms, kWordX0, 1);
+    r.push_back({"BitwiseLeftIsX", "alu_words", bitwise, x});
+    LinearForm y = lf(0, {{kRightInstructionInput, -1}});
+    add_word(y.terms, kWordY0, 1);
+    r.push_back({"BitwiseRightIsY", "alu_words", bitwise, y});
+  }
+  {
+    LinearForm y = lf(-1, {});
+    add_word(y.terms, kWordY0, 1);
+    r.push_back({"JalrMaskIsOne", "alu_words", col(kIsJalr), y});
+  }
+  r.push_back({"OutputIsLowWord", "alu_output", col(kOutputIsLowWord), output_is(0, {{kWordX0, 1}})});
+  r.push_back(
+      {"OutputIsHighWord", "alu_output", col(kOutputIsHighWord), output_is(0, {{kWordW0, 1}})});
+  r.push_back({"AndOutput", "alu_output", col(kIsAnd), output_is(0, {{kWordZ0, 1}})});
+  r.push_back({"OrOutput", "alu_output", col(kIsOr),
+               output_is(0, {{kWordX0, 1}, {kWordY0, 1}, {kWordZ0, -1}})});
+  r.push_back({"XorOutput", "alu_output", col(kIsXor),
+               output_is(0, {{kWordX0, 1}, {kWordY0, 1}, {kWordZ0, -2}})});
+  r.push_back({"LtuOutput", "alu_output", col(kIsLtu), lf(-1, {{kLookupOutput, 1}, {kCarry, 1}})});
+  r.push_back({"GeuOutput", "alu_output", col(kIsGeu), lf(0, {{kLookupOutput, 1}, {kCarry, -1}})});
+  r.push_back({"LtOutput", "alu_output", col(kIsLt),
+               lf(-1, {{kLookupOutput, 1}, {kCarry, 1}, {kSignLeft, -1}, {kSignRight, 1}})});
+  r.push_back({"GeOutput", "alu_output", col(kIsGe),
+               lf(0, {{kLookupOutput, 1}, {kCarry, -1}, {kSignLeft, 1}, {kSignRight, -1}})});
+  r.push_back({"EqOutput", "alu_output", col(kIsEq),
+               lf(-1, {{kLookupOutput, 1}, {kDiffTimesInverse, 1}})});
+  r.push_back({"EqDiffVanishes", "alu_output", col(kIsEq), col(kOutputTimesDiff)});
+  r.push_back({"NeOutput", "alu_output", col(kIsNe),
+               lf(0, {{kLookupOutput, 1}, {kDiffTimesInverse, -1}})});
+  r.push_back({"NeDiffVanishes", "alu_output", col(kIsNe),
+               lf(0, {{kOutputTimesDiff, 1},
+                      {kLeftInstructionInput, -1},
+                      {kRightInstructionInput, 1}})});
+  r.push_back({"JalrOutput", "alu_output", col(kIsJalr),
+               output_is(0, {{kWordX0, 1}, {kWordZ0, -1}})});
+  r.push_back({"SraOutput", "alu_output", col(kIsSra),
+               output_is(0, {{kWordW0, 1}}, {{kSignLeft, -two32}, {kSignLeftTimesRight, 1}})});
   if (r.size() > kNumRowsPadded)
     throw std::logic_error("r1cs: more constraint rows than kNumRowsPadded");
   return r;
 }
 
 std::vector<ProductConstraint> build_products() {
+  const LinearForm diff = lf(0, {{kLeftInstructionInput, 1}, {kRightInstructionInput, -1}});
   return {
       {"Product", kProduct, col(kLeftInstructionInput), col(kRightInstructionInput)},
       {"ShouldBranch", kShouldBranch, col(kLookupOutput), col(kBranch)},
@@ -153,6 +273,9 @@ std::vector<ProductConstraint> build_products() {
        lf(1, {{kJump, -1}, {kShouldBranch, -1}})},
       {"EcallContinues", kEcallContinues, col(kIsEcall), lf(1, {{kNextIsNoop, -1}})},
       {"Rs1Squared", kRs1Squared, col(kRs1Value), col(kRs1Value)},
+      {"DiffTimesInverse", kDiffTimesInverse, diff, col(kDiffInverse)},
+      {"OutputTimesDiff", kOutputTimesDiff, col(kLookupOutput), diff},
+      {"SignLeftTimesRight", kSignLeftTimesRight, col(kSignLeft), col(kRightInstructionInput)},
   };
 }
 
@@ -245,35 +368,74 @@ std::uint32_t alu(Opcode o, std::uint32_t a, std::uint32_t b) {
   }
 }
 
+bool is_reg_shift(Opcode o) {
+  return o == Opcode::kSll || o == Opcode::kSrl || o == Opcode::kSra;
+}
+bool is_imm_shift(Opcode o) {
+  return o == Opcode::kSlli || o == Opcode::kSrli || o == Opcode::kSrai;
+}
+
 // The circuit flags of an instruction: a function of opcode and rd only.
 struct InstructionFlags {
   bool noop, load, store, branch, jump, add, sub, mul, left_rs1, left_pc, right_rs2, right_imm,
       writes_lookup, writes_pc;
+  // output classes
+  bool out_low, out_high, is_and, is_or, is_xor, ltu, geu, lt, ge, eq, ne, jalr, sra;
 };
 
 InstructionFlags instruction_flags(const TraceRow& r) {
+  using O = Opcode;
   const Opcode o = r.opcode;
   InstructionFlags f{};
-  f.noop = o == Opcode::kNoop;
+  f.noop = o == O::kNoop;
   f.load = is_load(o);
   f.store = is_store(o);
   f.branch = is_branch(o);
-  f.jump = o == Opcode::kJal || o == Opcode::kJalr;
-  f.add = o == Opcode::kAdd || o == Opcode::kAddi || o == Opcode::kLui || o == Opcode::kAuipc ||
-          f.jump || f.load || f.store;
-  f.sub = o == Opcode::kSub;
-  f.mul = o == Opcode::kMul;
-  f.left_rs1 =
-      f.load || f.store || f.branch || is_imm_alu(o) || is_reg_alu(o) || o == Opcode::kJalr;
-  f.left_pc = o == Opcode::kAuipc || o == Opcode::kJal;
+  f.jump = o == O::kJal || o == O::kJalr;
+  f.add = o == O::kAdd || o == O::kAddi || o == O::kLui || o == O::kAuipc || f.jump || f.load ||
+          f.store;
+  f.sub = o == O::kSub || o == O::kSlt || o == O::kSlti || o == O::kSltu || o == O::kSltiu ||
+          f.branch;
+  f.mul = o == O::kMul || o == O::kMulhu || is_imm_shift(o);
+  f.left_rs1 = f.load || f.store || f.branch || is_imm_alu(o) || is_reg_alu(o) || o == O::kJalr;
+  f.left_pc = o == O::kAuipc || o == O::kJal;
   f.right_rs2 = f.branch || is_reg_alu(o);
-  f.right_imm =
-      f.load || f.store || is_imm_alu(o) || o == Opcode::kLui || o == Opcode::kAuipc || f.jump;
+  f.right_imm = f.load || f.store || is_imm_alu(o) || o == O::kLui || o == O::kAuipc || f.jump;
   f.writes_lookup =
-      (f.load || is_imm_alu(o) || is_reg_alu(o) || o == Opcode::kLui || o == Opcode::kAuipc) &&
-      r.rd != 0;
+      (f.load || is_imm_alu(o) || is_reg_alu(o) || o == O::kLui || o == O::kAuipc) && r.rd != 0;
   f.writes_pc = f.jump && r.rd != 0;
+  f.out_low = o == O::kAdd || o == O::kAddi || o == O::kSub || o == O::kLui || o == O::kAuipc ||
+              o == O::kJal || f.store || o == O::kMul || o == O::kSlli;
+  // The high word is MULHU's and SRLI's result; for the instructions whose result no relation
+  // fixes yet (register shifts, MULH, MULHSU, DIV*, REM*, loads) W is the result itself, which
+  // bounds it to 32 bits.
+  f.out_high = o == O::kMulhu || o == O::kSrli || f.load || is_reg_shift(o) || o == O::kMulh ||
+               o == O::kMulhsu || o == O::kDiv || o == O::kDivu || o == O::kRem || o == O::kRemu;
+  f.is_and = o == O::kAnd || o == O::kAndi;
+  f.is_or = o == O::kOr || o == O::kOri;
+  f.is_xor = o == O::kXor || o == O::kXori;
+  f.ltu = o == O::kSltu || o == O::kSltiu || o == O::kBltu;
+  f.geu = o == O::kBgeu;
+  f.lt = o == O::kSlt || o == O::kSlti || o == O::kBlt;
+  f.ge = o == O::kBge;
+  f.eq = o == O::kBeq;
+  f.ne = o == O::kBne;
+  f.jalr = o == O::kJalr;
+  f.sra = o == O::kSrai;
   return f;
+}
+
+// The right operand the ALU sees for an immediate instruction (the Imm column off branches).
+std::uint64_t alu_immediate(const TraceRow& r) {
+  const auto s = static_cast<std::uint32_t>(r.imm) & 31;
+  if (r.opcode == Opcode::kSlli) return std::uint64_t{1} << s;
+  if (r.opcode == Opcode::kSrli || r.opcode == Opcode::kSrai) return std::uint64_t{1} << (32 - s);
+  return static_cast<std::uint32_t>(r.imm);
+}
+
+std::uint64_t canonical_u64(const Fr& v) {
+  const auto l = v.to_canonical_limbs();
+  return (l[1] | l[2] | l[3]) ? ~std::uint64_t{0} : l[0];
 }
 
 }  // namespace
@@ -350,7 +512,7 @@ std::array<Fr, kNumBytecodeColumns> bytecode_values(const TraceRow& r) {
   const Fr one = Fr::one();
   auto flag = [&](std::uint32_t c, bool b) { v[c] = b ? one : Fr::zero(); };
   v[kUnexpandedPC] = Fr::from_u64(r.pc);
-  v[kImm] = Fr::from_i64(r.imm);
+  v[kImm] = f.branch ? Fr::from_i64(r.imm) : Fr::from_u64(alu_immediate(r));
   flag(kIsNoop, f.noop);
   flag(kLoad, f.load);
   flag(kStore, f.store);
@@ -368,7 +530,19 @@ std::array<Fr, kNumBytecodeColumns> bytecode_values(const TraceRow& r) {
   flag(kWriteLookupOutputToRD, f.writes_lookup);
   flag(kWritePCtoRD, f.writes_pc);
   flag(kIsEcall, r.opcode == Opcode::kEcall);
-  flag(kIsJal, r.opcode == Opcode::kJal);
+  flag(kOutputIsLowWord, f.out_low);
+  flag(kOutputIsHighWord, f.out_high);
+  flag(kIsAnd, f.is_and);
+  flag(kIsOr, f.is_or);
+  flag(kIsXor, f.is_xor);
+  flag(kIsLtu, f.ltu);
+  flag(kIsGeu, f.geu);
+  flag(kIsLt, f.lt);
+  flag(kIsGe, f.ge);
+  flag(kIsEq, f.eq);
+  flag(kIsNe, f.ne);
+  flag(kIsJalr, f.jalr);
+  flag(kIsSra, f.sra);
   v[kRs1Index] = Fr::from_u64(r.rs1);
   v[kRs2Index] = Fr::from_u64(r.rs2);
   v[kRdIndex] = Fr::from_u64(r.rd);
@@ -388,13 +562,13 @@ std::vector<std::vector<Fr>> extract_columns(std::span<const TraceRow> rows) {
     auto set = [&](std::uint32_t col_id, const Fr& v) { c[col_id][t] = v; };
     auto flag = [&](std::uint32_t col_id, bool b) { c[col_id][t] = b ? one : Fr::zero(); };
     const InstructionFlags f = instruction_flags(r);
-    const bool noop = f.noop, branch = f.branch, jump = f.jump, add = f.add, sub = f.sub,
-               mul = f.mul, left_rs1 = f.left_rs1, left_pc = f.left_pc, right_rs2 = f.right_rs2,
-               right_imm = f.right_imm, load = f.load, store = f.store;
+    const bool noop = f.noop, branch = f.branch, jump = f.jump, left_rs1 = f.left_rs1,
+               left_pc = f.left_pc, right_rs2 = f.right_rs2, right_imm = f.right_imm,
+               load = f.load, store = f.store;
     const std::array<Fr, kNumBytecodeColumns> fixed = bytecode_values(r);
     for (std::size_t i = 0; i < kNumBytecodeColumns; ++i) set(kBytecodeColumns[i], fixed[i]);
 
-    const Fr pc = Fr::from_u64(r.pc), imm = Fr::from_i64(r.imm);
+    const Fr pc = Fr::from_u64(r.pc);
     const Fr rs1 = Fr::from_u64(r.rs1_val), rs2 = Fr::from_u64(r.rs2_val);
     set(kRs1Value, rs1);
     set(kRs2Value, rs2);
@@ -404,17 +578,9 @@ std::vector<std::vector<Fr>> extract_columns(std::span<const TraceRow> rows) {
     set(kRamReadValue, (load || store) ? Fr::from_u64(r.mem_pre) : Fr::zero());
     set(kRamWriteValue, (load || store) ? Fr::from_u64(r.mem_post) : Fr::zero());
     const Fr left = left_rs1 ? rs1 : (left_pc ? pc : Fr::zero());
-    const Fr right = right_rs2 ? rs2 : (right_imm ? imm : Fr::zero());
+    const Fr right = right_rs2 ? rs2 : (right_imm ? c[kImm][t] : Fr::zero());
     set(kLeftInstructionInput, left);
     set(kRightInstructionInput, right);
-    const Fr product = left * right;
-    set(kProduct, product);
-    set(kLeftLookupOperand, (add || sub || mul) ? Fr::zero() : left);
-    Fr rl = right;
-    if (add) rl = left + right;
-    if (sub) rl = left - right + Fr::from_u64(std::uint64_t{1} << 32);
-    if (mul) rl = product;
-    set(kRightLookupOperand, rl);
     const std::uint32_t lo = noop ? 0 : lookup_output(r);
     set(kLookupOutput, Fr::from_u64(lo));
     const bool last = t + 1 == T;
@@ -428,9 +594,65 @@ std::vector<std::vector<Fr>> extract_columns(std::span<const TraceRow> rows) {
     flag(kStepToNext, !next_noop && !jump && !should_branch);
     flag(kEcallContinues, r.opcode == Opcode::kEcall && !next_noop);
     set(kRs1Squared, rs1 * rs1);
+    fill_alu_columns(c, t);
   }
   fill_register_columns(c);
   return c;
+}
+
+void fill_alu_columns(std::vector<std::vector<Fr>>& c, std::size_t t) {
+  auto on = [&](std::uint32_t flag) { return c[flag][t] == Fr::one(); };
+  const Fr left = c[kLeftInstructionInput][t], right = c[kRightInstructionInput][t];
+  const bool add = on(kAddOperands), sub = on(kSubtractOperands), mul = on(kMultiplyOperands);
+  const Fr two32 = Fr::from_u64(std::uint64_t{1} << 32);
+  c[kProduct][t] = left * right;
+  c[kLeftLookupOperand][t] = (add || sub || mul) ? Fr::zero() : left;
+  Fr rl = right;
+  if (add) rl = left + right;
+  if (sub) rl = left - right + two32;
+  if (mul) rl = c[kProduct][t];
+  c[kRightLookupOperand][t] = rl;
+  // The words as integers (an input that is no 32-bit word leaves them 0: its relation then
+  // fails, as it must).
+  const std::uint64_t l = canonical_u64(left), rt = canonical_u64(right);
+  const std::uint64_t out = canonical_u64(c[kLookupOutput][t]);
+  const bool words = l < (std::uint64_t{1} << 32) && rt <= (std::uint64_t{1} << 32);
+  std::uint64_t x = 0, y = 0, w = 0;
+  bool carry = false, sign_left = false, sign_right = false;
+  if (words && add) {
+    const std::uint64_t s = l + rt;
+    x = s & 0xffffffffu, carry = (s >> 32) != 0;
+  }
+  if (words && sub) {
+    const std::uint64_t s = l + (std::uint64_t{1} << 32) - rt;
+    x = s & 0xffffffffu, carry = (s >> 32) != 0;
+  }
+  if (words && mul) {
+    const std::uint64_t p = l * rt;
+    x = p & 0xffffffffu, w = p >> 32;
+  }
+  if (words && (on(kIsAnd) || on(kIsOr) || on(kIsXor))) x = l, y = rt & 0xffffffffu;
+  if (words && (on(kIsLt) || on(kIsGe) || on(kIsSra)))
+    y = (l << 1) & 0xffffffffu, sign_left = ((l >> 31) & 1) != 0;
+  if (words && (on(kIsLt) || on(kIsGe)))
+    w = (rt << 1) & 0xffffffffu, sign_right = ((rt >> 31) & 1) != 0;
+  if (on(kIsJalr)) y = 1;
+  if (on(kOutputIsHighWord) && !mul) w = out & 0xffffffffu;
+  for (std::uint32_t i = 0; i < 4; ++i) {
+    const std::uint64_t xi = (x >> (8 * i)) & 0xff, yi = (y >> (8 * i)) & 0xff;
+    c[kWordX0 + i][t] = Fr::from_u64(xi);
+    c[kWordY0 + i][t] = Fr::from_u64(yi);
+    c[kWordZ0 + i][t] = Fr::from_u64(xi & yi);
+    c[kWordW0 + i][t] = Fr::from_u64((w >> (8 * i)) & 0xff);
+  }
+  c[kCarry][t] = carry ? Fr::one() : Fr::zero();
+  c[kSignLeft][t] = sign_left ? Fr::one() : Fr::zero();
+  c[kSignRight][t] = sign_right ? Fr::one() : Fr::zero();
+  const Fr diff = left - right;
+  c[kDiffInverse][t] = (on(kIsEq) || on(kIsNe)) && !diff.is_zero() ? diff.inverse() : Fr::zero();
+  c[kDiffTimesInverse][t] = diff * c[kDiffInverse][t];
+  c[kOutputTimesDiff][t] = c[kLookupOutput][t] * diff;
+  c[kSignLeftTimesRight][t] = c[kSignLeft][t] * right;
 }
 
 void fill_register_columns(std::vector<std::vector<Fr>>& c) {

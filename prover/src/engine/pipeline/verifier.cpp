@@ -1,7 +1,8 @@
 // The verifier: fixes the commitment scheme from its configuration and log T from the
 // statement, replays the prover's transcript, checks every sumcheck, every stage's final claim
 // against the opened evaluations (evaluating Ã, B̃, eq, eq+1 and the padding indicator itself),
-// the bytecode lookup against the table it builds from the program, and the stage-8 opening of
+// the bytecode lookup against the table it builds from the program, the byte lookup against the
+// table of byte pairs, and the stage-8 opening of
 // every committed column at the joint point.
 #include <jolt/prover/pipeline/proof.hpp>
 #include <jolt/prover/pipeline/prover.hpp>
@@ -65,12 +66,21 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
       p.register_final_values.size() != r1cs::kNumRegisters ||
       p.register_final_timestamps.size() != r1cs::kNumRegisters ||
       p.stage6a_openings.size() != r1cs::kNumBytecodeColumns ||
+      p.stage6b_openings.size() != protocol::byte_columns().size() ||
       p.stage7_openings.size() != kNumColumns)
     return shape_error("wrong number of opening claims");
   if (p.bytecode_multiplicities.size() != table.size())
     return shape_error(std::to_string(p.bytecode_multiplicities.size()) +
                        " bytecode multiplicities for a table of " + std::to_string(table.size()) +
                        " entries");
+
+  if (p.byte_lookup_counts.size() != p.byte_lookup_entries.size())
+    return shape_error("byte lookup entries and counts differ in number");
+  for (std::size_t k = 0; k < p.byte_lookup_entries.size(); ++k)
+    if (p.byte_lookup_entries[k] >= protocol::kByteTableSize || p.byte_lookup_counts[k] == 0 ||
+        (k > 0 && p.byte_lookup_entries[k] <= p.byte_lookup_entries[k - 1]))
+      return shape_error("byte lookup multiplicity " + std::to_string(k) +
+                         " is not a table entry with a positive count, in ascending order");
 
   Transcript t(protocol::kDomain);
   protocol::absorb_statement(t, st, static_cast<std::uint32_t>(log_t), p.pcs_kind, p.pcs_parameters,
@@ -217,20 +227,43 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
               "the fraction tree's leaves are not α − fingerprint of the opened columns");
   t.absorb_frs("opening_claim", v6);
 
+  // Stage 6b: the byte lookup (instruction results) against the table of byte pairs.
+  protocol::absorb_byte_multiplicities(t, p.byte_lookup_entries, p.byte_lookup_counts);
+  const Fr gamma6b = t.challenge("byte_gamma");
+  const Fr alpha6b = t.challenge("byte_alpha");
+  FractionTreeVerified bt;
+  if (auto e = in_stage("stage6b", verify_fraction_tree(log_t + 3, true, p.byte_root_children,
+                                                        p.byte_layers, t, bt)))
+    return e;
+  JOLT_VERIFY("stage6b.logup_sum",
+              protocol::fraction_root_vanishes(
+                  bt.p_root, bt.q_root,
+                  protocol::byte_table_side(p.byte_lookup_entries, p.byte_lookup_counts, gamma6b,
+                                            alpha6b)),
+              "the words' bytes are not byte-table entries with the claimed multiplicities: an "
+              "instruction result is not the RV32IM result, or a value is not a 32-bit word");
+  const std::vector<Fr> r6b(bt.point.begin() + 3, bt.point.end());
+  const std::vector<Fr>& v6b = p.stage6b_openings;
+  JOLT_VERIFY("stage6b.leaf",
+              bt.q_leaf_claim == protocol::byte_leaf_q(alpha6b, gamma6b,
+                                                       std::span<const Fr>(bt.point.data(), 3), v6b),
+              "the byte tree's leaves do not match the opened byte columns");
+  t.absorb_frs("opening_claim", v6b);
+
   // Stage 7: every claim reduced to one point r7.
   const Fr beta = t.challenge("reduction_gamma");
   const Expr red = protocol::reduction_expr();
   const std::vector<Fr> weights = protocol::reduction_weights(beta);
   SumcheckVerified b7;
   if (auto e = in_stage("stage7",
-                        verify_batch({protocol::reduction_input(weights, {v1, v2, v3, v4, v5, v6})},
+                        verify_batch({protocol::reduction_input(weights, {v1, v2, v3, v4, v5, v6, v6b})},
                                      {log_t}, red.degree(), p.stage7, t, b7)))
     return e;
   const std::vector<Fr>& r7 = b7.challenges;
   const std::vector<Fr>& v7 = p.stage7_openings;
   {
     std::vector<Fr> leaves;
-    for (const auto* pt : {&r1, &r2, &r3, &r4, &r5, &r6})
+    for (const auto* pt : {&r1, &r2, &r3, &r4, &r5, &r6, &r6b})
       leaves.push_back(EqPolynomial::evaluate(*pt, r7));
     for (const Fr& f : protocol::reduction_folds(weights, v7)) leaves.push_back(f);
     JOLT_VERIFY("stage7.final_claim", b7.final_claim == b7.coefficients[0] * red.evaluate(leaves),

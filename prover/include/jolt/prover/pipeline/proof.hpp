@@ -21,6 +21,9 @@
 //            frs root children (P1[0], P1[1], Q1[0], Q1[1])
 //            u32 layer count, per layer: sumcheck | frs claims (P0, P1, Q0, Q1 or, last, Q0, Q1)
 //            frs openings                                 — the bytecode columns at r6a
+//   stage6b: u32 count + (u32 entry, u32 multiplicity) per byte-table entry looked up (entries
+//            ascending, multiplicities ≥ 1)
+//            frs root children | u32 layer count, layers | frs openings (the byte columns at r6b)
 //   stage7 sumcheck | frs openings                        — every column at the joint point r7
 //   bytes  stage-8 PCS opening
 // sumcheck = u32 rounds, then per round u32 coefficient count + Fr coefficients.
@@ -28,7 +31,8 @@
 // Version history: 1 had no parameters field; 2 adds it (the verifier's configuration fixes the
 // scheme, its parameters and log_T, and rejects a header that differs); 3 adds the bytecode
 // lookup (stage 6a), the entry PC and exit, register checking (stages 4, 5), moves the claim
-// reduction to stage 7, and stage 3 opens only UnexpandedPC, IsNoop and IsEcall.
+// reduction to stage 7, and stage 3 opens only UnexpandedPC, IsNoop and IsEcall; 4 adds the byte
+// lookup (stage 6b) and the instruction-result columns (86 committed columns).
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -41,7 +45,7 @@
 
 namespace jolt::prover {
 
-inline constexpr std::uint16_t kProofVersion = 3;
+inline constexpr std::uint16_t kProofVersion = 4;
 
 // One layer of a fraction-tree sumcheck and the child-layer values at its point.
 struct FractionLayerProof {
@@ -73,6 +77,11 @@ struct Proof {
   std::vector<Fr> bytecode_root_children;
   std::vector<FractionLayerProof> bytecode_layers;
   std::vector<Fr> stage6a_openings;
+  std::vector<std::uint32_t> byte_lookup_entries;  // ascending, < 2^16
+  std::vector<std::uint32_t> byte_lookup_counts;   // ≥ 1 each
+  std::vector<Fr> byte_root_children;
+  std::vector<FractionLayerProof> byte_layers;
+  std::vector<Fr> stage6b_openings;
   SumcheckProof stage7;
   std::vector<Fr> stage7_openings;
   std::vector<std::uint8_t> pcs_opening;

@@ -2,18 +2,18 @@
 // of Jolt's rv64 constraints), and the witness extraction from TraceRows.
 //
 //   std::vector<std::vector<Fr>> cols = r1cs::extract_columns(rows);  // kNumColumns × T
-//   const auto& rows = r1cs::constraints();                           // 22 eq-conditional rows
+//   const auto& rows = r1cs::constraints();                           // eq-conditional rows
 //   bool ok = r1cs::check_cycle(cols, t);                             // debugging aid
 //
 // Every row is guard·(left − right) = 0 with guard and left − right affine in z, where z is the
 // per-cycle vector (z[0] = 1, z[1 + c] = column c). The outer Spartan sumcheck proves A·z ∘ B·z = 0
-// over (row, cycle), rows padded to kNumRowsPadded with zero rows. Five product columns are
+// over (row, cycle), rows padded to kNumRowsPadded with zero rows. The product columns are
 // defined by product constraints proved in stage 2 (kProducts).
 //
 // Column semantics are fixed by extract_columns(). The static columns (kBytecodeColumns: PC,
-// immediate, circuit flags) are tied to the program by the bytecode lookup; the others are not
-// yet tied to the ISA semantics of lookups or to memory checking.
-// Known restriction: RAM address = Rs1 + Imm is an integer identity (no 2^32 wrap-around).
+// immediate, circuit flags) are tied to the program by the bytecode lookup, the register columns
+// by register memory checking, the instruction results by the byte lookup ("Instruction
+// results" below); RAM values are not yet tied to memory checking.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -66,7 +66,21 @@ enum Column : std::uint32_t {
   kRightOperandIsImm,
   kIsNoop,
   kIsEcall,
-  kIsJal,     // JAL: the jump target is PC + Imm
+  // output classes: which word relation fixes LookupOutput (exactly one per instruction that
+  // writes rd through it or branches; see "Instruction results" below)
+  kOutputIsLowWord,   // LookupOutput = X (sum or product low word)
+  kOutputIsHighWord,  // LookupOutput = W (product high word; range check only for the rest)
+  kIsAnd,
+  kIsOr,
+  kIsXor,
+  kIsLtu,   // SLTU, SLTIU, BLTU
+  kIsGeu,   // BGEU
+  kIsLt,    // SLT, SLTI, BLT
+  kIsGe,    // BGE
+  kIsEq,    // BEQ
+  kIsNe,    // BNE
+  kIsJalr,  // (Rs1 + Imm) with bit 0 cleared
+  kIsSra,   // SRAI
   kRs1Index,  // register indices (0 when the instruction has no such operand)
   kRs2Index,
   kRdIndex,
@@ -82,13 +96,38 @@ enum Column : std::uint32_t {
   // termination: a non-final ECALL must be a cycle marker (a7 in {1, 2}), never an exit
   kEcallContinues,  // IsEcall · (1 − NextIsNoop)
   kRs1Squared,      // Rs1Value²
+  // instruction results: the words X, Y, W as bytes (each byte is a byte-lookup entry) and the
+  // per-byte AND of X and Y
+  kWordX0,
+  kWordX1,
+  kWordX2,
+  kWordX3,
+  kWordY0,
+  kWordY1,
+  kWordY2,
+  kWordY3,
+  kWordZ0,  // X_i & Y_i
+  kWordZ1,
+  kWordZ2,
+  kWordZ3,
+  kWordW0,
+  kWordW1,
+  kWordW2,
+  kWordW3,
+  kCarry,              // bit 32 of the sum / difference
+  kSignLeft,           // bit 31 of the left input (signed comparisons, SRAI)
+  kSignRight,          // bit 31 of the right input (signed comparisons)
+  kDiffInverse,        // (Left − Right)^−1, 0 when equal (BEQ, BNE)
+  kDiffTimesInverse,   // (Left − Right) · DiffInverse
+  kOutputTimesDiff,    // LookupOutput · (Left − Right)
+  kSignLeftTimesRight, // SignLeft · RightInstructionInput
   kNumColumns
 };
 
 std::string_view column_name(std::uint32_t c);
 
 // The columns a fetched instruction fixes, in the bytecode lookup's tuple order: PC, immediate,
-// the 18 circuit flags and the 3 register indices (kAddOperands .. kRdIndex).
+// the circuit flags and output classes, and the 3 register indices (kAddOperands .. kRdIndex).
 inline constexpr std::size_t kNumBytecodeColumns = 2 + (kRdIndex - kAddOperands + 1);
 inline constexpr std::array<std::uint32_t, kNumBytecodeColumns> kBytecodeColumns = [] {
   std::array<std::uint32_t, kNumBytecodeColumns> a{};
@@ -139,8 +178,8 @@ struct ConstraintRow {
 };
 
 const std::vector<ConstraintRow>& constraints();
-inline constexpr std::size_t kRowBits = 5;
-inline constexpr std::size_t kNumRowsPadded = std::size_t{1} << kRowBits;  // 32
+inline constexpr std::size_t kRowBits = 6;
+inline constexpr std::size_t kNumRowsPadded = std::size_t{1} << kRowBits;  // 64
 
 // Product constraint: out = left · right (left/right affine in the columns).
 struct ProductConstraint {
@@ -159,6 +198,27 @@ std::vector<std::vector<Fr>> extract_columns(std::span<const TraceRow> rows);
 // The value an RV32IM instruction's lookup produces in this witness (rd result, branch
 // condition, jump target, loaded value, store address).
 std::uint32_t lookup_output(const TraceRow& row);
+
+// Instruction results. Each cycle decomposes three 32-bit words into bytes, X = Σ 256^i·X_i,
+// Y and W alike, and looks up (X_i, Y_i, Z_i) and (W_i, 0, 0) in the table of byte pairs with
+// their AND (stage 6b), so every byte is in [0, 256) and Z_i = X_i & Y_i. The rows then fix the
+// result per output class:
+//   Add/Sub operands: RightLookupOperand (Left + Right, or Left − Right + 2^32) = X + 2^32·Carry
+//   Multiply operands: Product = X + 2^32·W (MUL, MULHU, and SLLI/SRLI/SRAI whose Imm is the
+//     power of two 2^s / 2^(32−s))
+//   low word: out = X;  high word: out = W;  AND: out = Z;  OR: X + Y − Z;  XOR: X + Y − 2Z
+//   (bitwise: X = Left, Y = Right);  LTU: 1 − Carry;  GEU: Carry;  LT: 1 − Carry + sL − sR;
+//   GE: Carry − sL + sR, with the signs from Y = 2·Left − 2^32·sL, W = 2·Right − 2^32·sR;
+//   EQ/NE: the inverse of Left − Right;  JALR: Y = 1, out = X − Z;  SRAI: out = W + sL·(2^32 −
+//   Right).
+// Every value written to a register is so in [0, 2^32). The Imm column holds the right operand
+// the ALU sees: imm mod 2^32 (the power of two for immediate shifts); for branches the signed
+// offset (BranchTarget adds it to the PC).
+// Recomputes the ALU witness of cycle t (LeftLookupOperand, RightLookupOperand, Product, the
+// words and their bytes, Carry, the signs, DiffInverse and the product columns) from the flags,
+// LeftInstructionInput, RightInstructionInput and LookupOutput: the honest assignment, used by
+// extract_columns and by tests that alter a witness.
+void fill_alu_columns(std::vector<std::vector<Fr>>& columns, std::size_t t);
 
 // Debugging aid: names of the constraints that fail at cycle t (empty if all hold).
 std::vector<std::string_view> failing_constraints(const std::vector<std::vector<Fr>>& cols,

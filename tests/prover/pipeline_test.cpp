@@ -551,7 +551,7 @@ TEST_CASE("every claim in the proof is checked: targeted edits are rejected") {
     CHECK(rejected_at(p) == "proof.shape");
     p = honest;
     p.byte_lookup_entries.back() = 1u << 16;
-    CHECK(rejected_at(p) == "proof.shape");
+    CHECK(rejected_at(p) == "stage6b.multiplicities");
     p = honest;
     p.stage1.round_polys[0].coeffs[0] += Fr::one();
     CHECK(rejected_at(p) == "stage1.sumcheck.round_sum");

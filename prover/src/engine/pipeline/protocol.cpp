@@ -309,8 +309,7 @@ Fr byte_fingerprint(const Fr& gamma, const Fr& x, const Fr& y, const Fr& z) {
   return x + gamma * (y + gamma * z);
 }
 
-Fr byte_leaf_q(const Fr& alpha, const Fr& gamma, std::span<const Fr> r_top,
-               std::span<const Fr> v) {
+Fr byte_leaf_q(const Fr& alpha, const Fr& gamma, std::span<const Fr> r_top, std::span<const Fr> v) {
   const std::vector<Fr> e = EqPolynomial::evals(r_top);
   Fr q = Fr::zero();
   for (std::size_t i = 0; i < 4; ++i) {

@@ -16,6 +16,7 @@
 #include <jolt/prover/poly/multilinear.hpp>
 #include <jolt/prover/sumcheck/naive_kernel.hpp>
 #include <jolt/prover/sumcheck/session.hpp>
+#include <map>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -175,28 +176,35 @@ void byte_multiplicities(const Witness& w, std::vector<std::uint32_t>& entries,
   using namespace r1cs;
   const std::size_t T = w.columns[0].size();
   std::vector<std::uint32_t> m(protocol::kByteTableSize, 0);
-  auto byte = [](const Fr& v) -> std::uint64_t {
+  // A witness "byte" x ≥ 256 (self-checks off) is counted as entry 256·x + y, which the
+  // verifier's table does not have (stage6b.multiplicities).
+  std::map<std::uint32_t, std::uint32_t> beyond;
+  auto small = [](const Fr& v) -> std::uint64_t {
     const auto l = v.to_canonical_limbs();
-    return (l[1] | l[2] | l[3]) ? 256 : l[0];
+    return (l[1] | l[2] | l[3]) || l[0] >= (std::uint64_t{1} << 24) ? ~std::uint64_t{0} : l[0];
   };
   for (std::size_t t = 0; t < T; ++t)
     for (std::uint32_t j = 0; j < 8; ++j) {
-      const std::uint64_t x = byte(w.columns[j < 4 ? kWordX0 + j : kWordW0 + j - 4][t]);
-      const std::uint64_t y = j < 4 ? byte(w.columns[kWordY0 + j][t]) : 0;
-      const std::uint64_t z = j < 4 ? byte(w.columns[kWordZ0 + j][t]) : 0;
+      const std::uint64_t x = small(w.columns[j < 4 ? kWordX0 + j : kWordW0 + j - 4][t]);
+      const std::uint64_t y = j < 4 ? small(w.columns[kWordY0 + j][t]) : 0;
+      const std::uint64_t z = j < 4 ? small(w.columns[kWordZ0 + j][t]) : 0;
       if (x < 256 && y < 256 && z == (x & y)) {
         ++m[x * 256 + y];
-      } else if (w.self_check) {
+        continue;
+      }
+      if (w.self_check)
         throw std::logic_error("prover self-check failed: stage 6b: lookup " + std::to_string(j) +
                                " of row " + std::to_string(t) +
                                " is not a byte pair with its AND (an instruction result is not "
                                "the RV32IM result, or a value is not a 32-bit word)");
-      }
+      if (x != ~std::uint64_t{0} && y < 256 && z == (x & y))
+        ++beyond[static_cast<std::uint32_t>(x * 256 + y)];
     }
   entries.clear();
   counts.clear();
   for (std::uint32_t k = 0; k < protocol::kByteTableSize; ++k)
     if (m[k] != 0) entries.push_back(k), counts.push_back(m[k]);
+  for (auto [k, n] : beyond) entries.push_back(k), counts.push_back(n);
 }
 
 using ColumnSource = std::function<std::vector<std::vector<Fr>>()>;
@@ -520,8 +528,7 @@ class StagedProver {
       JOLT_SPAN("ByteLookupMultiplicities::count", jolt::arg("lookups", 8 * T));
       byte_multiplicities(w, proof_.byte_lookup_entries, proof_.byte_lookup_counts);
     }
-    protocol::absorb_byte_multiplicities(t_, proof_.byte_lookup_entries,
-                                         proof_.byte_lookup_counts);
+    protocol::absorb_byte_multiplicities(t_, proof_.byte_lookup_entries, proof_.byte_lookup_counts);
     const Fr gamma = t_.challenge("byte_gamma");
     const Fr alpha = t_.challenge("byte_alpha");
     std::vector<Fr> q(8 * T);
@@ -551,8 +558,8 @@ class StagedProver {
     const std::span<const Fr> r_top(ft.point.data(), 3);
     s.r6.assign(ft.point.begin() + 3, ft.point.end());
     s.v6 = evaluate_columns(w.columns, protocol::byte_columns(), s.r6);
-    expect_final(opt_.self_check, ft.q_leaf_claim,
-                 protocol::byte_leaf_q(alpha, gamma, r_top, s.v6), "stage 6b leaves");
+    expect_final(opt_.self_check, ft.q_leaf_claim, protocol::byte_leaf_q(alpha, gamma, r_top, s.v6),
+                 "stage 6b leaves");
     t_.absorb_frs("opening_claim", s.v6);
     proof_.byte_root_children = std::move(ft.root_children);
     proof_.byte_layers = std::move(ft.layers);
@@ -604,7 +611,8 @@ class StagedProver {
       kr = std::make_unique<NaiveKernel>(kReductionLabels, std::move(leaves), red);
     }
     snapshot("Stage7Batch_prepared", {&w, kr.get(), pcs_data_.get()});
-    const Fr input = protocol::reduction_input(weights, {s1.v1, s2.v2, s3.v3, s4.v4, s5.v5, s6.v6, s6b.v6});
+    const Fr input =
+        protocol::reduction_input(weights, {s1.v1, s2.v2, s3.v3, s4.v4, s5.v5, s6.v6, s6b.v6});
     BatchProverOutput out = prove_batch({{kr.get(), input}}, t_, opt_.self_check);
     Stage7Out s;
     s.r7 = out.challenges;

@@ -7,93 +7,92 @@ namespace jolt::prover::r1cs {
 
 namespace {
 
-constexpr std::array<std::string_view, kNumColumns> kColumnNames = {
-    "UnexpandedPC",
-    "Imm",
-    "Rs1Value",
-    "Rs2Value",
-    "RdWriteValue",
-    "RamAddress",
-    "RamReadValue",
-    "RamWriteValue",
-    "LeftInstructionInput",
-    "RightInstructionInput",
-    "LeftLookupOperand",
-    "RightLookupOperand",
-    "Product",
-    "LookupOutput",
-    "NextUnexpandedPC",
-    "NextIsNoop",
-    "ShouldBranch",
-    "ShouldJump",
-    "BranchToNext",
-    "StepToNext",
-    "AddOperands",
-    "SubtractOperands",
-    "MultiplyOperands",
-    "Load",
-    "Store",
-    "LoadWord",
-    "StoreWord",
-    "Jump",
-    "Branch",
-    "WriteLookupOutputToRD",
-    "WritePCtoRD",
-    "LeftOperandIsRs1",
-    "LeftOperandIsPC",
-    "RightOperandIsRs2",
-    "RightOperandIsImm",
-    "IsNoop",
-    "IsEcall",
-    "OutputIsLowWord",
-    "OutputIsHighWord",
-    "IsAnd",
-    "IsOr",
-    "IsXor",
-    "IsLtu",
-    "IsGeu",
-    "IsLt",
-    "IsGe",
-    "IsEq",
-    "IsNe",
-    "IsJalr",
-    "IsSra",
-    "Rs1Index",
-    "Rs2Index",
-    "RdIndex",
-    "RdReadValue",
-    "Rs1ReadTs",
-    "Rs2ReadTs",
-    "RdReadTs",
-    "RangeCount0",
-    "RangeCount1",
-    "RangeCount2",
-    "RangeCount3",
-    "EcallContinues",
-    "Rs1Squared",
-    "WordX0",
-    "WordX1",
-    "WordX2",
-    "WordX3",
-    "WordY0",
-    "WordY1",
-    "WordY2",
-    "WordY3",
-    "WordZ0",
-    "WordZ1",
-    "WordZ2",
-    "WordZ3",
-    "WordW0",
-    "WordW1",
-    "WordW2",
-    "WordW3",
-    "Carry",
-    "SignLeft",
-    "SignRight",
-    "DiffInverse",
-    "DiffTimesInverse",
-    "OutputTimesDiff",
-    "SignLeftTimesRight"};
+constexpr std::array<std::string_view, kNumColumns> kColumnNames = {"UnexpandedPC",
+                                                                    "Imm",
+                                                                    "Rs1Value",
+                                                                    "Rs2Value",
+                                                                    "RdWriteValue",
+                                                                    "RamAddress",
+                                                                    "RamReadValue",
+                                                                    "RamWriteValue",
+                                                                    "LeftInstructionInput",
+                                                                    "RightInstructionInput",
+                                                                    "LeftLookupOperand",
+                                                                    "RightLookupOperand",
+                                                                    "Product",
+                                                                    "LookupOutput",
+                                                                    "NextUnexpandedPC",
+                                                                    "NextIsNoop",
+                                                                    "ShouldBranch",
+                                                                    "ShouldJump",
+                                                                    "BranchToNext",
+                                                                    "StepToNext",
+                                                                    "AddOperands",
+                                                                    "SubtractOperands",
+                                                                    "MultiplyOperands",
+                                                                    "Load",
+                                                                    "Store",
+                                                                    "LoadWord",
+                                                                    "StoreWord",
+                                                                    "Jump",
+                                                                    "Branch",
+                                                                    "WriteLookupOutputToRD",
+                                                                    "WritePCtoRD",
+                                                                    "LeftOperandIsRs1",
+                                                                    "LeftOperandIsPC",
+                                                                    "RightOperandIsRs2",
+                                                                    "RightOperandIsImm",
+                                                                    "IsNoop",
+                                                                    "IsEcall",
+                                                                    "OutputIsLowWord",
+                                                                    "OutputIsHighWord",
+                                                                    "IsAnd",
+                                                                    "IsOr",
+                                                                    "IsXor",
+                                                                    "IsLtu",
+                                                                    "IsGeu",
+                                                                    "IsLt",
+                                                                    "IsGe",
+                                                                    "IsEq",
+                                                                    "IsNe",
+                                                                    "IsJalr",
+                                                                    "IsSra",
+                                                                    "Rs1Index",
+                                                                    "Rs2Index",
+                                                                    "RdIndex",
+                                                                    "RdReadValue",
+                                                                    "Rs1ReadTs",
+                                                                    "Rs2ReadTs",
+                                                                    "RdReadTs",
+                                                                    "RangeCount0",
+                                                                    "RangeCount1",
+                                                                    "RangeCount2",
+                                                                    "RangeCount3",
+                                                                    "EcallContinues",
+                                                                    "Rs1Squared",
+                                                                    "WordX0",
+                                                                    "WordX1",
+                                                                    "WordX2",
+                                                                    "WordX3",
+                                                                    "WordY0",
+                                                                    "WordY1",
+                                                                    "WordY2",
+                                                                    "WordY3",
+                                                                    "WordZ0",
+                                                                    "WordZ1",
+                                                                    "WordZ2",
+                                                                    "WordZ3",
+                                                                    "WordW0",
+                                                                    "WordW1",
+                                                                    "WordW2",
+                                                                    "WordW3",
+                                                                    "Carry",
+                                                                    "SignLeft",
+                                                                    "SignRight",
+                                                                    "DiffInverse",
+                                                                    "DiffTimesInverse",
+                                                                    "OutputTimesDiff",
+                                                                    "SignLeftTimesRight"};
 
 using Terms = std::vector<std::pair<std::uint32_t, std::int64_t>>;
 LinearForm lf(std::int64_t c, Terms t) {
@@ -230,7 +229,8 @@ std::vector<ConstraintRow> build_constraints() {
     add_word(y.terms, kWordY0, 1);
     r.push_back({"JalrMaskIsOne", "alu_words", col(kIsJalr), y});
   }
-  r.push_back({"OutputIsLowWord", "alu_output", col(kOutputIsLowWord), output_is(0, {{kWordX0, 1}})});
+  r.push_back(
+      {"OutputIsLowWord", "alu_output", col(kOutputIsLowWord), output_is(0, {{kWordX0, 1}})});
   r.push_back(
       {"OutputIsHighWord", "alu_output", col(kOutputIsHighWord), output_is(0, {{kWordW0, 1}})});
   r.push_back({"AndOutput", "alu_output", col(kIsAnd), output_is(0, {{kWordZ0, 1}})});
@@ -244,17 +244,16 @@ std::vector<ConstraintRow> build_constraints() {
                lf(-1, {{kLookupOutput, 1}, {kCarry, 1}, {kSignLeft, -1}, {kSignRight, 1}})});
   r.push_back({"GeOutput", "alu_output", col(kIsGe),
                lf(0, {{kLookupOutput, 1}, {kCarry, -1}, {kSignLeft, 1}, {kSignRight, -1}})});
-  r.push_back({"EqOutput", "alu_output", col(kIsEq),
-               lf(-1, {{kLookupOutput, 1}, {kDiffTimesInverse, 1}})});
+  r.push_back(
+      {"EqOutput", "alu_output", col(kIsEq), lf(-1, {{kLookupOutput, 1}, {kDiffTimesInverse, 1}})});
   r.push_back({"EqDiffVanishes", "alu_output", col(kIsEq), col(kOutputTimesDiff)});
-  r.push_back({"NeOutput", "alu_output", col(kIsNe),
-               lf(0, {{kLookupOutput, 1}, {kDiffTimesInverse, -1}})});
-  r.push_back({"NeDiffVanishes", "alu_output", col(kIsNe),
-               lf(0, {{kOutputTimesDiff, 1},
-                      {kLeftInstructionInput, -1},
-                      {kRightInstructionInput, 1}})});
-  r.push_back({"JalrOutput", "alu_output", col(kIsJalr),
-               output_is(0, {{kWordX0, 1}, {kWordZ0, -1}})});
+  r.push_back(
+      {"NeOutput", "alu_output", col(kIsNe), lf(0, {{kLookupOutput, 1}, {kDiffTimesInverse, -1}})});
+  r.push_back(
+      {"NeDiffVanishes", "alu_output", col(kIsNe),
+       lf(0, {{kOutputTimesDiff, 1}, {kLeftInstructionInput, -1}, {kRightInstructionInput, 1}})});
+  r.push_back(
+      {"JalrOutput", "alu_output", col(kIsJalr), output_is(0, {{kWordX0, 1}, {kWordZ0, -1}})});
   r.push_back({"SraOutput", "alu_output", col(kIsSra),
                output_is(0, {{kWordW0, 1}}, {{kSignLeft, -two32}, {kSignLeftTimesRight, 1}})});
   if (r.size() > kNumRowsPadded)
@@ -394,8 +393,8 @@ InstructionFlags instruction_flags(const TraceRow& r) {
   f.jump = o == O::kJal || o == O::kJalr;
   f.add = o == O::kAdd || o == O::kAddi || o == O::kLui || o == O::kAuipc || f.jump || f.load ||
           f.store;
-  f.sub = o == O::kSub || o == O::kSlt || o == O::kSlti || o == O::kSltu || o == O::kSltiu ||
-          f.branch;
+  f.sub =
+      o == O::kSub || o == O::kSlt || o == O::kSlti || o == O::kSltu || o == O::kSltiu || f.branch;
   f.mul = o == O::kMul || o == O::kMulhu || is_imm_shift(o);
   f.left_rs1 = f.load || f.store || f.branch || is_imm_alu(o) || is_reg_alu(o) || o == O::kJalr;
   f.left_pc = o == O::kAuipc || o == O::kJal;
@@ -563,8 +562,8 @@ std::vector<std::vector<Fr>> extract_columns(std::span<const TraceRow> rows) {
     auto flag = [&](std::uint32_t col_id, bool b) { c[col_id][t] = b ? one : Fr::zero(); };
     const InstructionFlags f = instruction_flags(r);
     const bool noop = f.noop, branch = f.branch, jump = f.jump, left_rs1 = f.left_rs1,
-               left_pc = f.left_pc, right_rs2 = f.right_rs2, right_imm = f.right_imm,
-               load = f.load, store = f.store;
+               left_pc = f.left_pc, right_rs2 = f.right_rs2, right_imm = f.right_imm, load = f.load,
+               store = f.store;
     const std::array<Fr, kNumBytecodeColumns> fixed = bytecode_values(r);
     for (std::size_t i = 0; i < kNumBytecodeColumns; ++i) set(kBytecodeColumns[i], fixed[i]);
 

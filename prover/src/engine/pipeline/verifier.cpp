@@ -76,11 +76,13 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
 
   if (p.byte_lookup_counts.size() != p.byte_lookup_entries.size())
     return shape_error("byte lookup entries and counts differ in number");
+  // Canonical encoding: one pair per entry, ascending, no zero count (the table-range check of
+  // the entries is stage6b.multiplicities below).
   for (std::size_t k = 0; k < p.byte_lookup_entries.size(); ++k)
-    if (p.byte_lookup_entries[k] >= protocol::kByteTableSize || p.byte_lookup_counts[k] == 0 ||
+    if (p.byte_lookup_counts[k] == 0 ||
         (k > 0 && p.byte_lookup_entries[k] <= p.byte_lookup_entries[k - 1]))
       return shape_error("byte lookup multiplicity " + std::to_string(k) +
-                         " is not a table entry with a positive count, in ascending order");
+                         " has a zero count or is out of ascending order");
 
   Transcript t(protocol::kDomain);
   protocol::absorb_statement(t, st, static_cast<std::uint32_t>(log_t), p.pcs_kind, p.pcs_parameters,
@@ -228,6 +230,12 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
   t.absorb_frs("opening_claim", v6);
 
   // Stage 6b: the byte lookup (instruction results) against the table of byte pairs.
+  JOLT_VERIFY(
+      "stage6b.multiplicities",
+      p.byte_lookup_entries.empty() || p.byte_lookup_entries.back() < protocol::kByteTableSize,
+      "a byte-lookup multiplicity names entry " +
+          std::to_string(p.byte_lookup_entries.empty() ? 0 : p.byte_lookup_entries.back()) +
+          ", outside the table of 2^16 byte pairs");
   protocol::absorb_byte_multiplicities(t, p.byte_lookup_entries, p.byte_lookup_counts);
   const Fr gamma6b = t.challenge("byte_gamma");
   const Fr alpha6b = t.challenge("byte_alpha");
@@ -235,19 +243,20 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
   if (auto e = in_stage("stage6b", verify_fraction_tree(log_t + 3, true, p.byte_root_children,
                                                         p.byte_layers, t, bt)))
     return e;
-  JOLT_VERIFY("stage6b.logup_sum",
-              protocol::fraction_root_vanishes(
-                  bt.p_root, bt.q_root,
-                  protocol::byte_table_side(p.byte_lookup_entries, p.byte_lookup_counts, gamma6b,
-                                            alpha6b)),
-              "the words' bytes are not byte-table entries with the claimed multiplicities: an "
-              "instruction result is not the RV32IM result, or a value is not a 32-bit word");
+  JOLT_VERIFY(
+      "stage6b.logup_sum",
+      protocol::fraction_root_vanishes(
+          bt.p_root, bt.q_root,
+          protocol::byte_table_side(p.byte_lookup_entries, p.byte_lookup_counts, gamma6b, alpha6b)),
+      "the words' bytes are not byte-table entries with the claimed multiplicities: an "
+      "instruction result is not the RV32IM result, or a value is not a 32-bit word");
   const std::vector<Fr> r6b(bt.point.begin() + 3, bt.point.end());
   const std::vector<Fr>& v6b = p.stage6b_openings;
-  JOLT_VERIFY("stage6b.leaf",
-              bt.q_leaf_claim == protocol::byte_leaf_q(alpha6b, gamma6b,
-                                                       std::span<const Fr>(bt.point.data(), 3), v6b),
-              "the byte tree's leaves do not match the opened byte columns");
+  JOLT_VERIFY(
+      "stage6b.leaf",
+      bt.q_leaf_claim ==
+          protocol::byte_leaf_q(alpha6b, gamma6b, std::span<const Fr>(bt.point.data(), 3), v6b),
+      "the byte tree's leaves do not match the opened byte columns");
   t.absorb_frs("opening_claim", v6b);
 
   // Stage 7: every claim reduced to one point r7.
@@ -255,9 +264,10 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
   const Expr red = protocol::reduction_expr();
   const std::vector<Fr> weights = protocol::reduction_weights(beta);
   SumcheckVerified b7;
-  if (auto e = in_stage("stage7",
-                        verify_batch({protocol::reduction_input(weights, {v1, v2, v3, v4, v5, v6, v6b})},
-                                     {log_t}, red.degree(), p.stage7, t, b7)))
+  if (auto e =
+          in_stage("stage7",
+                   verify_batch({protocol::reduction_input(weights, {v1, v2, v3, v4, v5, v6, v6b})},
+                                {log_t}, red.degree(), p.stage7, t, b7)))
     return e;
   const std::vector<Fr>& r7 = b7.challenges;
   const std::vector<Fr>& v7 = p.stage7_openings;

@@ -26,8 +26,9 @@ struct Program {
 };
 
 // Both throw ElfError for an image check_image (tracer.hpp) refuses: segments outside guest RAM
-// or overlapping. Decodes every 4-byte-aligned word of the executable segments that is a legal RV32IM
-// instruction the tracer can execute without faulting; illegal words and EBREAK are left out.
+// or overlapping. Decodes every 4-byte-aligned word of the executable segments that is a legal
+// RV32IM instruction the tracer can execute without faulting; illegal words and EBREAK are left
+// out.
 Program program_from_elf(std::span<const std::uint8_t> elf);
 Program program_from_image(const ElfImage& image, std::vector<std::uint8_t> digest);
 

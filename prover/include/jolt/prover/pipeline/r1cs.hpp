@@ -73,14 +73,14 @@ enum Column : std::uint32_t {
   kIsAnd,
   kIsOr,
   kIsXor,
-  kIsLtu,   // SLTU, SLTIU, BLTU
-  kIsGeu,   // BGEU
-  kIsLt,    // SLT, SLTI, BLT
-  kIsGe,    // BGE
-  kIsEq,    // BEQ
-  kIsNe,    // BNE
-  kIsJalr,  // (Rs1 + Imm) with bit 0 cleared
-  kIsSra,   // SRAI
+  kIsLtu,     // SLTU, SLTIU, BLTU
+  kIsGeu,     // BGEU
+  kIsLt,      // SLT, SLTI, BLT
+  kIsGe,      // BGE
+  kIsEq,      // BEQ
+  kIsNe,      // BNE
+  kIsJalr,    // (Rs1 + Imm) with bit 0 cleared
+  kIsSra,     // SRAI
   kRs1Index,  // register indices (0 when the instruction has no such operand)
   kRs2Index,
   kRdIndex,
@@ -114,13 +114,13 @@ enum Column : std::uint32_t {
   kWordW1,
   kWordW2,
   kWordW3,
-  kCarry,              // bit 32 of the sum / difference
-  kSignLeft,           // bit 31 of the left input (signed comparisons, SRAI)
-  kSignRight,          // bit 31 of the right input (signed comparisons)
-  kDiffInverse,        // (Left − Right)^−1, 0 when equal (BEQ, BNE)
-  kDiffTimesInverse,   // (Left − Right) · DiffInverse
-  kOutputTimesDiff,    // LookupOutput · (Left − Right)
-  kSignLeftTimesRight, // SignLeft · RightInstructionInput
+  kCarry,               // bit 32 of the sum / difference
+  kSignLeft,            // bit 31 of the left input (signed comparisons, SRAI)
+  kSignRight,           // bit 31 of the right input (signed comparisons)
+  kDiffInverse,         // (Left − Right)^−1, 0 when equal (BEQ, BNE)
+  kDiffTimesInverse,    // (Left − Right) · DiffInverse
+  kOutputTimesDiff,     // LookupOutput · (Left − Right)
+  kSignLeftTimesRight,  // SignLeft · RightInstructionInput
   kNumColumns
 };
 

@@ -41,6 +41,17 @@ bool bytes_in_table(const std::vector<std::vector<Fr>>& c, std::size_t t) {
   return true;
 }
 
+// Recomputes cycle t's product columns from the values they multiply (after a test edits them).
+void refresh_products(std::vector<std::vector<Fr>>& c, std::size_t t) {
+  const Fr left = c[kLeftInstructionInput][t], right = c[kRightInstructionInput][t];
+  Fr y = Fr::zero();
+  for (std::uint32_t i = 4; i-- > 0;) y = y * Fr::from_u64(256) + c[kWordY0 + i][t];
+  c[kDiffTimesInverse][t] = (left - right) * c[kDiffInverse][t];
+  c[kOutputTimesDiff][t] = c[kLookupOutput][t] * (left - right);
+  c[kSignLeftTimesRight][t] = c[kSignLeft][t] * right;
+  c[kQuotientTimesRight][t] = y * right;
+}
+
 // One executed instruction with operands a (rs1) and b (rs2), or immediate imm.
 TraceRow row_of(Opcode op, std::uint32_t a, std::uint32_t b, std::int32_t imm) {
   TraceRow r;
@@ -79,7 +90,7 @@ TEST_CASE("the uniform rows and the byte table fix every covered instruction's R
       {O::kLui, true, false},   {O::kAuipc, true, false}, {O::kJal, true, false},
       {O::kJalr, true, false},  {O::kBeq, false, false},  {O::kBne, false, false},
       {O::kBlt, false, false},  {O::kBge, false, false},  {O::kBltu, false, false},
-      {O::kBgeu, false, false}};
+      {O::kBgeu, false, false},  {O::kDivu, false, false},  {O::kRemu, false, false}};
   std::vector<std::uint32_t> operands = {
       0, 1, 2, 7, 0x7fffffff, 0x80000000, 0x80000001, 0xfffffffe, 0xffffffff, 0x12345678};
   std::mt19937 rng(12);
@@ -183,6 +194,7 @@ TEST_CASE("a malicious prover's wrong instruction result is rejected at the name
     set_result(cols, t, two32);
     cols[kCarry][t] = Fr::zero();
     cols[kWordX3][t] = b256;  // X = 2^32: a "byte" of 256
+    refresh_products(cols, t);
     REQUIRE(failing_constraints(cols, t).empty());
     CHECK_THROWS_AS(prove_columns(st, cols), std::logic_error);
     // The honest prover counts the "byte" 256 as entry 2^16, which the table does not have.
@@ -192,6 +204,7 @@ TEST_CASE("a malicious prover's wrong instruction result is rejected at the name
     const std::size_t t = at(Opcode::kAddi);
     cols[kWordX0][t] += b256;
     cols[kWordX1][t] -= Fr::one();  // X is the same field element
+    refresh_products(cols, t);
     REQUIRE(failing_constraints(cols, t).empty());
     CHECK(rejected_at(cols) == "stage6b.multiplicities");
   }
@@ -201,6 +214,7 @@ TEST_CASE("a malicious prover's wrong instruction result is rejected at the name
     set_result(cols, t, cols[kLookupOutput][t] - two32);
     cols[kCarry][t] = Fr::one();
     cols[kWordX3][t] -= b256;
+    refresh_products(cols, t);
     REQUIRE(failing_constraints(cols, t).empty());
     CHECK(rejected_at(cols) == "stage6b.logup_sum");
   }
@@ -210,6 +224,7 @@ TEST_CASE("a malicious prover's wrong instruction result is rejected at the name
     set_result(cols, t, Fr::zero());
     cols[kCarry][t] = Fr::one();
     cols[kWordX3][t] -= b256;
+    refresh_products(cols, t);
     REQUIRE(failing_constraints(cols, t).empty());
     CHECK(rejected_at(cols) == "stage6b.logup_sum");
   }
@@ -217,6 +232,7 @@ TEST_CASE("a malicious prover's wrong instruction result is rejected at the name
     const std::size_t t = at(Opcode::kXor);
     set_result(cols, t, cols[kLookupOutput][t] - Fr::from_u64(2));
     cols[kWordZ0][t] += Fr::one();  // X + Y − 2Z is the forged result
+    refresh_products(cols, t);
     REQUIRE(failing_constraints(cols, t).empty());
     CHECK(rejected_at(cols) == "stage6b.logup_sum");
   }
@@ -227,6 +243,7 @@ TEST_CASE("a malicious prover's wrong instruction result is rejected at the name
     cols[kSignLeft][t] = Fr::zero();
     cols[kSignLeftTimesRight][t] = Fr::zero();
     cols[kWordY3][t] += b256;  // Y = 2·Left − 2^32·SignLeft = 2^32
+    refresh_products(cols, t);
     REQUIRE(failing_constraints(cols, t).empty());
     CHECK(rejected_at(cols) == "stage6b.logup_sum");
   }
@@ -236,8 +253,68 @@ TEST_CASE("a malicious prover's wrong instruction result is rejected at the name
     set_result(cols, t, Fr::from_u64(4));
     cols[kWordW0][t] += Fr::one();
     cols[kWordX3][t] -= b256;  // Product = X + 2^32·W still
+    refresh_products(cols, t);
     REQUIRE(failing_constraints(cols, t).empty());
     CHECK(rejected_at(cols) == "stage6b.logup_sum");
+  }
+}
+
+// x1 = 100, x2 = 7: DIVU 14, REMU 2, and DIVU by x0.
+std::vector<testutil::Instr> division_program() {
+  using O = Opcode;
+  return {
+      {O::kAddi, 1, 0, 0, 100},   // 0
+      {O::kAddi, 2, 0, 0, 7},     // 4
+      {O::kDivu, 3, 1, 2, 0},     // 8: 14
+      {O::kRemu, 4, 1, 2, 0},     // 12: 2
+      {O::kDivu, 5, 1, 0, 0},     // 16: 2^32 − 1 (by zero)
+      {O::kEcall, 0, 17, 10, 0},  // 20: exit
+  };
+}
+
+TEST_CASE("a malicious prover's wrong division result is rejected at the named check") {
+  const auto prog = division_program();
+  auto rows = testutil::run(prog);
+  Statement st{testutil::program_of(prog), {}, {}, rows.size()};
+  rows.resize(padded_trace_length(rows.size()));
+  REQUIRE_FALSE(verify(st, prove(st, rows)));
+  auto cols = extract_columns(rows);
+  auto rejected_at = [&] { return check_of(verify(st, prove_columns(st, cols, forging()))); };
+  const Fr b256 = Fr::from_u64(256);
+  SUBCASE("DIVU: quotient one more, remainder below zero") {
+    const std::size_t t = 2;
+    REQUIRE(cols[kLookupOutput][t] == Fr::from_u64(14));
+    cols[kLookupOutput][t] = cols[kRdWriteValue][t] = Fr::from_u64(15);
+    cols[kWordY0][t] += Fr::one();
+    cols[kWordW0][t] -= Fr::from_u64(7);  // 2 − 7: no byte
+    cols[kWordX0][t] += Fr::from_u64(7);
+    refresh_products(cols, t);
+    REQUIRE(failing_constraints(cols, t).empty());
+    CHECK(rejected_at() == "stage6b.logup_sum");
+  }
+  SUBCASE("REMU: remainder not below the divisor") {
+    const std::size_t t = 3;
+    REQUIRE(cols[kLookupOutput][t] == Fr::from_u64(2));
+    cols[kLookupOutput][t] = cols[kRdWriteValue][t] = Fr::from_u64(9);
+    cols[kWordW0][t] += Fr::from_u64(7);
+    cols[kWordY0][t] -= Fr::one();
+    cols[kWordX0][t] -= Fr::from_u64(7);  // 7 − 9 − 1: no byte
+    cols[kWordZ0][t] = Fr::zero();
+    refresh_products(cols, t);
+    REQUIRE(failing_constraints(cols, t).empty());
+    CHECK(rejected_at() == "stage6b.logup_sum");
+  }
+  SUBCASE("DIVU by zero: a quotient other than 2^32 − 1") {
+    const std::size_t t = 4;
+    REQUIRE(cols[kDivisorIsZero][t] == Fr::one());
+    cols[kLookupOutput][t] = cols[kRdWriteValue][t] = Fr::zero();
+    for (std::uint32_t i = 0; i < 4; ++i) cols[kWordY0 + i][t] = Fr::zero();
+    cols[kDivisorIsZero][t] = Fr::zero();  // ZeroDivisorQuotient no longer applies
+    cols[kWordX3][t] -= b256;               // X = −101: no word
+    for (std::uint32_t i = 0; i < 4; ++i) cols[kWordZ0 + i][t] = Fr::zero();
+    refresh_products(cols, t);
+    REQUIRE(failing_constraints(cols, t).empty());
+    CHECK(rejected_at() == "stage6b.logup_sum");
   }
 }
 
@@ -288,6 +365,7 @@ TEST_CASE("a branch taken when its condition is false is rejected") {
     prove_taken(32, cols, t, st);
     cols[kCarry][t] = Fr::zero();
     cols[kWordX3][t] += Fr::from_u64(256);
+    refresh_products(cols, t);
     REQUIRE(failing_constraints(cols, t).empty());
     CHECK_THROWS_AS(prove_columns(st, cols), std::logic_error);
     CHECK(check_of(verify(st, prove_columns(st, cols, forging()))) == "stage6b.multiplicities");

@@ -94,7 +94,7 @@ TEST_CASE("the proof format version is pinned") {
   REQUIRE(proof.size() > 8);
   CHECK(std::string(proof.begin(), proof.begin() + 4) == "JRPF");
   CHECK(proof[4] == 4);
-  CHECK(r1cs::kNumColumns == 86);
+  CHECK(r1cs::kNumColumns == 90);
   CHECK(proof[5] == 0);
   auto bad = proof;
   bad[4] = 1;

@@ -57,6 +57,8 @@ constexpr std::array<std::string_view, kNumColumns> kColumnNames = {"UnexpandedP
                                                                     "IsNe",
                                                                     "IsJalr",
                                                                     "IsSra",
+                                                                    "IsDivu",
+                                                                    "IsRemu",
                                                                     "Rs1Index",
                                                                     "Rs2Index",
                                                                     "RdIndex",
@@ -92,7 +94,9 @@ constexpr std::array<std::string_view, kNumColumns> kColumnNames = {"UnexpandedP
                                                                     "DiffInverse",
                                                                     "DiffTimesInverse",
                                                                     "OutputTimesDiff",
-                                                                    "SignLeftTimesRight"};
+                                                                    "SignLeftTimesRight",
+    "DivisorIsZero",
+    "QuotientTimesRight"};
 
 using Terms = std::vector<std::pair<std::uint32_t, std::int64_t>>;
 LinearForm lf(std::int64_t c, Terms t) {
@@ -256,6 +260,25 @@ std::vector<ConstraintRow> build_constraints() {
       {"JalrOutput", "alu_output", col(kIsJalr), output_is(0, {{kWordX0, 1}, {kWordZ0, -1}})});
   r.push_back({"SraOutput", "alu_output", col(kIsSra),
                output_is(0, {{kWordW0, 1}}, {{kSignLeft, -two32}, {kSignLeftTimesRight, 1}})});
+  {
+    const LinearForm division = lf(0, {{kIsDivu, 1}, {kIsRemu, 1}});
+    LinearForm id = lf(0, {{kQuotientTimesRight, 1}, {kLeftInstructionInput, -1}});
+    add_word(id.terms, kWordW0, 1);
+    r.push_back({"DivisionIdentity", "alu_words", division, id});
+    LinearForm below = lf(1, {{kRightInstructionInput, -1}, {kDivisorIsZero, -two32}});
+    add_word(below.terms, kWordX0, 1);
+    add_word(below.terms, kWordW0, 1);
+    r.push_back({"RemainderBelowDivisor", "alu_words", division, below});
+    LinearForm all_ones = lf(-(two32 - 1), {});
+    add_word(all_ones.terms, kWordY0, 1);
+    r.push_back({"ZeroDivisorQuotient", "alu_words", col(kDivisorIsZero), all_ones});
+    r.push_back({"ZeroDivisorIsZero", "alu_words", col(kDivisorIsZero),
+                 col(kRightInstructionInput)});
+    r.push_back(
+        {"DivisorIsZeroBoolean", "alu_words", col(kDivisorIsZero), lf(-1, {{kDivisorIsZero, 1}})});
+  }
+  r.push_back({"DivuOutput", "alu_output", col(kIsDivu), output_is(0, {{kWordY0, 1}})});
+  r.push_back({"RemuOutput", "alu_output", col(kIsRemu), output_is(0, {{kWordW0, 1}})});
   if (r.size() > kNumRowsPadded)
     throw std::logic_error("r1cs: more constraint rows than kNumRowsPadded");
   return r;
@@ -263,6 +286,8 @@ std::vector<ConstraintRow> build_constraints() {
 
 std::vector<ProductConstraint> build_products() {
   const LinearForm diff = lf(0, {{kLeftInstructionInput, 1}, {kRightInstructionInput, -1}});
+  LinearForm quotient;
+  add_word(quotient.terms, kWordY0, 1);
   return {
       {"Product", kProduct, col(kLeftInstructionInput), col(kRightInstructionInput)},
       {"ShouldBranch", kShouldBranch, col(kLookupOutput), col(kBranch)},
@@ -275,6 +300,7 @@ std::vector<ProductConstraint> build_products() {
       {"DiffTimesInverse", kDiffTimesInverse, diff, col(kDiffInverse)},
       {"OutputTimesDiff", kOutputTimesDiff, col(kLookupOutput), diff},
       {"SignLeftTimesRight", kSignLeftTimesRight, col(kSignLeft), col(kRightInstructionInput)},
+      {"QuotientTimesRight", kQuotientTimesRight, quotient, col(kRightInstructionInput)},
   };
 }
 
@@ -379,7 +405,7 @@ struct InstructionFlags {
   bool noop, load, store, branch, jump, add, sub, mul, left_rs1, left_pc, right_rs2, right_imm,
       writes_lookup, writes_pc;
   // output classes
-  bool out_low, out_high, is_and, is_or, is_xor, ltu, geu, lt, ge, eq, ne, jalr, sra;
+  bool out_low, out_high, is_and, is_or, is_xor, ltu, geu, lt, ge, eq, ne, jalr, sra, divu, remu;
 };
 
 InstructionFlags instruction_flags(const TraceRow& r) {
@@ -406,10 +432,12 @@ InstructionFlags instruction_flags(const TraceRow& r) {
   f.out_low = o == O::kAdd || o == O::kAddi || o == O::kSub || o == O::kLui || o == O::kAuipc ||
               o == O::kJal || f.store || o == O::kMul || o == O::kSlli;
   // The high word is MULHU's and SRLI's result; for the instructions whose result no relation
-  // fixes yet (register shifts, MULH, MULHSU, DIV*, REM*, loads) W is the result itself, which
+  // fixes yet (register shifts, MULH, MULHSU, DIV, REM, loads) W is the result itself, which
   // bounds it to 32 bits.
   f.out_high = o == O::kMulhu || o == O::kSrli || f.load || is_reg_shift(o) || o == O::kMulh ||
-               o == O::kMulhsu || o == O::kDiv || o == O::kDivu || o == O::kRem || o == O::kRemu;
+               o == O::kMulhsu || o == O::kDiv || o == O::kRem;
+  f.divu = o == O::kDivu;
+  f.remu = o == O::kRemu;
   f.is_and = o == O::kAnd || o == O::kAndi;
   f.is_or = o == O::kOr || o == O::kOri;
   f.is_xor = o == O::kXor || o == O::kXori;
@@ -542,6 +570,8 @@ std::array<Fr, kNumBytecodeColumns> bytecode_values(const TraceRow& r) {
   flag(kIsNe, f.ne);
   flag(kIsJalr, f.jalr);
   flag(kIsSra, f.sra);
+  flag(kIsDivu, f.divu);
+  flag(kIsRemu, f.remu);
   v[kRs1Index] = Fr::from_u64(r.rs1);
   v[kRs2Index] = Fr::from_u64(r.rs2);
   v[kRdIndex] = Fr::from_u64(r.rd);
@@ -636,6 +666,13 @@ void fill_alu_columns(std::vector<std::vector<Fr>>& c, std::size_t t) {
   if (words && (on(kIsLt) || on(kIsGe)))
     w = (rt << 1) & 0xffffffffu, sign_right = ((rt >> 31) & 1) != 0;
   if (on(kIsJalr)) y = 1;
+  bool divisor_zero = false;
+  if (words && (on(kIsDivu) || on(kIsRemu)) && rt < (std::uint64_t{1} << 32)) {
+    divisor_zero = rt == 0;
+    y = divisor_zero ? 0xffffffffu : l / rt;           // quotient
+    w = divisor_zero ? l : l % rt;                     // remainder
+    x = divisor_zero ? 0xffffffffu - w : rt - w - 1;  // the remainder is below the divisor
+  }
   if (on(kOutputIsHighWord) && !mul) w = out & 0xffffffffu;
   for (std::uint32_t i = 0; i < 4; ++i) {
     const std::uint64_t xi = (x >> (8 * i)) & 0xff, yi = (y >> (8 * i)) & 0xff;
@@ -652,6 +689,8 @@ void fill_alu_columns(std::vector<std::vector<Fr>>& c, std::size_t t) {
   c[kDiffTimesInverse][t] = diff * c[kDiffInverse][t];
   c[kOutputTimesDiff][t] = c[kLookupOutput][t] * diff;
   c[kSignLeftTimesRight][t] = c[kSignLeft][t] * right;
+  c[kDivisorIsZero][t] = divisor_zero ? Fr::one() : Fr::zero();
+  c[kQuotientTimesRight][t] = Fr::from_u64(y) * right;
 }
 
 void fill_register_columns(std::vector<std::vector<Fr>>& c) {

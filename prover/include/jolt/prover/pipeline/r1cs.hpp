@@ -81,6 +81,8 @@ enum Column : std::uint32_t {
   kIsNe,      // BNE
   kIsJalr,    // (Rs1 + Imm) with bit 0 cleared
   kIsSra,     // SRAI
+  kIsDivu,    // DIVU: out = the quotient Y
+  kIsRemu,    // REMU: out = the remainder W
   kRs1Index,  // register indices (0 when the instruction has no such operand)
   kRs2Index,
   kRdIndex,
@@ -121,6 +123,8 @@ enum Column : std::uint32_t {
   kDiffTimesInverse,    // (Left − Right) · DiffInverse
   kOutputTimesDiff,     // LookupOutput · (Left − Right)
   kSignLeftTimesRight,  // SignLeft · RightInstructionInput
+  kDivisorIsZero,       // DIVU/REMU by zero
+  kQuotientTimesRight,  // Y · RightInstructionInput (the quotient times the divisor)
   kNumColumns
 };
 
@@ -210,7 +214,8 @@ std::uint32_t lookup_output(const TraceRow& row);
 //   (bitwise: X = Left, Y = Right);  LTU: 1 − Carry;  GEU: Carry;  LT: 1 − Carry + sL − sR;
 //   GE: Carry − sL + sR, with the signs from Y = 2·Left − 2^32·sL, W = 2·Right − 2^32·sR;
 //   EQ/NE: the inverse of Left − Right;  JALR: Y = 1, out = X − Z;  SRAI: out = W + sL·(2^32 −
-//   Right).
+//   Right);  DIVU/REMU: quotient Y, remainder W, Y·Right + W = Left and X = Right − W − 1 +
+//   2^32·DivisorIsZero (so W < Right unless Right = 0, where Y = 2^32 − 1); out = Y / W.
 // Every value written to a register is so in [0, 2^32). The Imm column holds the right operand
 // the ALU sees: imm mod 2^32 (the power of two for immediate shifts); for branches the signed
 // offset (BranchTarget adds it to the PC).

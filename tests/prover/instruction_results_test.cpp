@@ -90,7 +90,8 @@ TEST_CASE("the uniform rows and the byte table fix every covered instruction's R
       {O::kLui, true, false},   {O::kAuipc, true, false}, {O::kJal, true, false},
       {O::kJalr, true, false},  {O::kBeq, false, false},  {O::kBne, false, false},
       {O::kBlt, false, false},  {O::kBge, false, false},  {O::kBltu, false, false},
-      {O::kBgeu, false, false},  {O::kDivu, false, false},  {O::kRemu, false, false}};
+      {O::kBgeu, false, false}, {O::kDivu, false, false}, {O::kRemu, false, false},
+      {O::kSll, false, false},  {O::kSrl, false, false}};
   std::vector<std::uint32_t> operands = {
       0, 1, 2, 7, 0x7fffffff, 0x80000000, 0x80000001, 0xfffffffe, 0xffffffff, 0x12345678};
   std::mt19937 rng(12);
@@ -310,11 +311,49 @@ TEST_CASE("a malicious prover's wrong division result is rejected at the named c
     cols[kLookupOutput][t] = cols[kRdWriteValue][t] = Fr::zero();
     for (std::uint32_t i = 0; i < 4; ++i) cols[kWordY0 + i][t] = Fr::zero();
     cols[kDivisorIsZero][t] = Fr::zero();  // ZeroDivisorQuotient no longer applies
-    cols[kWordX3][t] -= b256;               // X = −101: no word
+    cols[kWordX3][t] -= b256;              // X = −101: no word
     for (std::uint32_t i = 0; i < 4; ++i) cols[kWordZ0 + i][t] = Fr::zero();
     refresh_products(cols, t);
     REQUIRE(failing_constraints(cols, t).empty());
     CHECK(rejected_at() == "stage6b.logup_sum");
+  }
+}
+
+TEST_CASE("a register shift by another amount than Rs2 mod 32 is rejected") {
+  // x1 = 0x80000001, x2 = 37 (shift by 5): SLL 0x20, SRL 0x04000000.
+  using O = Opcode;
+  const std::vector<testutil::Instr> prog = {
+      {O::kLui, 1, 0, 0, static_cast<std::int32_t>(0x80000000u)},
+      {O::kAddi, 1, 1, 0, 1},
+      {O::kAddi, 2, 0, 0, 37},
+      {O::kSll, 3, 1, 2, 0},
+      {O::kSrl, 4, 1, 2, 0},
+      {O::kEcall, 0, 17, 10, 0},
+  };
+  auto rows = testutil::run(prog);
+  Statement st{testutil::program_of(prog), {}, {}, rows.size()};
+  rows.resize(padded_trace_length(rows.size()));
+  REQUIRE_FALSE(verify(st, prove(st, rows)));
+  auto cols = extract_columns(rows);
+  for (std::size_t t : {std::size_t{3}, std::size_t{4}}) {
+    CAPTURE(t);
+    auto bad = cols;
+    // The power of a shift by 6: X and W follow the product, the rows all hold.
+    const bool left = t == 3;
+    bad[kShiftPower][t] = left ? bad[kShiftPower][t] + bad[kShiftPower][t]
+                               : bad[kShiftPower][t] * Fr::from_u64(2).inverse();
+    const std::uint64_t p = 0x80000001ull * (left ? 64ull : (1ull << 26));
+    for (std::uint32_t i = 0; i < 4; ++i) {
+      bad[kWordX0 + i][t] = Fr::from_u64((p >> (8 * i)) & 0xff);
+      bad[kWordW0 + i][t] = Fr::from_u64((p >> (32 + 8 * i)) & 0xff);
+      bad[kWordZ0 + i][t] = Fr::from_u64(((p >> (8 * i)) & 0xff) & u64(bad[kWordY0 + i][t]));
+    }
+    bad[kLookupOutput][t] = bad[kRdWriteValue][t] = Fr::from_u64(left ? p & 0xffffffffu : p >> 32);
+    refresh_products(bad, t);
+    bad[kShiftProduct][t] = bad[kLeftInstructionInput][t] * bad[kShiftPower][t];
+    REQUIRE(failing_constraints(bad, t).empty());
+    CHECK_THROWS_AS(prove_columns(st, bad), std::logic_error);
+    CHECK(check_of(verify(st, prove_columns(st, bad, forging()))) == "stage6b.shift_logup_sum");
   }
 }
 

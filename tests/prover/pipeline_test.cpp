@@ -16,6 +16,8 @@ using testutil::sample_trace;
 
 namespace {
 
+constexpr std::uint32_t protocol_shift_table_size = 512;  // entries 0 .. 511
+
 ProverOptions forging() {
   ProverOptions o;
   o.self_check = false;
@@ -94,7 +96,7 @@ TEST_CASE("the proof format version is pinned") {
   REQUIRE(proof.size() > 8);
   CHECK(std::string(proof.begin(), proof.begin() + 4) == "JRPF");
   CHECK(proof[4] == 4);
-  CHECK(r1cs::kNumColumns == 90);
+  CHECK(r1cs::kNumColumns == 95);
   CHECK(proof[5] == 0);
   auto bad = proof;
   bad[4] = 1;
@@ -552,6 +554,12 @@ TEST_CASE("every claim in the proof is checked: targeted edits are rejected") {
     p = honest;
     p.byte_lookup_entries.back() = 1u << 16;
     CHECK(rejected_at(p) == "stage6b.multiplicities");
+    p = honest;
+    p.stage6b_shift_openings[1] += Fr::one();  // ShiftPower at the shift tree's point
+    CHECK(rejected_at(p) == "stage6b.shift_leaf");
+    p = honest;
+    p.shift_lookup_entries[0] = protocol_shift_table_size;
+    CHECK(rejected_at(p) == "proof.shape");
     p = honest;
     p.stage1.round_polys[0].coeffs[0] += Fr::one();
     CHECK(rejected_at(p) == "stage1.sumcheck.round_sum");

@@ -50,7 +50,8 @@ TEST_CASE("prove() emits the taxonomy's always-present spans") {
     CHECK(begins[std::string(rel) + "::finish_rounds"] == 1);
   }
   const int log_t = 8;
-  const int layers[] = {log_t - 1, log_t + 2, log_t + 2, log_t + 2};  // over T, 8T, 8T, 8T leaves
+  // trees over T, 8T, 8T, 8T and T leaves
+  const int layers[] = {log_t - 1, log_t + 2, log_t + 2, log_t + 2, log_t - 1};
   for (std::size_t i = 0; i < jolt::taxonomy::kLayeredRelations.size(); ++i) {
     const std::string rel(jolt::taxonomy::kLayeredRelations[i]);
     CHECK(begins[rel + "::prepare"] == layers[i]);
@@ -59,9 +60,9 @@ TEST_CASE("prove() emits the taxonomy's always-present spans") {
   // Round granularity: exactly one sumcheck_round per round: stages 1, 2, 3, 7 and every
   // fraction-tree layer (layer j of a tree has j rounds, j = 1 .. depth − 1).
   auto tree_rounds = [](int depth) { return (depth - 1) * depth / 2; };
-  CHECK(begins["prove_batch"] == 4 + layers[0] + layers[1] + layers[2] + layers[3]);
+  CHECK(begins["prove_batch"] == 4 + layers[0] + layers[1] + layers[2] + layers[3] + layers[4]);
   CHECK(begins["sumcheck_round"] ==
-        (6 + log_t) + log_t + log_t + log_t + tree_rounds(log_t) + 3 * tree_rounds(log_t + 3));
+        (6 + log_t) + log_t + log_t + log_t + 2 * tree_rounds(log_t) + 3 * tree_rounds(log_t + 3));
   // Stage1Batch_prepared, Stage2Batch_prepared, Stage3_prepared, Stage4_prepared,
   // Stage5_prepared, Stage6a_prepared, Stage6b_prepared, Stage7Batch_prepared
   CHECK(p.heap.size() == 8);

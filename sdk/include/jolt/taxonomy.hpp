@@ -73,11 +73,11 @@ inline constexpr std::array<std::string_view, 6> kEmittedRelations = {
     "SpartanOuter", "ProductVirtualization", "SpartanShift", "EntryPC",
     "ExitCycle",    "ColumnClaimReduction"};
 // Relations proved by one sumcheck per layer of a fraction tree (prepare/finish_rounds fire once
-// per layer: log T − 1 times for the bytecode tree over T leaves, log T + 2 times for the
-// register, range and byte-lookup trees over 8T leaves).
-inline constexpr std::array<std::string_view, 4> kLayeredRelations = {
+// per layer: log T − 1 times for the bytecode and shift-lookup trees over T leaves, log T + 2
+// times for the register, range and byte-lookup trees over 8T leaves).
+inline constexpr std::array<std::string_view, 5> kLayeredRelations = {
     "BytecodeFractionLayer", "RegisterFractionLayer", "TimestampRangeFractionLayer",
-    "ByteLookupFractionLayer"};
+    "ByteLookupFractionLayer", "ShiftLookupFractionLayer"};
 
 // Every `prove_stage*` label is a stage (the summary's stage rollup, the memory page's bands).
 inline constexpr std::string_view kStageSpanPrefix = "prove_stage";

@@ -38,6 +38,27 @@ void put_layers(ByteWriter& w, const std::vector<FractionLayerProof>& layers) {
 
 SumcheckProof get_sumcheck(ByteReader& r);
 
+// (entry, count) pairs: u32 count, then u32 entry and u32 count per pair.
+void put_pairs(ByteWriter& w, const std::vector<std::uint32_t>& entries,
+               const std::vector<std::uint32_t>& counts) {
+  w.u32(static_cast<std::uint32_t>(entries.size()));
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    w.u32(entries[i]);
+    w.u32(i < counts.size() ? counts[i] : 0);
+  }
+}
+void get_pairs(ByteReader& r, std::vector<std::uint32_t>& entries,
+               std::vector<std::uint32_t>& counts) {
+  const std::uint32_t n = r.u32();
+  if (!r.need_elements(n, 8)) return;
+  entries.resize(n);
+  counts.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    entries[i] = r.u32();
+    counts[i] = r.u32();
+  }
+}
+
 std::vector<FractionLayerProof> get_layers(ByteReader& r) {
   std::vector<FractionLayerProof> out;
   const std::uint32_t layers = r.u32();
@@ -93,14 +114,14 @@ std::vector<std::uint8_t> encode_proof(const Proof& p) {
   put_frs(w, p.bytecode_root_children);
   put_layers(w, p.bytecode_layers);
   put_frs(w, p.stage6a_openings);
-  w.u32(static_cast<std::uint32_t>(p.byte_lookup_entries.size()));
-  for (std::size_t i = 0; i < p.byte_lookup_entries.size(); ++i) {
-    w.u32(p.byte_lookup_entries[i]);
-    w.u32(i < p.byte_lookup_counts.size() ? p.byte_lookup_counts[i] : 0);
-  }
+  put_pairs(w, p.byte_lookup_entries, p.byte_lookup_counts);
   put_frs(w, p.byte_root_children);
   put_layers(w, p.byte_layers);
   put_frs(w, p.stage6b_openings);
+  put_pairs(w, p.shift_lookup_entries, p.shift_lookup_counts);
+  put_frs(w, p.shift_root_children);
+  put_layers(w, p.shift_layers);
+  put_frs(w, p.stage6b_shift_openings);
   put_sumcheck(w, p.stage7);
   put_frs(w, p.stage7_openings);
   put_bytes(w, p.pcs_opening);
@@ -172,21 +193,21 @@ std::optional<VerifyError> decode_proof(std::span<const std::uint8_t> bytes, Pro
   r.section("stage6a.openings");
   p.stage6a_openings = get_frs(r);
   r.section("stage6b.multiplicities");
-  const std::uint32_t looked_up = r.u32();
-  if (r.need_elements(looked_up, 8)) {
-    p.byte_lookup_entries.resize(looked_up);
-    p.byte_lookup_counts.resize(looked_up);
-    for (std::uint32_t i = 0; i < looked_up; ++i) {
-      p.byte_lookup_entries[i] = r.u32();
-      p.byte_lookup_counts[i] = r.u32();
-    }
-  }
+  get_pairs(r, p.byte_lookup_entries, p.byte_lookup_counts);
   r.section("stage6b.root");
   p.byte_root_children = get_frs(r);
   r.section("stage6b.layers");
   p.byte_layers = get_layers(r);
   r.section("stage6b.openings");
   p.stage6b_openings = get_frs(r);
+  r.section("stage6b.shift_multiplicities");
+  get_pairs(r, p.shift_lookup_entries, p.shift_lookup_counts);
+  r.section("stage6b.shift_root");
+  p.shift_root_children = get_frs(r);
+  r.section("stage6b.shift_layers");
+  p.shift_layers = get_layers(r);
+  r.section("stage6b.shift_openings");
+  p.stage6b_shift_openings = get_frs(r);
   r.section("stage7.sumcheck");
   p.stage7 = get_sumcheck(r);
   r.section("stage7.openings");

@@ -241,7 +241,8 @@ const std::vector<std::vector<std::uint32_t>>& reduction_groups() {
         register_columns(),
         range_columns(),
         std::vector<std::uint32_t>(r1cs::kBytecodeColumns.begin(), r1cs::kBytecodeColumns.end()),
-        byte_columns()};
+        byte_columns(),
+        shift_lookup_columns()};
   }();
   return g;
 }
@@ -319,14 +320,15 @@ Fr byte_leaf_q(const Fr& alpha, const Fr& gamma, std::span<const Fr> r_top, std:
   return q;
 }
 
-void absorb_byte_multiplicities(Transcript& t, std::span<const std::uint32_t> entries,
-                                std::span<const std::uint32_t> counts) {
+void absorb_sparse_multiplicities(Transcript& t, std::string_view label,
+                                  std::span<const std::uint32_t> entries,
+                                  std::span<const std::uint32_t> counts) {
   std::vector<std::uint8_t> b;
   b.reserve(entries.size() * 8);
   for (std::size_t k = 0; k < entries.size(); ++k)
     for (std::uint32_t v : {entries[k], counts[k]})
       for (int i = 0; i < 4; ++i) b.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-  t.absorb_bytes("byte_lookup_multiplicities", b);
+  t.absorb_bytes(label, b);
 }
 
 Fraction byte_table_side(std::span<const std::uint32_t> entries,
@@ -337,6 +339,28 @@ Fraction byte_table_side(std::span<const std::uint32_t> entries,
     f.add(-Fr::from_u64(counts[k]),
           alpha - byte_fingerprint(gamma, Fr::from_u64(x), Fr::from_u64(y), Fr::from_u64(x & y)));
   }
+  return f;
+}
+
+const std::vector<std::uint32_t>& shift_lookup_columns() {
+  static const std::vector<std::uint32_t> c = {r1cs::kShiftAmountByte, r1cs::kShiftPower,
+                                               r1cs::kIsSrl};
+  return c;
+}
+
+std::uint64_t shift_table_power(std::uint32_t entry) {
+  const std::uint32_t s = entry & 31;
+  return (entry >> 8) == 0 ? std::uint64_t{1} << s : std::uint64_t{1} << (32 - s);
+}
+
+Fraction shift_table_side(std::span<const std::uint32_t> entries,
+                          std::span<const std::uint32_t> counts, const Fr& gamma, const Fr& alpha) {
+  Fraction f;
+  for (std::size_t k = 0; k < entries.size(); ++k)
+    f.add(-Fr::from_u64(counts[k]),
+          alpha - byte_fingerprint(gamma, Fr::from_u64(entries[k] & 0xff),
+                                   Fr::from_u64(shift_table_power(entries[k])),
+                                   Fr::from_u64(entries[k] >> 8)));
   return f;
 }
 

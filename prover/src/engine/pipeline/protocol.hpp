@@ -94,9 +94,18 @@ const std::vector<std::uint32_t>& byte_columns();  // WordX0..3, WordY0..3, Word
 Fr byte_fingerprint(const Fr& gamma, const Fr& x, const Fr& y, const Fr& z);
 // Q of the leaves at (r_top: 3 variables, low variables) from byte_columns() values v there.
 Fr byte_leaf_q(const Fr& alpha, const Fr& gamma, std::span<const Fr> r_top, std::span<const Fr> v);
-// Absorbs the (entry, count) pairs (u32 little-endian each), before γ and α are drawn.
-void absorb_byte_multiplicities(Transcript& t, std::span<const std::uint32_t> entries,
-                                std::span<const std::uint32_t> counts);
+// Absorbs (entry, count) pairs (u32 little-endian each) under `label`, before γ and α are drawn.
+void absorb_sparse_multiplicities(Transcript& t, std::string_view label,
+                                  std::span<const std::uint32_t> entries,
+                                  std::span<const std::uint32_t> counts);
+
+// Stage 6b, second tree: the shift lookup. Every row's (ShiftAmountByte, ShiftPower, IsSrl) is
+// an entry of the table k ↦ (b, 2^(b mod 32), 0) for k = b < 256 and (b, 2^(32 − b mod 32), 1)
+// for k = 256 + b, by the same logUp identity over T leaves with fp = byte_fingerprint.
+inline constexpr std::uint32_t kShiftTableSize = 512;
+const std::vector<std::uint32_t>& shift_lookup_columns();  // ShiftAmountByte, ShiftPower, IsSrl
+// The entry's power of two.
+std::uint64_t shift_table_power(std::uint32_t entry);
 
 // Σ n_i/d_i kept as one fraction (no inversions).
 struct Fraction {
@@ -120,14 +129,17 @@ Fraction register_boundary_side(std::span<const Fr> final_values,
                                 std::span<const Fr> final_timestamps, const Fr& gamma,
                                 const Fr& alpha);
 
-// −Σ_k m_k/(α − fp(entry k)): the byte table's side of the stage-6b identity.
+// −Σ_k m_k/(α − fp(entry k)): the byte table's and the shift table's sides of the stage-6b
+// identities.
 Fraction byte_table_side(std::span<const std::uint32_t> entries,
                          std::span<const std::uint32_t> counts, const Fr& gamma, const Fr& alpha);
+Fraction shift_table_side(std::span<const std::uint32_t> entries,
+                          std::span<const std::uint32_t> counts, const Fr& gamma, const Fr& alpha);
 
 // Stage 7 claim reduction: claim groups (columns opened at one point each), in order:
 // 0 every column at r1, 1 the product factors at r2, 2 shift_columns() at r3,
 // 3 register_columns() at r4, 4 range_columns() at r5, 5 the bytecode columns at r6a,
-// 6 byte_columns() at r6b. Leaves
+// 6 byte_columns() at r6b, 7 shift_lookup_columns() at r6b'. Leaves
 // {eq(r_g,·) for each group g, then F_g = Σ_{c in g} w·col_c}.
 const std::vector<std::vector<std::uint32_t>>& reduction_groups();
 Expr reduction_expr();

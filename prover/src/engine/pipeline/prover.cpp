@@ -50,6 +50,9 @@ constexpr KernelLabels kRangeLayerLabels = {"TimestampRangeFractionLayer::prepar
 constexpr KernelLabels kByteLayerLabels = {"ByteLookupFractionLayer::prepare",
                                            "ByteLookupFractionLayer::prove_round",
                                            "ByteLookupFractionLayer::finish_rounds"};
+constexpr KernelLabels kShiftLayerLabels = {"ShiftLookupFractionLayer::prepare",
+                                            "ShiftLookupFractionLayer::prove_round",
+                                            "ShiftLookupFractionLayer::finish_rounds"};
 constexpr KernelLabels kReductionLabels = {"ColumnClaimReduction::prepare",
                                            "ColumnClaimReduction::prove_round",
                                            "ColumnClaimReduction::finish_rounds"};
@@ -92,7 +95,9 @@ struct Stage6aOut {
 };
 struct Stage6bOut {
   std::vector<Fr> r6;
-  std::vector<Fr> v6;  // byte_columns() at r6b
+  std::vector<Fr> v6;       // byte_columns() at r6b
+  std::vector<Fr> r_shift;  // the shift tree's leaf point
+  std::vector<Fr> v_shift;  // shift_lookup_columns() there
 };
 struct Stage7Out {
   std::vector<Fr> r7;
@@ -205,6 +210,31 @@ void byte_multiplicities(const Witness& w, std::vector<std::uint32_t>& entries,
   for (std::uint32_t k = 0; k < protocol::kByteTableSize; ++k)
     if (m[k] != 0) entries.push_back(k), counts.push_back(m[k]);
   for (auto [k, n] : beyond) entries.push_back(k), counts.push_back(n);
+}
+
+// How often each shift-table entry is looked up, as ascending (entry, count) pairs; a row whose
+// (ShiftAmountByte, ShiftPower, IsSrl) is no entry is counted nowhere (stage6b.shift_logup_sum).
+void shift_multiplicities(const Witness& w, std::vector<std::uint32_t>& entries,
+                          std::vector<std::uint32_t>& counts) {
+  using namespace r1cs;
+  const std::size_t T = w.columns[0].size();
+  std::vector<std::uint32_t> m(protocol::kShiftTableSize, 0);
+  for (std::size_t t = 0; t < T; ++t) {
+    const auto a = w.columns[kShiftAmountByte][t].to_canonical_limbs();
+    const auto d = w.columns[kIsSrl][t].to_canonical_limbs();
+    const bool small = (a[1] | a[2] | a[3] | d[1] | d[2] | d[3]) == 0 && a[0] < 256 && d[0] < 2;
+    const auto k = static_cast<std::uint32_t>(d[0] * 256 + a[0]);
+    if (small && w.columns[kShiftPower][t] == Fr::from_u64(protocol::shift_table_power(k))) {
+      ++m[k];
+    } else if (w.self_check) {
+      throw std::logic_error("prover self-check failed: stage 6b: the shift power of row " +
+                             std::to_string(t) + " is not 2^s for its shift amount");
+    }
+  }
+  entries.clear();
+  counts.clear();
+  for (std::uint32_t k = 0; k < protocol::kShiftTableSize; ++k)
+    if (m[k] != 0) entries.push_back(k), counts.push_back(m[k]);
 }
 
 using ColumnSource = std::function<std::vector<std::vector<Fr>>()>;
@@ -528,7 +558,8 @@ class StagedProver {
       JOLT_SPAN("ByteLookupMultiplicities::count", jolt::arg("lookups", 8 * T));
       byte_multiplicities(w, proof_.byte_lookup_entries, proof_.byte_lookup_counts);
     }
-    protocol::absorb_byte_multiplicities(t_, proof_.byte_lookup_entries, proof_.byte_lookup_counts);
+    protocol::absorb_sparse_multiplicities(t_, "byte_lookup_multiplicities",
+                                           proof_.byte_lookup_entries, proof_.byte_lookup_counts);
     const Fr gamma = t_.challenge("byte_gamma");
     const Fr alpha = t_.challenge("byte_alpha");
     std::vector<Fr> q(8 * T);
@@ -564,7 +595,48 @@ class StagedProver {
     proof_.byte_root_children = std::move(ft.root_children);
     proof_.byte_layers = std::move(ft.layers);
     proof_.stage6b_openings = s.v6;
+    prove_shift_lookup(w, s);
     session_.park(std::move(s));
+  }
+
+  // Stage 6b, second tree: every row's (ShiftAmountByte, ShiftPower, IsSrl) is a shift-table
+  // entry.
+  void prove_shift_lookup(const Witness& w, Stage6bOut& s) {
+    JOLT_SPAN("ShiftLookup::prove");
+    const std::size_t T = w.columns[0].size();
+    shift_multiplicities(w, proof_.shift_lookup_entries, proof_.shift_lookup_counts);
+    protocol::absorb_sparse_multiplicities(t_, "shift_lookup_multiplicities",
+                                           proof_.shift_lookup_entries, proof_.shift_lookup_counts);
+    const Fr gamma = t_.challenge("shift_lookup_gamma");
+    const Fr alpha = t_.challenge("shift_lookup_alpha");
+    std::vector<Fr> q(T);
+    {
+      using namespace r1cs;
+      const auto& c = w.columns;
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 4096),
+                        [&](const tbb::blocked_range<std::size_t>& rg) {
+                          for (std::size_t t = rg.begin(); t < rg.end(); ++t)
+                            q[t] =
+                                alpha - protocol::byte_fingerprint(gamma, c[kShiftAmountByte][t],
+                                                                   c[kShiftPower][t], c[kIsSrl][t]);
+                        });
+    }
+    FractionTreeProof ft =
+        prove_fraction_tree({}, std::move(q), kShiftLayerLabels, t_, opt_.self_check);
+    root_check(ft,
+               protocol::shift_table_side(proof_.shift_lookup_entries, proof_.shift_lookup_counts,
+                                          gamma, alpha),
+               "stage 6b: a shift power is not 2^s for its shift amount");
+    s.r_shift = ft.point;
+    s.v_shift = evaluate_columns(w.columns, protocol::shift_lookup_columns(), s.r_shift);
+    expect_final(
+        opt_.self_check, ft.q_leaf_claim,
+        alpha - protocol::byte_fingerprint(gamma, s.v_shift[0], s.v_shift[1], s.v_shift[2]),
+        "stage 6b shift leaves");
+    t_.absorb_frs("opening_claim", s.v_shift);
+    proof_.shift_root_children = std::move(ft.root_children);
+    proof_.shift_layers = std::move(ft.layers);
+    proof_.stage6b_shift_openings = s.v_shift;
   }
 
   // Stage 7: every claim so far (groups at r1 .. r6b) reduced to one point r7.
@@ -583,8 +655,8 @@ class StagedProver {
     const Expr red = protocol::reduction_expr();
     const std::vector<Fr> weights = protocol::reduction_weights(beta);
     const auto& groups = protocol::reduction_groups();
-    const std::vector<const std::vector<Fr>*> points = {&s1.r1, &s2.r2, &s3.r3, &s4.r4,
-                                                        &s5.r5, &s6.r6, &s6b.r6};
+    const std::vector<const std::vector<Fr>*> points = {&s1.r1, &s2.r2, &s3.r3,  &s4.r4,
+                                                        &s5.r5, &s6.r6, &s6b.r6, &s6b.r_shift};
     std::unique_ptr<NaiveKernel> kr;
     {
       JOLT_SPAN(kReductionLabels.prepare);
@@ -611,8 +683,8 @@ class StagedProver {
       kr = std::make_unique<NaiveKernel>(kReductionLabels, std::move(leaves), red);
     }
     snapshot("Stage7Batch_prepared", {&w, kr.get(), pcs_data_.get()});
-    const Fr input =
-        protocol::reduction_input(weights, {s1.v1, s2.v2, s3.v3, s4.v4, s5.v5, s6.v6, s6b.v6});
+    const Fr input = protocol::reduction_input(
+        weights, {s1.v1, s2.v2, s3.v3, s4.v4, s5.v5, s6.v6, s6b.v6, s6b.v_shift});
     BatchProverOutput out = prove_batch({{kr.get(), input}}, t_, opt_.self_check);
     Stage7Out s;
     s.r7 = out.challenges;

@@ -59,6 +59,8 @@ constexpr std::array<std::string_view, kNumColumns> kColumnNames = {"UnexpandedP
                                                                     "IsSra",
                                                                     "IsDivu",
                                                                     "IsRemu",
+                                                                    "IsSll",
+                                                                    "IsSrl",
                                                                     "Rs1Index",
                                                                     "Rs2Index",
                                                                     "RdIndex",
@@ -95,8 +97,11 @@ constexpr std::array<std::string_view, kNumColumns> kColumnNames = {"UnexpandedP
                                                                     "DiffTimesInverse",
                                                                     "OutputTimesDiff",
                                                                     "SignLeftTimesRight",
-    "DivisorIsZero",
-    "QuotientTimesRight"};
+                                                                    "DivisorIsZero",
+                                                                    "QuotientTimesRight",
+                                                                    "ShiftAmountByte",
+                                                                    "ShiftPower",
+                                                                    "ShiftProduct"};
 
 using Terms = std::vector<std::pair<std::uint32_t, std::int64_t>>;
 LinearForm lf(std::int64_t c, Terms t) {
@@ -189,8 +194,8 @@ std::vector<ConstraintRow> build_constraints() {
   // exits (a7 = 0) only at the last real cycle.
   r.push_back({"EcallBeforeExitIsMarker", "termination", col(kEcallContinues),
                lf(2, {{kRs1Squared, 1}, {kRs1Value, -3}})});
-  for (std::uint32_t f : {kLoad, kStore, kJump, kBranch, kIsNoop, kNextIsNoop})
-    r.push_back({"FlagIsBoolean", "flags", col(f), lf(-1, {{f, 1}})});
+  // The flags are boolean without a row of their own: the bytecode columns are the table's 0/1
+  // values (stage 6a) and NextIsNoop is IsNoop of the next row (stage 3), 1 on the last.
 
   // Instruction results (r1cs.hpp, "Instruction results").
   {
@@ -272,10 +277,21 @@ std::vector<ConstraintRow> build_constraints() {
     LinearForm all_ones = lf(-(two32 - 1), {});
     add_word(all_ones.terms, kWordY0, 1);
     r.push_back({"ZeroDivisorQuotient", "alu_words", col(kDivisorIsZero), all_ones});
-    r.push_back({"ZeroDivisorIsZero", "alu_words", col(kDivisorIsZero),
-                 col(kRightInstructionInput)});
+    r.push_back(
+        {"ZeroDivisorIsZero", "alu_words", col(kDivisorIsZero), col(kRightInstructionInput)});
     r.push_back(
         {"DivisorIsZeroBoolean", "alu_words", col(kDivisorIsZero), lf(-1, {{kDivisorIsZero, 1}})});
+  }
+  {
+    const LinearForm shift = lf(0, {{kIsSll, 1}, {kIsSrl, 1}});
+    LinearForm amount = lf(0, {{kRightInstructionInput, 1}, {kShiftAmountByte, -1}});
+    add_word(amount.terms, kWordY0, -256);
+    r.push_back({"ShiftAmountIsLowByte", "alu_words", shift, amount});
+    r.push_back({"ShiftRestBelow2To24", "alu_words", shift, col(kWordY3)});
+    LinearForm words = col(kShiftProduct);
+    add_word(words.terms, kWordX0, -1);
+    add_word(words.terms, kWordW0, -two32);
+    r.push_back({"ShiftProductIsTwoWords", "alu_words", shift, words});
   }
   r.push_back({"DivuOutput", "alu_output", col(kIsDivu), output_is(0, {{kWordY0, 1}})});
   r.push_back({"RemuOutput", "alu_output", col(kIsRemu), output_is(0, {{kWordW0, 1}})});
@@ -301,6 +317,7 @@ std::vector<ProductConstraint> build_products() {
       {"OutputTimesDiff", kOutputTimesDiff, col(kLookupOutput), diff},
       {"SignLeftTimesRight", kSignLeftTimesRight, col(kSignLeft), col(kRightInstructionInput)},
       {"QuotientTimesRight", kQuotientTimesRight, quotient, col(kRightInstructionInput)},
+      {"ShiftProduct", kShiftProduct, col(kLeftInstructionInput), col(kShiftPower)},
   };
 }
 
@@ -393,9 +410,6 @@ std::uint32_t alu(Opcode o, std::uint32_t a, std::uint32_t b) {
   }
 }
 
-bool is_reg_shift(Opcode o) {
-  return o == Opcode::kSll || o == Opcode::kSrl || o == Opcode::kSra;
-}
 bool is_imm_shift(Opcode o) {
   return o == Opcode::kSlli || o == Opcode::kSrli || o == Opcode::kSrai;
 }
@@ -405,7 +419,8 @@ struct InstructionFlags {
   bool noop, load, store, branch, jump, add, sub, mul, left_rs1, left_pc, right_rs2, right_imm,
       writes_lookup, writes_pc;
   // output classes
-  bool out_low, out_high, is_and, is_or, is_xor, ltu, geu, lt, ge, eq, ne, jalr, sra, divu, remu;
+  bool out_low, out_high, is_and, is_or, is_xor, ltu, geu, lt, ge, eq, ne, jalr, sra, divu, remu,
+      sll, srl;
 };
 
 InstructionFlags instruction_flags(const TraceRow& r) {
@@ -430,12 +445,14 @@ InstructionFlags instruction_flags(const TraceRow& r) {
       (f.load || is_imm_alu(o) || is_reg_alu(o) || o == O::kLui || o == O::kAuipc) && r.rd != 0;
   f.writes_pc = f.jump && r.rd != 0;
   f.out_low = o == O::kAdd || o == O::kAddi || o == O::kSub || o == O::kLui || o == O::kAuipc ||
-              o == O::kJal || f.store || o == O::kMul || o == O::kSlli;
+              o == O::kJal || f.store || o == O::kMul || o == O::kSlli || o == O::kSll;
   // The high word is MULHU's and SRLI's result; for the instructions whose result no relation
-  // fixes yet (register shifts, MULH, MULHSU, DIV, REM, loads) W is the result itself, which
-  // bounds it to 32 bits.
-  f.out_high = o == O::kMulhu || o == O::kSrli || f.load || is_reg_shift(o) || o == O::kMulh ||
-               o == O::kMulhsu || o == O::kDiv || o == O::kRem;
+  // fixes yet (SRA, MULH, MULHSU, DIV, REM, loads) W is the result itself, which bounds it to
+  // 32 bits. SRL's result is the high word of Left·2^(32−s).
+  f.out_high = o == O::kMulhu || o == O::kSrli || f.load || o == O::kSrl || o == O::kSra ||
+               o == O::kMulh || o == O::kMulhsu || o == O::kDiv || o == O::kRem;
+  f.sll = o == O::kSll;
+  f.srl = o == O::kSrl;
   f.divu = o == O::kDivu;
   f.remu = o == O::kRemu;
   f.is_and = o == O::kAnd || o == O::kAndi;
@@ -572,6 +589,8 @@ std::array<Fr, kNumBytecodeColumns> bytecode_values(const TraceRow& r) {
   flag(kIsSra, f.sra);
   flag(kIsDivu, f.divu);
   flag(kIsRemu, f.remu);
+  flag(kIsSll, f.sll);
+  flag(kIsSrl, f.srl);
   v[kRs1Index] = Fr::from_u64(r.rs1);
   v[kRs2Index] = Fr::from_u64(r.rs2);
   v[kRdIndex] = Fr::from_u64(r.rd);
@@ -666,11 +685,20 @@ void fill_alu_columns(std::vector<std::vector<Fr>>& c, std::size_t t) {
   if (words && (on(kIsLt) || on(kIsGe)))
     w = (rt << 1) & 0xffffffffu, sign_right = ((rt >> 31) & 1) != 0;
   if (on(kIsJalr)) y = 1;
+  std::uint64_t amount = 0, power = 1;
+  if (words && (on(kIsSll) || on(kIsSrl)) && rt < (std::uint64_t{1} << 32)) {
+    amount = rt & 0xff;
+    y = rt >> 8;
+    const std::uint64_t s = amount & 31;
+    power = on(kIsSll) ? std::uint64_t{1} << s : std::uint64_t{1} << (32 - s);
+    const std::uint64_t p = l * power;  // < 2^64: l < 2^32, power ≤ 2^32
+    x = p & 0xffffffffu, w = p >> 32;
+  }
   bool divisor_zero = false;
   if (words && (on(kIsDivu) || on(kIsRemu)) && rt < (std::uint64_t{1} << 32)) {
     divisor_zero = rt == 0;
-    y = divisor_zero ? 0xffffffffu : l / rt;           // quotient
-    w = divisor_zero ? l : l % rt;                     // remainder
+    y = divisor_zero ? 0xffffffffu : l / rt;          // quotient
+    w = divisor_zero ? l : l % rt;                    // remainder
     x = divisor_zero ? 0xffffffffu - w : rt - w - 1;  // the remainder is below the divisor
   }
   if (on(kOutputIsHighWord) && !mul) w = out & 0xffffffffu;
@@ -691,6 +719,9 @@ void fill_alu_columns(std::vector<std::vector<Fr>>& c, std::size_t t) {
   c[kSignLeftTimesRight][t] = c[kSignLeft][t] * right;
   c[kDivisorIsZero][t] = divisor_zero ? Fr::one() : Fr::zero();
   c[kQuotientTimesRight][t] = Fr::from_u64(y) * right;
+  c[kShiftAmountByte][t] = Fr::from_u64(amount);
+  c[kShiftPower][t] = Fr::from_u64(power);
+  c[kShiftProduct][t] = left * c[kShiftPower][t];
 }
 
 void fill_register_columns(std::vector<std::vector<Fr>>& c) {

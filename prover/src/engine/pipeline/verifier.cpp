@@ -67,6 +67,7 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
       p.register_final_timestamps.size() != r1cs::kNumRegisters ||
       p.stage6a_openings.size() != r1cs::kNumBytecodeColumns ||
       p.stage6b_openings.size() != protocol::byte_columns().size() ||
+      p.stage6b_shift_openings.size() != protocol::shift_lookup_columns().size() ||
       p.stage7_openings.size() != kNumColumns)
     return shape_error("wrong number of opening claims");
   if (p.bytecode_multiplicities.size() != table.size())
@@ -74,8 +75,14 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
                        " bytecode multiplicities for a table of " + std::to_string(table.size()) +
                        " entries");
 
-  if (p.byte_lookup_counts.size() != p.byte_lookup_entries.size())
-    return shape_error("byte lookup entries and counts differ in number");
+  if (p.byte_lookup_counts.size() != p.byte_lookup_entries.size() ||
+      p.shift_lookup_counts.size() != p.shift_lookup_entries.size())
+    return shape_error("lookup entries and counts differ in number");
+  for (std::size_t k = 0; k < p.shift_lookup_entries.size(); ++k)
+    if (p.shift_lookup_entries[k] >= protocol::kShiftTableSize || p.shift_lookup_counts[k] == 0 ||
+        (k > 0 && p.shift_lookup_entries[k] <= p.shift_lookup_entries[k - 1]))
+      return shape_error("shift lookup multiplicity " + std::to_string(k) +
+                         " is not a table entry with a positive count, in ascending order");
   // Canonical encoding: one pair per entry, ascending, no zero count (the table-range check of
   // the entries is stage6b.multiplicities below).
   for (std::size_t k = 0; k < p.byte_lookup_entries.size(); ++k)
@@ -236,7 +243,8 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
       "a byte-lookup multiplicity names entry " +
           std::to_string(p.byte_lookup_entries.empty() ? 0 : p.byte_lookup_entries.back()) +
           ", outside the table of 2^16 byte pairs");
-  protocol::absorb_byte_multiplicities(t, p.byte_lookup_entries, p.byte_lookup_counts);
+  protocol::absorb_sparse_multiplicities(t, "byte_lookup_multiplicities", p.byte_lookup_entries,
+                                         p.byte_lookup_counts);
   const Fr gamma6b = t.challenge("byte_gamma");
   const Fr alpha6b = t.challenge("byte_alpha");
   FractionTreeVerified bt;
@@ -259,21 +267,43 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
       "the byte tree's leaves do not match the opened byte columns");
   t.absorb_frs("opening_claim", v6b);
 
+  // Stage 6b, second tree: the shift lookup against the table of powers of two.
+  protocol::absorb_sparse_multiplicities(t, "shift_lookup_multiplicities", p.shift_lookup_entries,
+                                         p.shift_lookup_counts);
+  const Fr gamma_sh = t.challenge("shift_lookup_gamma");
+  const Fr alpha_sh = t.challenge("shift_lookup_alpha");
+  FractionTreeVerified st6;
+  if (auto e = in_stage("stage6b", verify_fraction_tree(log_t, true, p.shift_root_children,
+                                                        p.shift_layers, t, st6)))
+    return e;
+  JOLT_VERIFY("stage6b.shift_logup_sum",
+              protocol::fraction_root_vanishes(
+                  st6.p_root, st6.q_root,
+                  protocol::shift_table_side(p.shift_lookup_entries, p.shift_lookup_counts,
+                                             gamma_sh, alpha_sh)),
+              "a register shift's power is not 2^s (SLL) or 2^(32 − s) (SRL) for its amount s");
+  const std::vector<Fr>& r6s = st6.point;
+  const std::vector<Fr>& v6s = p.stage6b_shift_openings;
+  JOLT_VERIFY(
+      "stage6b.shift_leaf",
+      st6.q_leaf_claim == alpha_sh - protocol::byte_fingerprint(gamma_sh, v6s[0], v6s[1], v6s[2]),
+      "the shift tree's leaves do not match the opened shift columns");
+  t.absorb_frs("opening_claim", v6s);
+
   // Stage 7: every claim reduced to one point r7.
   const Fr beta = t.challenge("reduction_gamma");
   const Expr red = protocol::reduction_expr();
   const std::vector<Fr> weights = protocol::reduction_weights(beta);
   SumcheckVerified b7;
-  if (auto e =
-          in_stage("stage7",
-                   verify_batch({protocol::reduction_input(weights, {v1, v2, v3, v4, v5, v6, v6b})},
-                                {log_t}, red.degree(), p.stage7, t, b7)))
+  if (auto e = in_stage("stage7", verify_batch({protocol::reduction_input(
+                                                   weights, {v1, v2, v3, v4, v5, v6, v6b, v6s})},
+                                               {log_t}, red.degree(), p.stage7, t, b7)))
     return e;
   const std::vector<Fr>& r7 = b7.challenges;
   const std::vector<Fr>& v7 = p.stage7_openings;
   {
     std::vector<Fr> leaves;
-    for (const auto* pt : {&r1, &r2, &r3, &r4, &r5, &r6, &r6b})
+    for (const auto* pt : {&r1, &r2, &r3, &r4, &r5, &r6, &r6b, &r6s})
       leaves.push_back(EqPolynomial::evaluate(*pt, r7));
     for (const Fr& f : protocol::reduction_folds(weights, v7)) leaves.push_back(f);
     JOLT_VERIFY("stage7.final_claim", b7.final_claim == b7.coefficients[0] * red.evaluate(leaves),

@@ -24,6 +24,8 @@
 //   stage6b: u32 count + (u32 entry, u32 multiplicity) per byte-table entry looked up (entries
 //            ascending, multiplicities ≥ 1)
 //            frs root children | u32 layer count, layers | frs openings (the byte columns at r6b)
+//            u32 count + (u32 entry, u32 multiplicity) per shift-table entry looked up
+//            frs root children | u32 layer count, layers | frs openings (the shift columns)
 //   stage7 sumcheck | frs openings                        — every column at the joint point r7
 //   bytes  stage-8 PCS opening
 // sumcheck = u32 rounds, then per round u32 coefficient count + Fr coefficients.
@@ -32,7 +34,8 @@
 // scheme, its parameters and log_T, and rejects a header that differs); 3 adds the bytecode
 // lookup (stage 6a), the entry PC and exit, register checking (stages 4, 5), moves the claim
 // reduction to stage 7, and stage 3 opens only UnexpandedPC, IsNoop and IsEcall; 4 adds the byte
-// lookup (stage 6b) and the instruction-result columns (86 committed columns).
+// lookup and the shift lookup (stage 6b) and the instruction-result columns (95 committed
+// columns).
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -82,6 +85,11 @@ struct Proof {
   std::vector<Fr> byte_root_children;
   std::vector<FractionLayerProof> byte_layers;
   std::vector<Fr> stage6b_openings;
+  std::vector<std::uint32_t> shift_lookup_entries;  // ascending, < 512
+  std::vector<std::uint32_t> shift_lookup_counts;   // ≥ 1 each
+  std::vector<Fr> shift_root_children;
+  std::vector<FractionLayerProof> shift_layers;
+  std::vector<Fr> stage6b_shift_openings;
   SumcheckProof stage7;
   std::vector<Fr> stage7_openings;
   std::vector<std::uint8_t> pcs_opening;

@@ -83,6 +83,8 @@ enum Column : std::uint32_t {
   kIsSra,     // SRAI
   kIsDivu,    // DIVU: out = the quotient Y
   kIsRemu,    // REMU: out = the remainder W
+  kIsSll,     // SLL: Left·2^s = X + 2^32·W, s = Rs2 mod 32
+  kIsSrl,     // SRL: Left·2^(32−s) = X + 2^32·W
   kRs1Index,  // register indices (0 when the instruction has no such operand)
   kRs2Index,
   kRdIndex,
@@ -125,6 +127,9 @@ enum Column : std::uint32_t {
   kSignLeftTimesRight,  // SignLeft · RightInstructionInput
   kDivisorIsZero,       // DIVU/REMU by zero
   kQuotientTimesRight,  // Y · RightInstructionInput (the quotient times the divisor)
+  kShiftAmountByte,     // SLL/SRL: the low byte of Rs2 (0 otherwise)
+  kShiftPower,          // SLL: 2^s, SRL: 2^(32−s), s = ShiftAmountByte mod 32 (1 otherwise)
+  kShiftProduct,        // LeftInstructionInput · ShiftPower
   kNumColumns
 };
 
@@ -215,7 +220,9 @@ std::uint32_t lookup_output(const TraceRow& row);
 //   GE: Carry − sL + sR, with the signs from Y = 2·Left − 2^32·sL, W = 2·Right − 2^32·sR;
 //   EQ/NE: the inverse of Left − Right;  JALR: Y = 1, out = X − Z;  SRAI: out = W + sL·(2^32 −
 //   Right);  DIVU/REMU: quotient Y, remainder W, Y·Right + W = Left and X = Right − W − 1 +
-//   2^32·DivisorIsZero (so W < Right unless Right = 0, where Y = 2^32 − 1); out = Y / W.
+//   2^32·DivisorIsZero (so W < Right unless Right = 0, where Y = 2^32 − 1); out = Y / W;
+//   SLL/SRL: Right = ShiftAmountByte + 256·Y (Y < 2^24), ShiftProduct = X + 2^32·W, out = X / W,
+//   with (ShiftAmountByte, ShiftPower, IsSrl) an entry of the shift table (stage 6b, second tree).
 // Every value written to a register is so in [0, 2^32). The Imm column holds the right operand
 // the ALU sees: imm mod 2^32 (the power of two for immediate shifts); for branches the signed
 // offset (BranchTarget adds it to the PC).

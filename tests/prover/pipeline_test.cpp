@@ -546,11 +546,11 @@ TEST_CASE("every claim in the proof is checked: targeted edits are rejected") {
     std::swap(p.byte_lookup_counts[0], p.byte_lookup_counts[1]);
     CHECK(rejected_at(p).starts_with("stage6b."));
     p = honest;
-    p.byte_lookup_counts[0] = 0;
-    CHECK(rejected_at(p) == "proof.shape");
+    p.byte_lookup_counts[0] = 0;  // not encodable: count − 1 wraps beyond 32 bits
+    CHECK(rejected_at(p) == "decode.varint");
     p = honest;
-    std::swap(p.byte_lookup_entries[0], p.byte_lookup_entries[1]);
-    CHECK(rejected_at(p) == "proof.shape");
+    std::swap(p.byte_lookup_entries[0], p.byte_lookup_entries[1]);  // the delta wraps too
+    CHECK(rejected_at(p) == "decode.varint");
     p = honest;
     p.byte_lookup_entries.back() = 1u << 16;
     CHECK(rejected_at(p) == "stage6b.multiplicities");

@@ -38,24 +38,56 @@ void put_layers(ByteWriter& w, const std::vector<FractionLayerProof>& layers) {
 
 SumcheckProof get_sumcheck(ByteReader& r);
 
-// (entry, count) pairs: u32 count, then u32 entry and u32 count per pair.
+// Unsigned LEB128 (7 bits per byte, low first, high bit = more), minimal, at most 32 bits.
+void put_varint(ByteWriter& w, std::uint32_t v) {
+  while (v >= 0x80) {
+    w.u8(static_cast<std::uint8_t>(v | 0x80));
+    v >>= 7;
+  }
+  w.u8(static_cast<std::uint8_t>(v));
+}
+std::uint32_t get_varint(ByteReader& r) {
+  std::uint64_t v = 0;
+  for (int shift = 0; shift < 35 && r.ok(); shift += 7) {
+    const std::uint8_t b = r.u8();
+    v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
+    if ((b & 0x80) == 0) {
+      if ((b == 0 && shift > 0) || v > 0xffffffffu)
+        r.fail("decode.varint", "a non-minimal or over-long varint");
+      return static_cast<std::uint32_t>(v);
+    }
+  }
+  r.fail("decode.varint", "a varint longer than 5 bytes");
+  return 0;
+}
+
+// Sparse multiplicities: u32 pair count, then per pair varint(entry − previous entry − 1) (the
+// first: the entry itself) and varint(count − 1), so entries ascend and counts are ≥ 1 by
+// construction.
 void put_pairs(ByteWriter& w, const std::vector<std::uint32_t>& entries,
                const std::vector<std::uint32_t>& counts) {
   w.u32(static_cast<std::uint32_t>(entries.size()));
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    w.u32(entries[i]);
-    w.u32(i < counts.size() ? counts[i] : 0);
+    put_varint(w, i == 0 ? entries[0] : entries[i] - entries[i - 1] - 1);
+    put_varint(w, counts[i] - 1);
   }
 }
 void get_pairs(ByteReader& r, std::vector<std::uint32_t>& entries,
                std::vector<std::uint32_t>& counts) {
   const std::uint32_t n = r.u32();
-  if (!r.need_elements(n, 8)) return;
+  if (!r.need_elements(n, 2)) return;  // each pair has at least its two bytes
   entries.resize(n);
   counts.resize(n);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    entries[i] = r.u32();
-    counts[i] = r.u32();
+  std::uint64_t entry = 0;
+  for (std::uint32_t i = 0; i < n && r.ok(); ++i) {
+    entry += get_varint(r) + (i == 0 ? 0 : 1);
+    const std::uint64_t count = std::uint64_t{get_varint(r)} + 1;
+    if (entry > 0xffffffffu || count > 0xffffffffu) {
+      r.fail("decode.varint", "a lookup entry or count beyond 32 bits");
+      return;
+    }
+    entries[i] = static_cast<std::uint32_t>(entry);
+    counts[i] = static_cast<std::uint32_t>(count);
   }
 }
 

@@ -21,10 +21,11 @@
 //            frs root children (P1[0], P1[1], Q1[0], Q1[1])
 //            u32 layer count, per layer: sumcheck | frs claims (P0, P1, Q0, Q1 or, last, Q0, Q1)
 //            frs openings                                 — the bytecode columns at r6a
-//   stage6b: u32 count + (u32 entry, u32 multiplicity) per byte-table entry looked up (entries
-//            ascending, multiplicities ≥ 1)
+//   stage6b: pairs: the byte-table entries looked up and their multiplicities
+//            (pairs = u32 count, then per pair varint(entry − previous entry − 1; the first: the
+//            entry) and varint(multiplicity − 1); varint = minimal unsigned LEB128, ≤ 32 bits)
 //            frs root children | u32 layer count, layers | frs openings (the byte columns at r6b)
-//            u32 count + (u32 entry, u32 multiplicity) per shift-table entry looked up
+//            pairs: the shift-table entries looked up
 //            frs root children | u32 layer count, layers | frs openings (the shift columns)
 //   stage7 sumcheck | frs openings                        — every column at the joint point r7
 //   bytes  stage-8 PCS opening

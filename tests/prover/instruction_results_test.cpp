@@ -9,6 +9,8 @@
 #include <jolt/prover/pipeline/r1cs.hpp>
 #include <random>
 
+#include <jolt/prover/tracer/virtual_sequences.hpp>
+
 #include "mini_trace.hpp"
 
 using namespace jolt::prover;
@@ -417,5 +419,62 @@ TEST_CASE("a branch taken when its condition is false is rejected") {
     cols[kDiffTimesInverse][t] = Fr::zero();
     CHECK(failing_constraints(cols, t) == std::vector<std::string_view>{"EqDiffVanishes"});
     CHECK(check_of(verify(st, prove_columns(st, cols, forging()))) == "stage1.sumcheck.round_sum");
+  }
+}
+
+TEST_CASE("SRA, MULH, MULHSU, DIV and REM are proved as virtual sequences") {
+  using O = Opcode;
+  const std::vector<testutil::Instr> prog = {
+      {O::kAddi, 1, 0, 0, -7},  {O::kAddi, 2, 0, 0, 2},   {O::kSra, 3, 1, 2, 0},
+      {O::kMulhsu, 5, 1, 2, 0}, {O::kDiv, 6, 1, 2, 0},    {O::kRem, 7, 1, 2, 0},
+      {O::kMulh, 4, 1, 2, 0},   {O::kEcall, 0, 17, 10, 0}};  // MULH last: see below
+  const std::uint32_t mulh_pc = 24;
+  const auto honest = testutil::run(prog);
+  auto result = [&](std::uint8_t rd) {
+    for (std::size_t t = honest.size(); t-- > 0;)
+      if (honest[t].rd == rd) return honest[t].rd_post;
+    return 0u;
+  };
+  CHECK(result(3) == static_cast<std::uint32_t>(-2));  // -7 >> 2
+  CHECK(result(4) == 0xffffffffu);                     // high word of -14
+  CHECK(result(5) == 0xffffffffu);
+  CHECK(result(6) == static_cast<std::uint32_t>(-3));
+  CHECK(result(7) == static_cast<std::uint32_t>(-1));
+  auto prove_rows = [&](std::vector<TraceRow> rows, bool self_check) {
+    Statement st{testutil::program_of(prog), {}, {}, rows.size()};
+    rows.resize(padded_trace_length(rows.size()));
+    ProverOptions o;
+    o.self_check = self_check;
+    return std::make_pair(st, prove(st, rows, o));
+  };
+  {
+    const auto [st, proof] = prove_rows(honest, true);
+    CHECK_FALSE(verify(st, proof));
+  }
+  std::size_t mulh = 0;  // the first row of MULH's sequence
+  while (!(honest[mulh].pc == mulh_pc && honest[mulh].sequence == 0)) ++mulh;
+  SUBCASE("a sequence's rows out of order") {
+    // MULH's rows 1 (v32 = v32·b) and 2 (v34 = b >>s 31) are independent: swapped, every value
+    // is still right; only the sequence order objects.
+    auto rows = honest;
+    std::swap(rows[mulh + 1], rows[mulh + 2]);
+    const auto [st, proof] = prove_rows(rows, false);
+    CHECK(check_of(verify(st, proof)) == "stage1.sumcheck.round_sum");
+  }
+  SUBCASE("the instruction executed as one row instead of its sequence") {
+    // One MULH row with the right result: its bytecode entry does not exist (the table holds
+    // the sequence). MULH is the last sequence, so no later row reads the virtual registers
+    // its sequence would have written.
+    auto rows = honest;
+    TraceRow one;
+    one.pc = mulh_pc, one.opcode = O::kMulh, one.rd = 4, one.rs1 = 1, one.rs2 = 2;
+    one.rs1_val = static_cast<std::uint32_t>(-7), one.rs2_val = 2;
+    one.rd_pre = 0, one.rd_post = 0xffffffffu, one.next_pc = mulh_pc + 4;
+    const std::size_t n = virtual_sequence_length(O::kMulh);
+    rows.erase(rows.begin() + static_cast<std::ptrdiff_t>(mulh),
+               rows.begin() + static_cast<std::ptrdiff_t>(mulh + n));
+    rows.insert(rows.begin() + static_cast<std::ptrdiff_t>(mulh), one);
+    const auto [st, proof] = prove_rows(rows, false);
+    CHECK(check_of(verify(st, proof)) == "stage6a.logup_sum");
   }
 }

@@ -9,6 +9,7 @@
 #include <jolt/prover/pipeline/prover.hpp>
 #include <jolt/prover/pipeline/r1cs.hpp>
 #include <jolt/prover/tracer/tracer.hpp>
+#include <jolt/prover/tracer/virtual_sequences.hpp>
 
 namespace testutil {
 
@@ -25,7 +26,7 @@ struct Instr {
 // Stops after the first ECALL unless `ecalls_to_skip` > 0 (a witness that runs past an exit).
 inline std::vector<TraceRow> run(const std::vector<Instr>& prog, std::size_t max_cycles = 100000,
                                  std::uint32_t start_pc = 0, std::size_t ecalls_to_skip = 0) {
-  std::uint32_t x[32] = {};
+  std::uint32_t x[jolt::prover::kNumRegistersWithVirtual] = {};
   x[2] = jolt::prover::kInitialStackPointer;   // the reset state (tracer.hpp)
   std::map<std::uint32_t, std::uint32_t> mem;  // word address → word
   std::vector<TraceRow> rows;
@@ -114,9 +115,14 @@ inline std::vector<TraceRow> run(const std::vector<Instr>& prog, std::size_t max
       default:
         rdv = jolt::prover::r1cs::lookup_output(r), writes = true;
     }
+    r.next_pc = next;
+    if (jolt::prover::has_virtual_sequence(in.op)) {  // recorded as its sequence's rows
+      for (const TraceRow& v : jolt::prover::execute_virtual_sequence(r, x)) rows.push_back(v);
+      pc = next;
+      continue;
+    }
     if (writes && in.rd != 0) x[in.rd] = rdv;
     r.rd_post = x[in.rd];
-    r.next_pc = next;
     rows.push_back(r);
     if (in.op == Opcode::kEcall && ecalls_to_skip-- == 0) break;
     pc = next;

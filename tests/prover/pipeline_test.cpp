@@ -96,7 +96,7 @@ TEST_CASE("the proof format version is pinned") {
   REQUIRE(proof.size() > 8);
   CHECK(std::string(proof.begin(), proof.begin() + 4) == "JRPF");
   CHECK(proof[4] == 4);
-  CHECK(r1cs::kNumColumns == 95);
+  CHECK(r1cs::kNumColumns == 97);
   CHECK(proof[5] == 0);
   auto bad = proof;
   bad[4] = 1;
@@ -218,7 +218,7 @@ TEST_CASE("a witness breaking one constraint family is rejected") {
   }
   SUBCASE("next pc column") {
     auto cols = r1cs::extract_columns(tr.rows);
-    cols[r1cs::kNextUnexpandedPC][3] += Fr::from_u64(4);
+    cols[r1cs::kNextExpandedPC][3] += Fr::from_u64(4 * 64);
     cols[r1cs::kUnexpandedPC][4] += Fr::from_u64(4);  // shift stays consistent, R1CS breaks
     CHECK(verify(tr.statement, prove_columns(tr.statement, cols, forging())));
   }

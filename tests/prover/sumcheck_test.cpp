@@ -149,7 +149,7 @@ TEST_CASE("optimised outer Spartan kernel agrees with the naive oracle") {
   for (auto& x : tau) x = rand_fr(rng);
   // Corrupt two cycles so the sum is non-zero and the polynomials are not trivial.
   cols[r1cs::kRamAddress][3] += Fr::one();
-  cols[r1cs::kNextUnexpandedPC][17] += Fr::from_u64(5);
+  cols[r1cs::kNextExpandedPC][17] += Fr::from_u64(5);
   auto [az, bz] = r1cs::outer_tables(cols);
   Expr e;
   e.add_product(Fr::one(), {Linear::leaf(0), Linear::leaf(1), Linear::leaf(2)});

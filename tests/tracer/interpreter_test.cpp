@@ -22,7 +22,8 @@ tp::Execution run(const std::vector<u32>& prog, std::span<const std::uint8_t> in
   return tp::execute(tp::load_elf(elf), input, opt);
 }
 
-// t0 = a, t1 = b, then `op` (writing t2); returns the op's TraceRow.
+// t0 = a, t1 = b, then `op` (writing t2); returns the op's TraceRow (the last row of its virtual
+// sequence, for SRA, MULH, MULHSU, DIV and REM).
 tp::TraceRow op_row(u32 op, u32 a, u32 b = 0) {
   std::vector<u32> p;
   li(p, kA, a);
@@ -30,8 +31,9 @@ tp::TraceRow op_row(u32 op, u32 a, u32 b = 0) {
   p.push_back(op);
   exit_(p);
   const auto ex = run(p);
-  REQUIRE(ex.rows.size() == 7);
-  return ex.rows[4];
+  REQUIRE(ex.cycles == 7);
+  REQUIRE(ex.rows.size() == ex.trace_rows);
+  return ex.rows[ex.rows.size() - 3];
 }
 
 u32 op(u32 word, u32 a, u32 b = 0) {

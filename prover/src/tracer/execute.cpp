@@ -10,6 +10,7 @@
 
 #include "jolt/prover/pipeline/padding.hpp"
 #include "jolt/prover/tracer/tracer.hpp"
+#include "jolt/prover/tracer/virtual_sequences.hpp"
 
 namespace jolt::prover {
 namespace {
@@ -144,10 +145,10 @@ T load(const std::uint8_t* p) {
 template <bool kRecord>
 void run(const Code& code, Memory& mem, std::uint32_t entry, const ExecOptions& opt,
          Execution& ex) {
-  std::uint32_t x[32] = {};
+  std::uint32_t x[kNumRegistersWithVirtual] = {};  // x32 .. x39: virtual-sequence registers
   x[2] = kInitialStackPointer;  // crt0 sets sp too; this keeps hand-made test ELFs simple
   std::uint32_t pc = entry;
-  std::uint64_t cycle = 0;
+  std::uint64_t cycle = 0, sequence_rows = 0;
   const std::uint64_t max_cycles = opt.max_cycles;
   const Decoded* ops = code.ops.data();
   const std::uint32_t nops = static_cast<std::uint32_t>(code.ops.size());
@@ -397,17 +398,34 @@ void run(const Code& code, Memory& mem, std::uint32_t entry, const ExecOptions& 
       case Opcode::kCount:
         throw fault("illegal instruction " + hex(d.word));
     }
+    if (has_virtual_sequence(d.op)) [[unlikely]] {
+      sequence_rows += virtual_sequence_length(d.op) - 1;
+      if constexpr (kRecord) {
+        // The sequence's rows replace the instruction's; it computes the same rd (and keeps
+        // the virtual registers' values for the next sequence's reads).
+        TraceRow executed = *row;
+        executed.next_pc = next;
+        ex.rows.pop_back();
+        for (const TraceRow& r : execute_virtual_sequence(executed, x)) ex.rows.push_back(r);
+        if (x[d.rd] != (d.rd == 0 ? 0 : rd_val))
+          throw std::logic_error("virtual sequence of " + std::string(opcode_name(d.op)) +
+                                 " computed another result than the instruction");
+      }
+    }
     x[d.rd] = rd_val;
     x[0] = 0;
     if constexpr (kRecord) {
-      row->rd_post = x[d.rd];
-      row->next_pc = exited ? 0 : next;
+      if (!has_virtual_sequence(d.op)) {
+        row->rd_post = x[d.rd];
+        row->next_pc = exited ? 0 : next;
+      }
     }
     ++cycle;
     if (exited) break;
     pc = next;
   }
   ex.cycles = cycle;
+  ex.trace_rows = cycle + sequence_rows;
 }
 
 // Page faults on first touch of a multi-GB trace dominate recording on VMs; transparent huge
@@ -442,7 +460,7 @@ Execution execute(const ElfImage& image, std::span<const std::uint8_t> input,
       counting_mem.protect_code(code.base, static_cast<std::uint32_t>(code.ops.size() * 4));
       Execution counted;
       run<false>(code, counting_mem, image.entry, options, counted);
-      rows = counted.cycles;
+      rows = counted.trace_rows;
     }
     ex.rows.reserve(std::min(rows, options.max_cycles));
     advise_huge_pages(ex.rows.data(), ex.rows.capacity() * sizeof(TraceRow));

@@ -91,11 +91,12 @@ std::uint32_t log2_exact(std::uint64_t t) {
   return k;
 }
 
-void check_fits(const GuestJob& job, std::uint64_t cycles, std::uint32_t scale) {
-  const std::uint64_t t = prover::padded_length(cycles);
+// rows: the recorded trace's rows (cycles plus virtual-sequence rows).
+void check_fits(const GuestJob& job, std::uint64_t rows, std::uint32_t scale) {
+  const std::uint64_t t = prover::padded_length(rows);
   if (t > (1ull << scale))
-    throw PipelineError("'" + job.workload + "' ran " + std::to_string(cycles) +
-                        " cycles, which pads to 2^" + std::to_string(log2_exact(t)) + " > 2^" +
+    throw PipelineError("'" + job.workload + "' ran " + std::to_string(rows) +
+                        " trace rows, which pads to 2^" + std::to_string(log2_exact(t)) + " > 2^" +
                         std::to_string(scale) + "; use --scale " + std::to_string(log2_exact(t)) +
                         " or more");
 }
@@ -118,7 +119,8 @@ TraceReport trace_job(const GuestJob& job, std::uint32_t max_log2_length) {
   prover::Execution rec = run_guest(job, image, true, limit);
   auto t2 = Clock::now();
   r.cycles = fast.cycles;
-  r.padded_length = prover::padded_length(fast.cycles);
+  r.trace_rows = fast.trace_rows;
+  r.padded_length = prover::padded_length(fast.trace_rows);
   r.seconds_unrecorded = std::chrono::duration<double>(t1 - t0).count();
   r.seconds_recorded = std::chrono::duration<double>(t2 - t1).count();
   r.exit_code = fast.exit_code;
@@ -140,7 +142,7 @@ ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
   // A guest that runs past 2^scale cycles cannot fit; stop it there instead of tracing forever.
   prover::Execution ex = run_guest(job, image, true, cycle_bound(job, scale));
   check_execution(job, ex);
-  check_fits(job, ex.cycles, scale);
+  check_fits(job, ex.rows.size(), scale);
   const std::uint64_t cycles = ex.rows.size();
   allocating("padding the trace to 2^" + std::to_string(log2_exact(prover::padded_length(cycles))) +
                  " rows",

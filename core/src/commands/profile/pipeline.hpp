@@ -34,7 +34,8 @@ struct GuestJob {
 };
 
 struct TraceReport {
-  std::uint64_t cycles = 0;         // unpadded trace length
+  std::uint64_t cycles = 0;         // executed instructions
+  std::uint64_t trace_rows = 0;     // unpadded trace length: cycles plus virtual-sequence rows
   std::uint64_t padded_length = 0;  // T
   double seconds_unrecorded = 0;    // execution time without recording rows
   double seconds_recorded = 0;      // execution time with recording

@@ -39,6 +39,9 @@ int run_trace(int argc, char** argv) {
                 job.job.workload.c_str(), job.scale, static_cast<unsigned long long>(job.job.ops),
                 job.job.input.size());
     std::printf("cycles:          %llu\n", static_cast<unsigned long long>(r.cycles));
+    if (r.trace_rows != r.cycles)
+      std::printf("trace rows:      %llu (SRA, MULH, MULHSU, DIV, REM run as virtual sequences)\n",
+                  static_cast<unsigned long long>(r.trace_rows));
     std::printf("padded length:   %llu (2^%u)%s\n",
                 static_cast<unsigned long long>(r.padded_length), log_t,
                 log_t > job.scale ? "  -- exceeds 2^scale: the profile run would be refused" : "");

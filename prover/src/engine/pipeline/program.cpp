@@ -3,6 +3,7 @@
 #include <jolt/prover/pipeline/program.hpp>
 #include <jolt/prover/pipeline/prover.hpp>
 #include <jolt/prover/tracer/tracer.hpp>
+#include <jolt/prover/tracer/virtual_sequences.hpp>
 
 namespace jolt::prover {
 
@@ -40,7 +41,13 @@ std::vector<TraceRow> bytecode_table(const Program& program) {
   std::vector<TraceRow> t;
   t.reserve(program.instructions.size() + 1);
   t.push_back(TraceRow{});
-  t.insert(t.end(), program.instructions.begin(), program.instructions.end());
+  for (const TraceRow& in : program.instructions) {
+    if (!has_virtual_sequence(in.opcode)) {
+      t.push_back(in);
+      continue;
+    }
+    for (const TraceRow& r : virtual_sequence(in)) t.push_back(r);
+  }
   return t;
 }
 

@@ -103,13 +103,25 @@ Fr product_input(const Fr& gamma, std::span<const Fr> v1) {
 
 Expr shift_expr(const Fr& gamma) {
   Expr e;
-  e.add_product(Fr::one(), {Linear::leaf(0), Linear::leaf(1)});
+  e.add_product(Fr::from_u64(64), {Linear::leaf(0), Linear::leaf(1)});
+  e.add_product(Fr::one(), {Linear::leaf(0), Linear::leaf(3)});
   e.add_product(gamma, {Linear::leaf(0), Linear::one_minus(2)});
   return e;
 }
 
 Fr shift_input(const Fr& gamma, std::span<const Fr> v1) {
-  return v1[r1cs::kNextUnexpandedPC] + gamma * (Fr::one() - v1[r1cs::kNextIsNoop]);
+  return v1[r1cs::kNextExpandedPC] + gamma * (Fr::one() - v1[r1cs::kNextIsNoop]);
+}
+
+Expr entry_expr() {
+  Expr e;
+  e.add_product(Fr::from_u64(64), {Linear::leaf(0), Linear::leaf(1)});
+  e.add_product(Fr::one(), {Linear::leaf(0), Linear::leaf(2)});
+  return e;
+}
+
+Fr entry_input(std::uint32_t entry) {
+  return Fr::from_u64(64 * std::uint64_t{entry});
 }
 
 Expr point_expr() {
@@ -125,7 +137,8 @@ std::vector<Fr> cycle_point(std::uint64_t c, std::size_t n) {
 }
 
 const std::vector<std::uint32_t>& shift_columns() {
-  static const std::vector<std::uint32_t> c = {r1cs::kUnexpandedPC, r1cs::kIsNoop, r1cs::kIsEcall};
+  static const std::vector<std::uint32_t> c = {r1cs::kUnexpandedPC, r1cs::kIsNoop, r1cs::kIsEcall,
+                                               r1cs::kSequenceIndex};
   return c;
 }
 

@@ -34,15 +34,20 @@ Fr outer_expected(std::span<const Fr> tau, std::span<const Fr> point, std::span<
 Expr product_expr(const Fr& gamma);
 Fr product_input(const Fr& gamma, std::span<const Fr> v1);
 
-// Stage 3 shift: leaves {eq+1(r1,·), UnexpandedPC, IsNoop}.
+// Stage 3 shift: leaves {eq+1(r1,·), UnexpandedPC, IsNoop, SequenceIndex}:
+// Σ_t eq+1(r1,t)·[ExpandedPC + γ(1 − IsNoop)](t) = NextExpandedPC(r1) + γ(1 − NextIsNoop(r1)),
+// ExpandedPC = 64·UnexpandedPC + SequenceIndex.
 Expr shift_expr(const Fr& gamma);
 Fr shift_input(const Fr& gamma, std::span<const Fr> v1);
-// Stage 3 point claims: Σ_t eq(0,t)·UnexpandedPC(t) = the program's entry and
-// Σ_t eq(L−1,t)·IsEcall(t) = 1 (the last real cycle is an ECALL); leaves {eq(c,·), column}.
+// Stage 3 point claims: Σ_t eq(0,t)·ExpandedPC(t) = 64 × the program's entry (leaves {eq(0,·),
+// UnexpandedPC, SequenceIndex}: entry_expr) and Σ_t eq(L−1,t)·IsEcall(t) = 1 (the last real
+// cycle is an ECALL; leaves {eq(L−1,·), IsEcall}: point_expr).
+Expr entry_expr();
+Fr entry_input(std::uint32_t entry);
 Expr point_expr();
 // The index bits of cycle c (big-endian, n variables) as field elements.
 std::vector<Fr> cycle_point(std::uint64_t c, std::size_t n);
-// The columns stage 3 opens at its point: UnexpandedPC, IsNoop, IsEcall.
+// The columns stage 3 opens at its point: UnexpandedPC, IsNoop, IsEcall, SequenceIndex.
 const std::vector<std::uint32_t>& shift_columns();
 
 // Stage 4, register read/write checking (r1cs.hpp, "Register memory checking"): the multiset

@@ -334,6 +334,7 @@ class StagedProver {
     const Fr gamma = t_.challenge("shift_gamma");
     const Expr shift = protocol::shift_expr(gamma);
     const Expr point = protocol::point_expr();
+    const Expr entry = protocol::entry_expr();
     const std::size_t T = w.columns[0].size();
     const std::uint64_t last = st_.trace_length == 0 ? 0 : st_.trace_length - 1;
     std::unique_ptr<NaiveKernel> ks, ke, kx;
@@ -343,6 +344,7 @@ class StagedProver {
       leaves.push_back(EqPlusOnePolynomial::evals(s1.r1));
       leaves.push_back(w.columns[r1cs::kUnexpandedPC]);
       leaves.push_back(w.columns[r1cs::kIsNoop]);
+      leaves.push_back(w.columns[r1cs::kSequenceIndex]);
       ks = std::make_unique<NaiveKernel>(kShiftLabels, std::move(leaves), shift);
     }
     auto indicator = [T](std::uint64_t c) {
@@ -355,7 +357,8 @@ class StagedProver {
       std::vector<std::vector<Fr>> leaves;
       leaves.push_back(indicator(0));
       leaves.push_back(w.columns[r1cs::kUnexpandedPC]);
-      ke = std::make_unique<NaiveKernel>(kEntryLabels, std::move(leaves), point);
+      leaves.push_back(w.columns[r1cs::kSequenceIndex]);
+      ke = std::make_unique<NaiveKernel>(kEntryLabels, std::move(leaves), entry);
     }
     {
       JOLT_SPAN(kExitLabels.prepare);
@@ -366,20 +369,22 @@ class StagedProver {
     }
     snapshot("Stage3_prepared", {&w, ks.get(), ke.get(), kx.get(), pcs_data_.get()});
     BatchProverOutput out = prove_batch({{ks.get(), protocol::shift_input(gamma, s1.v1)},
-                                         {ke.get(), Fr::from_u64(st_.program.entry)},
+                                         {ke.get(), protocol::entry_input(st_.program.entry)},
                                          {kx.get(), Fr::one()}},
                                         t_, opt_.self_check);
     Stage3Out s;
     s.r3 = out.challenges;
     s.v3 = evaluate_columns(w.columns, protocol::shift_columns(), s.r3);
     const std::size_t n = s.r3.size();
-    const std::vector<Fr> sl = {EqPlusOnePolynomial::evaluate(s1.r1, s.r3), s.v3[0], s.v3[1]};
-    const std::vector<Fr> el = {EqPolynomial::evaluate(protocol::cycle_point(0, n), s.r3), s.v3[0]};
+    const std::vector<Fr> sl = {EqPlusOnePolynomial::evaluate(s1.r1, s.r3), s.v3[0], s.v3[1],
+                                s.v3[3]};
+    const std::vector<Fr> el = {EqPolynomial::evaluate(protocol::cycle_point(0, n), s.r3), s.v3[0],
+                                s.v3[3]};
     const std::vector<Fr> xl = {EqPolynomial::evaluate(protocol::cycle_point(last, n), s.r3),
                                 s.v3[2]};
     expect_final(opt_.self_check, out.final_claim,
                  out.coefficients[0] * shift.evaluate(sl) +
-                     out.coefficients[1] * point.evaluate(el) +
+                     out.coefficients[1] * entry.evaluate(el) +
                      out.coefficients[2] * point.evaluate(xl),
                  "stage 3");
     t_.absorb_frs("opening_claim", s.v3);

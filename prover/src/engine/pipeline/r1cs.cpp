@@ -21,7 +21,7 @@ constexpr std::array<std::string_view, kNumColumns> kColumnNames = {"UnexpandedP
                                                                     "RightLookupOperand",
                                                                     "Product",
                                                                     "LookupOutput",
-                                                                    "NextUnexpandedPC",
+                                                                    "NextExpandedPC",
                                                                     "NextIsNoop",
                                                                     "ShouldBranch",
                                                                     "ShouldJump",
@@ -61,6 +61,8 @@ constexpr std::array<std::string_view, kNumColumns> kColumnNames = {"UnexpandedP
                                                                     "IsRemu",
                                                                     "IsSll",
                                                                     "IsSrl",
+                                                                    "SequenceIndex",
+                                                                    "InSequence",
                                                                     "Rs1Index",
                                                                     "Rs2Index",
                                                                     "RdIndex",
@@ -165,12 +167,17 @@ std::vector<ConstraintRow> build_constraints() {
                lf(0, {{kRdWriteValue, 1}, {kLookupOutput, -1}})});
   r.push_back({"RdIsReturnAddress", "rd_write", col(kWritePCtoRD),
                lf(-4, {{kRdWriteValue, 1}, {kUnexpandedPC, -1}})});
+  // Control flow on ExpandedPC = 64·PC + SequenceIndex (r1cs.hpp).
   r.push_back({"JumpTarget", "pc_update", col(kShouldJump),
-               lf(0, {{kNextUnexpandedPC, 1}, {kLookupOutput, -1}})});
+               lf(0, {{kNextExpandedPC, 1}, {kLookupOutput, -64}})});
   r.push_back({"BranchTarget", "pc_update", col(kBranchToNext),
-               lf(0, {{kNextUnexpandedPC, 1}, {kUnexpandedPC, -1}, {kImm, -1}})});
+               lf(0, {{kNextExpandedPC, 1}, {kUnexpandedPC, -64}, {kImm, -64}})});
   r.push_back({"SequentialPC", "pc_update", col(kStepToNext),
-               lf(-4, {{kNextUnexpandedPC, 1}, {kUnexpandedPC, -1}})});
+               lf(-256, {{kNextExpandedPC, 1}, {kUnexpandedPC, -64}})});
+  // A virtual sequence runs to its end, in order, at one PC (the next row is never padding:
+  // NextExpandedPC would be 0).
+  r.push_back({"SequenceContinues", "pc_update", col(kInSequence),
+               lf(-1, {{kNextExpandedPC, 1}, {kUnexpandedPC, -64}, {kSequenceIndex, -1}})});
   r.push_back({"LeftInputIsRs1", "instruction_input", col(kLeftOperandIsRs1),
                lf(0, {{kLeftInstructionInput, 1}, {kRs1Value, -1}})});
   r.push_back({"LeftInputIsPC", "instruction_input", col(kLeftOperandIsPC),
@@ -310,7 +317,7 @@ std::vector<ProductConstraint> build_products() {
       {"ShouldJump", kShouldJump, col(kJump), lf(1, {{kNextIsNoop, -1}})},
       {"BranchToNext", kBranchToNext, col(kShouldBranch), lf(1, {{kNextIsNoop, -1}})},
       {"StepToNext", kStepToNext, lf(1, {{kNextIsNoop, -1}}),
-       lf(1, {{kJump, -1}, {kShouldBranch, -1}})},
+       lf(1, {{kJump, -1}, {kShouldBranch, -1}, {kInSequence, -1}})},
       {"EcallContinues", kEcallContinues, col(kIsEcall), lf(1, {{kNextIsNoop, -1}})},
       {"Rs1Squared", kRs1Squared, col(kRs1Value), col(kRs1Value)},
       {"DiffTimesInverse", kDiffTimesInverse, diff, col(kDiffInverse)},
@@ -446,11 +453,10 @@ InstructionFlags instruction_flags(const TraceRow& r) {
   f.writes_pc = f.jump && r.rd != 0;
   f.out_low = o == O::kAdd || o == O::kAddi || o == O::kSub || o == O::kLui || o == O::kAuipc ||
               o == O::kJal || f.store || o == O::kMul || o == O::kSlli || o == O::kSll;
-  // The high word is MULHU's and SRLI's result; for the instructions whose result no relation
-  // fixes yet (SRA, MULH, MULHSU, DIV, REM, loads) W is the result itself, which bounds it to
-  // 32 bits. SRL's result is the high word of Left·2^(32−s).
-  f.out_high = o == O::kMulhu || o == O::kSrli || f.load || o == O::kSrl || o == O::kSra ||
-               o == O::kMulh || o == O::kMulhsu || o == O::kDiv || o == O::kRem;
+  // The high word is MULHU's, SRLI's and SRL's result; for loads (whose value RAM checking
+  // fixes) W is the result itself, which bounds it to 32 bits. SRA, MULH, MULHSU, DIV and REM
+  // never execute as one row: their virtual sequences do (tracer/virtual_sequences.hpp).
+  f.out_high = o == O::kMulhu || o == O::kSrli || f.load || o == O::kSrl;
   f.sll = o == O::kSll;
   f.srl = o == O::kSrl;
   f.divu = o == O::kDivu;
@@ -591,6 +597,8 @@ std::array<Fr, kNumBytecodeColumns> bytecode_values(const TraceRow& r) {
   flag(kIsRemu, f.remu);
   flag(kIsSll, f.sll);
   flag(kIsSrl, f.srl);
+  v[kSequenceIndex] = Fr::from_u64(r.sequence);
+  flag(kInSequence, r.sequence_remaining != 0);
   v[kRs1Index] = Fr::from_u64(r.rs1);
   v[kRs2Index] = Fr::from_u64(r.rs2);
   v[kRdIndex] = Fr::from_u64(r.rd);
@@ -633,13 +641,15 @@ std::vector<std::vector<Fr>> extract_columns(std::span<const TraceRow> rows) {
     set(kLookupOutput, Fr::from_u64(lo));
     const bool last = t + 1 == T;
     const bool next_noop = last ? true : rows[t + 1].opcode == Opcode::kNoop;
-    set(kNextUnexpandedPC, last ? Fr::zero() : Fr::from_u64(rows[t + 1].pc));
+    set(kNextExpandedPC,
+        last ? Fr::zero()
+             : Fr::from_u64(64 * std::uint64_t{rows[t + 1].pc} + rows[t + 1].sequence));
     flag(kNextIsNoop, next_noop);
     const bool should_branch = branch && lo == 1;
     flag(kShouldBranch, should_branch);
     flag(kShouldJump, jump && !next_noop);
     flag(kBranchToNext, should_branch && !next_noop);
-    flag(kStepToNext, !next_noop && !jump && !should_branch);
+    flag(kStepToNext, !next_noop && !jump && !should_branch && r.sequence_remaining == 0);
     flag(kEcallContinues, r.opcode == Opcode::kEcall && !next_noop);
     set(kRs1Squared, rs1 * rs1);
     fill_alu_columns(c, t);

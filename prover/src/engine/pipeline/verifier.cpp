@@ -4,6 +4,7 @@
 // the bytecode lookup against the table it builds from the program, the byte lookup against the
 // table of byte pairs, and the stage-8 opening of
 // every committed column at the joint point.
+#include <algorithm>
 #include <jolt/prover/pipeline/proof.hpp>
 #include <jolt/prover/pipeline/prover.hpp>
 #include <jolt/prover/pipeline/r1cs.hpp>
@@ -124,24 +125,27 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
   const Fr gamma3 = t.challenge("shift_gamma");
   const Expr shift = protocol::shift_expr(gamma3);
   const Expr point = protocol::point_expr();
+  const Expr entry = protocol::entry_expr();
   const std::uint64_t last = st.trace_length == 0 ? 0 : st.trace_length - 1;
   SumcheckVerified b3;
-  if (auto e = in_stage(
-          "stage3",
-          verify_batch(
-              {protocol::shift_input(gamma3, v1), Fr::from_u64(st.program.entry), Fr::one()},
-              {log_t, log_t, log_t}, std::max(shift.degree(), point.degree()), p.stage3, t, b3)))
+  if (auto e = in_stage("stage3",
+                        verify_batch({protocol::shift_input(gamma3, v1),
+                                      protocol::entry_input(st.program.entry), Fr::one()},
+                                     {log_t, log_t, log_t},
+                                     std::max({shift.degree(), entry.degree(), point.degree()}),
+                                     p.stage3, t, b3)))
     return e;
   const std::vector<Fr>& r3 = b3.challenges;
-  const std::vector<Fr>& v3 = p.stage3_openings;  // UnexpandedPC, IsNoop, IsEcall
+  const std::vector<Fr>& v3 = p.stage3_openings;  // UnexpandedPC, IsNoop, IsEcall, SequenceIndex
   {
-    const std::vector<Fr> sl = {EqPlusOnePolynomial::evaluate(r1, r3), v3[0], v3[1]};
-    const std::vector<Fr> el = {EqPolynomial::evaluate(protocol::cycle_point(0, log_t), r3), v3[0]};
+    const std::vector<Fr> sl = {EqPlusOnePolynomial::evaluate(r1, r3), v3[0], v3[1], v3[3]};
+    const std::vector<Fr> el = {EqPolynomial::evaluate(protocol::cycle_point(0, log_t), r3), v3[0],
+                                v3[3]};
     const std::vector<Fr> xl = {EqPolynomial::evaluate(protocol::cycle_point(last, log_t), r3),
                                 v3[2]};
     JOLT_VERIFY("stage3.final_claim",
                 b3.final_claim == b3.coefficients[0] * shift.evaluate(sl) +
-                                      b3.coefficients[1] * point.evaluate(el) +
+                                      b3.coefficients[1] * entry.evaluate(el) +
                                       b3.coefficients[2] * point.evaluate(xl),
                 "shift (Next* = next row), the entry PC (cycle 0 starts at the program's entry) "
                 "or the exit (the last real cycle is an ECALL) does not hold");

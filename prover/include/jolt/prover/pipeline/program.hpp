@@ -6,8 +6,10 @@
 //   Statement st{p, input, claimed_output, claimed_trace_length};
 //
 // The bytecode table the proof checks every fetched instruction against (bytecode_table) is the
-// padding row TraceRow{} followed by p.instructions; a trace row's static fields (PC, immediate,
-// circuit flags: r1cs::bytecode_values) must equal one table entry's.
+// padding row TraceRow{} followed by p.instructions, each instruction with a virtual sequence
+// (tracer/virtual_sequences.hpp) replaced by its sequence's rows; a trace row's static fields
+// (PC, immediate, circuit flags, sequence position: r1cs::bytecode_values) must equal one table
+// entry's.
 #pragma once
 #include <cstdint>
 #include <span>
@@ -32,7 +34,8 @@ struct Program {
 Program program_from_elf(std::span<const std::uint8_t> elf);
 Program program_from_image(const ElfImage& image, std::vector<std::uint8_t> digest);
 
-// The table: index 0 is the padding row TraceRow{}, index 1 + i is instructions[i].
+// The table: the padding row TraceRow{}, then instructions[i] in order (a virtual sequence's rows
+// in its instruction's place).
 std::vector<TraceRow> bytecode_table(const Program& program);
 
 }  // namespace jolt::prover

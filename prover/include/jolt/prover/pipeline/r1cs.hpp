@@ -24,6 +24,7 @@
 
 #include <jolt/prover/field/fr.hpp>
 #include <jolt/prover/tracer/trace_row.hpp>
+#include <jolt/prover/tracer/virtual_sequences.hpp>
 
 namespace jolt::prover::r1cs {
 
@@ -42,7 +43,7 @@ enum Column : std::uint32_t {
   kRightLookupOperand,
   kProduct,
   kLookupOutput,
-  kNextUnexpandedPC,
+  kNextExpandedPC,  // ExpandedPC of the next row (ExpandedPC = 64·UnexpandedPC + SequenceIndex)
   kNextIsNoop,
   kShouldBranch,
   kShouldJump,
@@ -73,19 +74,21 @@ enum Column : std::uint32_t {
   kIsAnd,
   kIsOr,
   kIsXor,
-  kIsLtu,     // SLTU, SLTIU, BLTU
-  kIsGeu,     // BGEU
-  kIsLt,      // SLT, SLTI, BLT
-  kIsGe,      // BGE
-  kIsEq,      // BEQ
-  kIsNe,      // BNE
-  kIsJalr,    // (Rs1 + Imm) with bit 0 cleared
-  kIsSra,     // SRAI
-  kIsDivu,    // DIVU: out = the quotient Y
-  kIsRemu,    // REMU: out = the remainder W
-  kIsSll,     // SLL: Left·2^s = X + 2^32·W, s = Rs2 mod 32
-  kIsSrl,     // SRL: Left·2^(32−s) = X + 2^32·W
-  kRs1Index,  // register indices (0 when the instruction has no such operand)
+  kIsLtu,          // SLTU, SLTIU, BLTU
+  kIsGeu,          // BGEU
+  kIsLt,           // SLT, SLTI, BLT
+  kIsGe,           // BGE
+  kIsEq,           // BEQ
+  kIsNe,           // BNE
+  kIsJalr,         // (Rs1 + Imm) with bit 0 cleared
+  kIsSra,          // SRAI
+  kIsDivu,         // DIVU: out = the quotient Y
+  kIsRemu,         // REMU: out = the remainder W
+  kIsSll,          // SLL: Left·2^s = X + 2^32·W, s = Rs2 mod 32
+  kIsSrl,          // SRL: Left·2^(32−s) = X + 2^32·W
+  kSequenceIndex,  // the row's index in its virtual sequence (0 outside one)
+  kInSequence,     // more rows of the virtual sequence follow
+  kRs1Index,       // register indices (0 when the instruction has no such operand)
   kRs2Index,
   kRdIndex,
   // register memory checking (not fixed by the instruction)
@@ -157,7 +160,7 @@ std::array<Fr, kNumBytecodeColumns> bytecode_values(const TraceRow& row);
 // timestamp), so a ReadTs column holds the timestamp of the previous access to that register. The
 // range table [0, 4T) bounds 4t + j − ReadTs_j (so every read is of an earlier access); its
 // multiplicities are the kRangeCount columns (entry c·T + t in kRangeCount<c> row t).
-inline constexpr std::uint32_t kNumRegisters = 32;
+inline constexpr std::uint32_t kNumRegisters = kNumRegistersWithVirtual;  // x0 .. x31, x32 .. x39
 struct RegisterState {
   std::array<Fr, kNumRegisters> value{};
   std::array<Fr, kNumRegisters> timestamp{};
@@ -200,8 +203,10 @@ struct ProductConstraint {
 const std::vector<ProductConstraint>& products();
 
 // Columns (kNumColumns tables of rows.size() entries). rows.size() must be a power of two.
-// NextUnexpandedPC(t) = pc(t+1) and NextIsNoop(t) = IsNoop(t+1), with NextUnexpandedPC = 0 and
-// NextIsNoop = 1 on the last row (the shift sumcheck ties (1 − NextIsNoop) to (1 − IsNoop)).
+// NextExpandedPC(t) = 64·pc(t+1) + sequence(t+1) and NextIsNoop(t) = IsNoop(t+1), with
+// NextExpandedPC = 0 and NextIsNoop = 1 on the last row (the shift sumcheck ties them to the next
+// row). Control flow moves ExpandedPC: +1 inside a virtual sequence, else to 64 × the next PC (so
+// a row after a sequence's last row, a jump or a branch starts at sequence index 0).
 std::vector<std::vector<Fr>> extract_columns(std::span<const TraceRow> rows);
 
 // The value an RV32IM instruction's lookup produces in this witness (rd result, branch

@@ -8,13 +8,54 @@ namespace jolt::prover {
 // Decoded RV32IM operation. kNoop is reserved for padding rows (never decoded from an ELF).
 enum class Opcode : std::uint8_t {
   kNoop = 0,
-  kLui, kAuipc, kJal, kJalr,
-  kBeq, kBne, kBlt, kBge, kBltu, kBgeu,
-  kLb, kLh, kLw, kLbu, kLhu, kSb, kSh, kSw,
-  kAddi, kSlti, kSltiu, kXori, kOri, kAndi, kSlli, kSrli, kSrai,
-  kAdd, kSub, kSll, kSlt, kSltu, kXor, kSrl, kSra, kOr, kAnd,
-  kFence, kEcall, kEbreak,
-  kMul, kMulh, kMulhsu, kMulhu, kDiv, kDivu, kRem, kRemu,
+  kLui,
+  kAuipc,
+  kJal,
+  kJalr,
+  kBeq,
+  kBne,
+  kBlt,
+  kBge,
+  kBltu,
+  kBgeu,
+  kLb,
+  kLh,
+  kLw,
+  kLbu,
+  kLhu,
+  kSb,
+  kSh,
+  kSw,
+  kAddi,
+  kSlti,
+  kSltiu,
+  kXori,
+  kOri,
+  kAndi,
+  kSlli,
+  kSrli,
+  kSrai,
+  kAdd,
+  kSub,
+  kSll,
+  kSlt,
+  kSltu,
+  kXor,
+  kSrl,
+  kSra,
+  kOr,
+  kAnd,
+  kFence,
+  kEcall,
+  kEbreak,
+  kMul,
+  kMulh,
+  kMulhsu,
+  kMulhu,
+  kDiv,
+  kDivu,
+  kRem,
+  kRemu,
   kCount
 };
 
@@ -25,16 +66,19 @@ struct TraceRow {
   std::uint32_t next_pc = 0;  // address of the next executed instruction
   std::uint32_t word = 0;     // raw instruction word
   Opcode opcode = Opcode::kNoop;
-  std::uint8_t rd = 0, rs1 = 0, rs2 = 0;  // register indices (0 when unused)
-  std::int32_t imm = 0;                   // decoded immediate (sign-extended)
+  std::uint8_t rd = 0, rs1 = 0, rs2 = 0;   // register indices (0 when unused)
+  std::int32_t imm = 0;                    // decoded immediate (sign-extended)
   std::uint32_t rs1_val = 0, rs2_val = 0;  // values read
   std::uint32_t rd_pre = 0, rd_post = 0;   // rd before/after (equal when rd = 0 or unused)
   MemAccess mem = MemAccess::kNone;
-  std::uint8_t mem_width = 0;        // 1, 2 or 4 bytes
-  std::uint32_t mem_addr = 0;        // byte address accessed
-  std::uint32_t mem_word_addr = 0;   // aligned word containing it
-  std::uint32_t mem_pre = 0;         // that word before
-  std::uint32_t mem_post = 0;        // that word after (== mem_pre for loads)
+  std::uint8_t mem_width = 0;  // 1, 2 or 4 bytes
+  // A row of a virtual sequence (virtual_sequences.hpp): its index in the sequence and how many
+  // rows of it follow (both 0 for an instruction executed as itself).
+  std::uint8_t sequence = 0, sequence_remaining = 0;
+  std::uint32_t mem_addr = 0;       // byte address accessed
+  std::uint32_t mem_word_addr = 0;  // aligned word containing it
+  std::uint32_t mem_pre = 0;        // that word before
+  std::uint32_t mem_post = 0;       // that word after (== mem_pre for loads)
 };
 
 }  // namespace jolt::prover

@@ -108,8 +108,11 @@ struct CycleMarker {
 };
 
 struct Execution {
-  std::vector<TraceRow> rows;  // one per executed instruction (including the exit ECALL)
-  std::uint64_t cycles = 0;    // executed instructions, recorded or not
+  // One per executed instruction (including the exit ECALL); an instruction with a virtual
+  // sequence (virtual_sequences.hpp) records that sequence's rows instead.
+  std::vector<TraceRow> rows;
+  std::uint64_t cycles = 0;      // executed instructions, recorded or not
+  std::uint64_t trace_rows = 0;  // rows a recording holds (cycles plus virtual-sequence rows)
   std::uint32_t exit_code = 0;
   std::vector<std::uint8_t> output;
   std::vector<CycleMarker> markers;  // in start order

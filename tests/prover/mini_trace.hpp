@@ -134,29 +134,29 @@ inline std::vector<TraceRow> run(const std::vector<Instr>& prog, std::size_t max
 inline std::vector<Instr> sample_program(std::int32_t iterations) {
   using O = Opcode;
   return {
-      {O::kAddi, 1, 0, 0, 0},           // 0: x1 = 0
-      {O::kAddi, 2, 0, 0, 1},           // 4: x2 = 1
-      {O::kAddi, 3, 0, 0, iterations},  // 8: x3 = n
-      {O::kLui, 5, 0, 0, 0x10000000},   // 12: x5 = RAM base
-      {O::kAdd, 4, 1, 2, 0},            // 16: loop: x4 = x1 + x2
-      {O::kAddi, 1, 2, 0, 0},           // 20
-      {O::kAddi, 2, 4, 0, 0},           // 24
-      {O::kSw, 0, 5, 4, 0},             // 28: mem[x5] = x4
-      {O::kLw, 6, 5, 0, 0},             // 32: x6 = mem[x5]
-      {O::kAddi, 5, 5, 0, 4},           // 36
-      {O::kMul, 7, 6, 3, 0},            // 40
-      {O::kSub, 8, 7, 1, 0},            // 44
-      {O::kAddi, 3, 3, 0, -1},          // 48
-      {O::kBne, 0, 3, 0, -36},          // 52: → 16
-      {O::kJal, 9, 0, 0, 8},            // 56: → 64, x9 = 60
-      {O::kAddi, 0, 0, 0, 0},           // 60 (skipped)
-      {O::kLb, 10, 5, 0, -3},           // 64
-      {O::kSb, 0, 5, 10, 2},            // 68
-      {O::kJalr, 11, 9, 0, 16},         // 72: → 76
-      {O::kXor, 12, 10, 4, 0},          // 76
-      {O::kSltu, 13, 12, 4, 0},         // 80
-      {O::kAddi, 10, 0, 0, 0},          // 84: a0 = 0 (exit status)
-      {O::kEcall, 0, 17, 10, 0},        // 88: exit (reads a7 = 0, a0)
+      {O::kAddi, 1, 0, 0, 0},                                      // 0: x1 = 0
+      {O::kAddi, 2, 0, 0, 1},                                      // 4: x2 = 1
+      {O::kAddi, 3, 0, 0, iterations},                             // 8: x3 = n
+      {O::kLui, 5, 0, 0, static_cast<std::int32_t>(0x80010000u)},  // 12: x5 = a RAM address
+      {O::kAdd, 4, 1, 2, 0},                                       // 16: loop: x4 = x1 + x2
+      {O::kAddi, 1, 2, 0, 0},                                      // 20
+      {O::kAddi, 2, 4, 0, 0},                                      // 24
+      {O::kSw, 0, 5, 4, 0},                                        // 28: mem[x5] = x4
+      {O::kLw, 6, 5, 0, 0},                                        // 32: x6 = mem[x5]
+      {O::kAddi, 5, 5, 0, 4},                                      // 36
+      {O::kMul, 7, 6, 3, 0},                                       // 40
+      {O::kSub, 8, 7, 1, 0},                                       // 44
+      {O::kAddi, 3, 3, 0, -1},                                     // 48
+      {O::kBne, 0, 3, 0, -36},                                     // 52: → 16
+      {O::kJal, 9, 0, 0, 8},                                       // 56: → 64, x9 = 60
+      {O::kAddi, 0, 0, 0, 0},                                      // 60 (skipped)
+      {O::kLb, 10, 5, 0, -3},                                      // 64
+      {O::kSb, 0, 5, 10, 2},                                       // 68
+      {O::kJalr, 11, 9, 0, 16},                                    // 72: → 76
+      {O::kXor, 12, 10, 4, 0},                                     // 76
+      {O::kSltu, 13, 12, 4, 0},                                    // 80
+      {O::kAddi, 10, 0, 0, 0},                                     // 84: a0 = 0 (exit status)
+      {O::kEcall, 0, 17, 10, 0},                                   // 88: exit (reads a7 = 0, a0)
   };
 }
 
@@ -188,7 +188,7 @@ inline TestTrace sample_trace(std::int32_t iterations) {
   t.rows = run(sample_program(iterations));
   t.statement.program = program_of(sample_program(iterations));
   t.statement.inputs = {static_cast<std::uint8_t>(iterations)};
-  t.statement.outputs = {42};
+  t.statement.outputs = {};  // the program writes no output
   t.statement.trace_length = t.rows.size();
   t.rows.resize(jolt::prover::padded_trace_length(t.rows.size()));
   return t;

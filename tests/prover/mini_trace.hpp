@@ -24,11 +24,17 @@ struct Instr {
 };
 
 // Stops after the first ECALL unless `ecalls_to_skip` > 0 (a witness that runs past an exit).
+// `input` fills the input region (its length word, then its bytes), as the tracer does.
 inline std::vector<TraceRow> run(const std::vector<Instr>& prog, std::size_t max_cycles = 100000,
-                                 std::uint32_t start_pc = 0, std::size_t ecalls_to_skip = 0) {
+                                 std::uint32_t start_pc = 0, std::size_t ecalls_to_skip = 0,
+                                 const std::vector<std::uint8_t>& input = {}) {
   std::uint32_t x[jolt::prover::kNumRegistersWithVirtual] = {};
   x[2] = jolt::prover::kInitialStackPointer;   // the reset state (tracer.hpp)
   std::map<std::uint32_t, std::uint32_t> mem;  // word address → word
+  mem[jolt::prover::kInputBase] = static_cast<std::uint32_t>(input.size());
+  for (std::size_t i = 0; i < input.size(); ++i)
+    mem[static_cast<std::uint32_t>(jolt::prover::kInputBase + 4 + (i & ~std::size_t{3}))] |=
+        std::uint32_t{input[i]} << (8 * (i & 3));
   std::vector<TraceRow> rows;
   std::uint32_t pc = start_pc;
   while (rows.size() < max_cycles) {

@@ -15,7 +15,7 @@
 
 namespace jolt::prover::protocol {
 
-inline constexpr const char* kDomain = "jolt-run/uniform-rv32im/v4";
+inline constexpr const char* kDomain = "jolt-run/uniform-rv32im/v5";
 
 // The preamble: the statement (program digest, entry, every bytecode entry, inputs, outputs,
 // trace length), the padded length, the commitment scheme and its parameters.

@@ -1,6 +1,7 @@
-// guest_cycles: measures each workload guest's RV32IM cycle count (fast-mode tracer) for given
-// op counts, and the resulting per-op cost; the numbers written into each plugin's CycleModel
-// come from here. Usage: guest_cycles [plugin-dir]
+// guest_cycles: measures each workload guest's trace rows (fast-mode tracer: RV32IM cycles plus
+// the rows of virtual sequences, the length the prover pads) for given op counts, and the
+// resulting per-op cost; the numbers written into each plugin's CycleModel come from here.
+// Usage: guest_cycles [plugin-dir]
 #include <bit>
 #include <cstdio>
 #include <string>
@@ -16,7 +17,7 @@ namespace {
 std::uint64_t cycles(const jolt::prover::ElfImage& elf, const std::vector<std::uint8_t>& input) {
   jolt::prover::ExecOptions opt;
   opt.record = false;
-  return jolt::prover::execute(elf, input, opt).cycles;
+  return jolt::prover::execute(elf, input, opt).trace_rows;
 }
 
 std::vector<std::uint8_t> input_for(const std::string& name, std::uint32_t n) {

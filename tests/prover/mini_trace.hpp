@@ -24,11 +24,17 @@ struct Instr {
 };
 
 // Stops after the first ECALL unless `ecalls_to_skip` > 0 (a witness that runs past an exit).
+// `input` fills the input region (its length word, then its bytes), as the tracer does.
 inline std::vector<TraceRow> run(const std::vector<Instr>& prog, std::size_t max_cycles = 100000,
-                                 std::uint32_t start_pc = 0, std::size_t ecalls_to_skip = 0) {
+                                 std::uint32_t start_pc = 0, std::size_t ecalls_to_skip = 0,
+                                 const std::vector<std::uint8_t>& input = {}) {
   std::uint32_t x[jolt::prover::kNumRegistersWithVirtual] = {};
   x[2] = jolt::prover::kInitialStackPointer;   // the reset state (tracer.hpp)
   std::map<std::uint32_t, std::uint32_t> mem;  // word address → word
+  mem[jolt::prover::kInputBase] = static_cast<std::uint32_t>(input.size());
+  for (std::size_t i = 0; i < input.size(); ++i)
+    mem[static_cast<std::uint32_t>(jolt::prover::kInputBase + 4 + (i & ~std::size_t{3}))] |=
+        std::uint32_t{input[i]} << (8 * (i & 3));
   std::vector<TraceRow> rows;
   std::uint32_t pc = start_pc;
   while (rows.size() < max_cycles) {
@@ -134,29 +140,29 @@ inline std::vector<TraceRow> run(const std::vector<Instr>& prog, std::size_t max
 inline std::vector<Instr> sample_program(std::int32_t iterations) {
   using O = Opcode;
   return {
-      {O::kAddi, 1, 0, 0, 0},           // 0: x1 = 0
-      {O::kAddi, 2, 0, 0, 1},           // 4: x2 = 1
-      {O::kAddi, 3, 0, 0, iterations},  // 8: x3 = n
-      {O::kLui, 5, 0, 0, 0x10000000},   // 12: x5 = RAM base
-      {O::kAdd, 4, 1, 2, 0},            // 16: loop: x4 = x1 + x2
-      {O::kAddi, 1, 2, 0, 0},           // 20
-      {O::kAddi, 2, 4, 0, 0},           // 24
-      {O::kSw, 0, 5, 4, 0},             // 28: mem[x5] = x4
-      {O::kLw, 6, 5, 0, 0},             // 32: x6 = mem[x5]
-      {O::kAddi, 5, 5, 0, 4},           // 36
-      {O::kMul, 7, 6, 3, 0},            // 40
-      {O::kSub, 8, 7, 1, 0},            // 44
-      {O::kAddi, 3, 3, 0, -1},          // 48
-      {O::kBne, 0, 3, 0, -36},          // 52: → 16
-      {O::kJal, 9, 0, 0, 8},            // 56: → 64, x9 = 60
-      {O::kAddi, 0, 0, 0, 0},           // 60 (skipped)
-      {O::kLb, 10, 5, 0, -3},           // 64
-      {O::kSb, 0, 5, 10, 2},            // 68
-      {O::kJalr, 11, 9, 0, 16},         // 72: → 76
-      {O::kXor, 12, 10, 4, 0},          // 76
-      {O::kSltu, 13, 12, 4, 0},         // 80
-      {O::kAddi, 10, 0, 0, 0},          // 84: a0 = 0 (exit status)
-      {O::kEcall, 0, 17, 10, 0},        // 88: exit (reads a7 = 0, a0)
+      {O::kAddi, 1, 0, 0, 0},                                      // 0: x1 = 0
+      {O::kAddi, 2, 0, 0, 1},                                      // 4: x2 = 1
+      {O::kAddi, 3, 0, 0, iterations},                             // 8: x3 = n
+      {O::kLui, 5, 0, 0, static_cast<std::int32_t>(0x80010000u)},  // 12: x5 = a RAM address
+      {O::kAdd, 4, 1, 2, 0},                                       // 16: loop: x4 = x1 + x2
+      {O::kAddi, 1, 2, 0, 0},                                      // 20
+      {O::kAddi, 2, 4, 0, 0},                                      // 24
+      {O::kSw, 0, 5, 4, 0},                                        // 28: mem[x5] = x4
+      {O::kLw, 6, 5, 0, 0},                                        // 32: x6 = mem[x5]
+      {O::kAddi, 5, 5, 0, 4},                                      // 36
+      {O::kMul, 7, 6, 3, 0},                                       // 40
+      {O::kSub, 8, 7, 1, 0},                                       // 44
+      {O::kAddi, 3, 3, 0, -1},                                     // 48
+      {O::kBne, 0, 3, 0, -36},                                     // 52: → 16
+      {O::kJal, 9, 0, 0, 8},                                       // 56: → 64, x9 = 60
+      {O::kAddi, 0, 0, 0, 0},                                      // 60 (skipped)
+      {O::kLb, 10, 5, 0, -3},                                      // 64
+      {O::kSb, 0, 5, 10, 2},                                       // 68
+      {O::kJalr, 11, 9, 0, 16},                                    // 72: → 76
+      {O::kXor, 12, 10, 4, 0},                                     // 76
+      {O::kSltu, 13, 12, 4, 0},                                    // 80
+      {O::kAddi, 10, 0, 0, 0},                                     // 84: a0 = 0 (exit status)
+      {O::kEcall, 0, 17, 10, 0},                                   // 88: exit (reads a7 = 0, a0)
   };
 }
 
@@ -188,7 +194,7 @@ inline TestTrace sample_trace(std::int32_t iterations) {
   t.rows = run(sample_program(iterations));
   t.statement.program = program_of(sample_program(iterations));
   t.statement.inputs = {static_cast<std::uint8_t>(iterations)};
-  t.statement.outputs = {42};
+  t.statement.outputs = {};  // the program writes no output
   t.statement.trace_length = t.rows.size();
   t.rows.resize(jolt::prover::padded_trace_length(t.rows.size()));
   return t;

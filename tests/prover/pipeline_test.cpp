@@ -70,7 +70,10 @@ TEST_CASE("the statement is bound: any change to it rejects") {
   auto tr = sample_trace(5);
   auto proof = prove(tr.statement, tr.rows);
   auto st = tr.statement;
-  st.outputs[0] ^= 1;
+  st.outputs.push_back(1);  // absorbed (and the program writes no output)
+  CHECK(verify(st, proof));
+  st = tr.statement;
+  st.inputs[0] ^= 1;  // absorbed, and RAM's initial input region
   CHECK(verify(st, proof));
   st = tr.statement;
   st.program.digest.push_back(0);
@@ -90,13 +93,13 @@ TEST_CASE("the statement is bound: any change to it rejects") {
 }
 
 TEST_CASE("the proof format version is pinned") {
-  CHECK(kProofVersion == 4);
+  CHECK(kProofVersion == 5);
   auto tr = sample_trace(1);
   const auto proof = prove(tr.statement, tr.rows);
   REQUIRE(proof.size() > 8);
   CHECK(std::string(proof.begin(), proof.begin() + 4) == "JRPF");
-  CHECK(proof[4] == 4);
-  CHECK(r1cs::kNumColumns == 97);
+  CHECK(proof[4] == 5);
+  CHECK(r1cs::kNumColumns == 98);
   CHECK(proof[5] == 0);
   auto bad = proof;
   bad[4] = 1;
@@ -558,7 +561,7 @@ TEST_CASE("every claim in the proof is checked: targeted edits are rejected") {
     p.stage6b_shift_openings[1] += Fr::one();  // ShiftPower at the shift tree's point
     CHECK(rejected_at(p) == "stage6b.shift_leaf");
     p = honest;
-    p.shift_lookup_entries[0] = protocol_shift_table_size;
+    p.shift_lookup_entries.back() = protocol_shift_table_size;
     CHECK(rejected_at(p) == "proof.shape");
     p = honest;
     p.stage1.round_polys[0].coeffs[0] += Fr::one();

@@ -8,7 +8,7 @@
 
 TEST_CASE("plugin ABI is 3.0, summary.json schema 2") {
   CHECK(jolt::kAbiMajor == 3);
-  CHECK(jolt::kAbiMinor == 0);
+  CHECK(jolt::kAbiMinor == 1);
   CHECK(jolt::kSummarySchemaVersion == 2);
 }
 

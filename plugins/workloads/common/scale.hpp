@@ -32,8 +32,8 @@ inline std::span<const std::uint8_t> embedded_guest_elf() noexcept {
 }
 
 struct CycleModel {
-  double cycles_per_op;          // measured marginal RV32IM cycles per op (upper bound)
-  std::uint64_t fixed_cycles;    // measured cycles independent of ops (startup, I/O, exit)
+  double cycles_per_op;          // measured marginal trace rows per op (upper bound)
+  std::uint64_t fixed_cycles;    // measured trace rows independent of ops (startup, I/O, exit)
   std::uint32_t max_scale = 30;  // largest scale the measurement covers
 };
 

@@ -12,6 +12,6 @@
 
 namespace jolt {
 inline constexpr std::uint16_t kAbiMajor = 3;  // plugin descriptor, interfaces, Profile
-inline constexpr std::uint16_t kAbiMinor = 0;
+inline constexpr std::uint16_t kAbiMinor = 1;
 inline constexpr std::uint32_t kSummarySchemaVersion = 2;  // summary.json (2: run.pcs*)
 }  // namespace jolt

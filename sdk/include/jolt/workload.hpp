@@ -12,7 +12,7 @@
 // plugin. The guest reads `in.bytes` from its input region and writes its output region
 // (sdk/guest/jolt_guest.h); each plugin documents its input/output encoding in its source.
 //
-// Scale mapping (as the original): target = floor(0.9 * 2^scale) cycles,
+// Scale mapping (as the original): target = floor(0.9 * 2^scale) trace rows,
 // ops = max(1, floor(target / cycles_per_op)); the padded trace of make_input(scale) never
 // exceeds 2^scale. All methods are const, noexcept and thread-safe.
 #pragma once
@@ -36,7 +36,10 @@ class Workload {
   virtual std::uint32_t default_scale() const noexcept = 0;
   // Smallest scale whose padded trace fits in 2^scale.
   virtual std::uint32_t min_scale() const noexcept = 0;
-  // Measured RV32IM cycles per operation, used by the scale mapping (written down per workload).
+  // Measured trace rows per operation, used by the scale mapping (written down per workload):
+  // RV32IM cycles plus the rows of the virtual sequences the prover runs some instructions as
+  // (SRA, MULH, MULHSU, DIV, REM, and byte and half-word loads and stores; bench/tracer/
+  // guest_cycles measures both).
   virtual double cycles_per_op() const noexcept = 0;
   // The guest ELF image (RV32IM, built from the plugin's C source at build time).
   virtual std::span<const std::uint8_t> guest_elf() const noexcept = 0;

@@ -12,6 +12,7 @@ Program program_from_image(const ElfImage& image, std::vector<std::uint8_t> dige
   Program p;
   p.digest = std::move(digest);
   p.entry = image.entry;
+  p.image = image.segments;
   for (const Segment& s : image.segments) {
     if (!s.executable) continue;
     // The words the tracer pre-decodes: aligned, inside the segment's file bytes.

@@ -135,6 +135,12 @@ std::vector<std::uint8_t> encode_proof(const Proof& p) {
   put_frs(w, p.stage3_openings);
   put_frs(w, p.register_final_values);
   put_frs(w, p.register_final_timestamps);
+  w.u32(static_cast<std::uint32_t>(p.ram_final.size()));
+  for (const r1cs::RamWord& m : p.ram_final) {
+    w.u32(m.address);
+    w.u32(m.value);
+    w.u64(m.timestamp);
+  }
   put_frs(w, p.register_root_children);
   put_layers(w, p.register_layers);
   put_frs(w, p.stage4_openings);
@@ -200,6 +206,16 @@ std::optional<VerifyError> decode_proof(std::span<const std::uint8_t> bytes, Pro
   r.section("stage4.final_state");
   p.register_final_values = get_frs(r);
   p.register_final_timestamps = get_frs(r);
+  r.section("stage4.ram_final");
+  const std::uint32_t words = r.u32();
+  if (r.need_elements(words, 16)) {
+    p.ram_final.resize(words);
+    for (r1cs::RamWord& m : p.ram_final) {
+      m.address = r.u32();
+      m.value = r.u32();
+      m.timestamp = r.u64();
+    }
+  }
   r.section("stage4.root");
   p.register_root_children = get_frs(r);
   r.section("stage4.layers");

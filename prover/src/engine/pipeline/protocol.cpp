@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <jolt/prover/pipeline/r1cs.hpp>
 #include <jolt/prover/poly/eq.hpp>
+#include <jolt/prover/tracer/tracer.hpp>
 #include <stdexcept>
 
 namespace jolt::prover::protocol {
@@ -144,9 +145,10 @@ const std::vector<std::uint32_t>& shift_columns() {
 
 const std::vector<std::uint32_t>& register_columns() {
   using namespace r1cs;
-  static const std::vector<std::uint32_t> c = {kRs1Index,  kRs2Index,     kRdIndex,     kRs1Value,
-                                               kRs2Value,  kRdWriteValue, kRdReadValue, kRs1ReadTs,
-                                               kRs2ReadTs, kRdReadTs};
+  static const std::vector<std::uint32_t> c = {
+      kRs1Index,    kRs2Index,     kRdIndex,       kRs1Value, kRs2Value, kRdWriteValue,
+      kRdReadValue, kRs1ReadTs,    kRs2ReadTs,     kRdReadTs, kLoad,     kStore,
+      kRamAddress,  kRamReadValue, kRamWriteValue, kRamReadTs};
   return c;
 }
 
@@ -160,9 +162,13 @@ Fr register_fingerprint(const Fr& gamma, const Fr& reg, const Fr& value, const F
   return reg + gamma * (value + gamma * timestamp);
 }
 
-Fr register_leaf_p(std::span<const Fr> r_top) {
+Fr register_leaf_p(std::span<const Fr> r_top, std::span<const Fr> v) {
   const std::vector<Fr> e = EqPolynomial::evals(r_top);
-  return e[0] + e[1] + e[2] - e[3] - e[4] - e[5];
+  return e[0] + e[1] + e[2] - e[3] - e[4] - e[5] + (e[6] - e[7]) * (v[10] + v[11]);
+}
+
+Fr ram_fingerprint(const Fr& gamma, const Fr& address, const Fr& value, const Fr& timestamp) {
+  return address + gamma * (value + gamma * (timestamp + gamma));
 }
 
 Fr register_leaf_q(const Fr& alpha, const Fr& gamma, std::span<const Fr> r_top,
@@ -170,27 +176,30 @@ Fr register_leaf_q(const Fr& alpha, const Fr& gamma, std::span<const Fr> r_top,
   const std::vector<Fr> e = EqPolynomial::evals(r_top);
   const Fr four_t = Fr::from_u64(4) * cycle_index(r_low);
   // v: Rs1Index, Rs2Index, RdIndex, Rs1Value, Rs2Value, RdWriteValue, RdReadValue, Rs1ReadTs,
-  // Rs2ReadTs, RdReadTs
+  // Rs2ReadTs, RdReadTs, Load, Store, RamAddress, RamReadValue, RamWriteValue, RamReadTs
   const Fr w0 = register_fingerprint(gamma, v[0], v[3], four_t + Fr::from_u64(1));
   const Fr w1 = register_fingerprint(gamma, v[1], v[4], four_t + Fr::from_u64(2));
   const Fr w2 = register_fingerprint(gamma, v[2], v[5], four_t + Fr::from_u64(3));
   const Fr r0 = register_fingerprint(gamma, v[0], v[3], v[7]);
   const Fr r1 = register_fingerprint(gamma, v[1], v[4], v[8]);
   const Fr r2 = register_fingerprint(gamma, v[2], v[6], v[9]);
+  const Fr mw = ram_fingerprint(gamma, v[12], v[14], four_t + Fr::from_u64(4));
+  const Fr mr = ram_fingerprint(gamma, v[12], v[13], v[15]);
   return e[0] * (alpha - w0) + e[1] * (alpha - w1) + e[2] * (alpha - w2) + e[3] * (alpha - r0) +
-         e[4] * (alpha - r1) + e[5] * (alpha - r2) + e[6] + e[7];
+         e[4] * (alpha - r1) + e[5] * (alpha - r2) + e[6] * (alpha - mw) + e[7] * (alpha - mr);
 }
 
 const std::vector<std::uint32_t>& range_columns() {
   using namespace r1cs;
-  static const std::vector<std::uint32_t> c = {
-      kRs1ReadTs, kRs2ReadTs, kRdReadTs, kRangeCount0, kRangeCount1, kRangeCount2, kRangeCount3};
+  static const std::vector<std::uint32_t> c = {kRs1ReadTs,   kRs2ReadTs,   kRdReadTs,
+                                               kRangeCount0, kRangeCount1, kRangeCount2,
+                                               kRangeCount3, kRamReadTs};
   return c;
 }
 
 Fr range_leaf_p(std::span<const Fr> r_top, std::span<const Fr> v) {
   const std::vector<Fr> e = EqPolynomial::evals(r_top);
-  return e[0] + e[1] + e[2] - e[4] * v[3] - e[5] * v[4] - e[6] * v[5] - e[7] * v[6];
+  return e[0] + e[1] + e[2] + e[3] - e[4] * v[3] - e[5] * v[4] - e[6] * v[5] - e[7] * v[6];
 }
 
 Fr range_leaf_q(const Fr& alpha, std::span<const Fr> r_top, std::span<const Fr> r_low,
@@ -199,7 +208,7 @@ Fr range_leaf_q(const Fr& alpha, std::span<const Fr> r_top, std::span<const Fr> 
   const Fr t = cycle_index(r_low);
   const Fr four_t = Fr::from_u64(4) * t;
   const Fr T = Fr::from_u64(std::uint64_t{1} << r_low.size());
-  Fr q = e[3];
+  Fr q = e[3] * (alpha - (four_t + Fr::from_u64(3) - v[7]));
   for (std::uint64_t j = 0; j < 3; ++j) q += e[j] * (alpha - (four_t + Fr::from_u64(j) - v[j]));
   for (std::uint64_t c = 0; c < 4; ++c) q += e[4 + c] * (alpha - (Fr::from_u64(c) * T + t));
   return q;
@@ -385,6 +394,90 @@ Fraction register_boundary_side(std::span<const Fr> fin_v, std::span<const Fr> f
     f.add(Fr::one(),
           alpha - register_fingerprint(gamma, reg, r1cs::initial_register_value(r), Fr::zero()));
     f.add(-Fr::one(), alpha - register_fingerprint(gamma, reg, fin_v[r], fin_ts[r]));
+  }
+  return f;
+}
+
+bool ram_word_in_map(std::uint32_t a) {
+  if ((a & 3) != 0) return false;
+  return (a - kRamBase) < kRamSize || (a - kInputBase) < kInputMax ||
+         (a - kOutputBase) < kOutputMax;
+}
+
+std::uint32_t initial_ram_word(const Program& program, std::span<const std::uint8_t> inputs,
+                               std::uint32_t a) {
+  std::uint32_t w = 0;
+  for (std::uint32_t b = 0; b < 4; ++b) {
+    const std::uint32_t addr = a + b;
+    std::uint32_t byte = 0;
+    if (addr - kInputBase < kInputMax) {
+      const std::uint64_t off = addr - kInputBase;
+      const auto n = static_cast<std::uint32_t>(inputs.size());
+      if (off < 4)
+        byte = (n >> (8 * off)) & 0xff;
+      else if (off - 4 < inputs.size())
+        byte = inputs[off - 4];
+    } else {
+      for (const Segment& s : program.image)
+        if (addr - s.vaddr < s.data.size()) byte = s.data[addr - s.vaddr];
+    }
+    w |= byte << (8 * b);
+  }
+  return w;
+}
+
+bool ram_word_read_only(const Program& program, std::uint32_t a) {
+  if (a - kInputBase < kInputMax) return true;
+  for (const Segment& s : program.image)
+    if (s.executable && static_cast<std::uint64_t>(a) + 4 > s.vaddr &&
+        a < static_cast<std::uint64_t>(s.vaddr) + s.memsz)
+      return true;
+  return false;
+}
+
+bool ram_holds_output(std::span<const r1cs::RamWord> fin, std::span<const std::uint8_t> outputs) {
+  if (outputs.size() > kOutputMax - 4) return false;
+  std::vector<std::uint8_t> expected(4 + outputs.size());
+  const auto n = static_cast<std::uint32_t>(outputs.size());
+  for (std::uint32_t b = 0; b < 4; ++b) expected[b] = static_cast<std::uint8_t>(n >> (8 * b));
+  std::copy(outputs.begin(), outputs.end(), expected.begin() + 4);
+  // The final value of the word at a (0 when no access touched it).
+  auto word_at = [&](std::uint32_t a) -> std::uint32_t {
+    const auto it =
+        std::lower_bound(fin.begin(), fin.end(), a,
+                         [](const r1cs::RamWord& w, std::uint32_t x) { return w.address < x; });
+    return it != fin.end() && it->address == a ? it->value : 0;
+  };
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const auto a = static_cast<std::uint32_t>(kOutputBase + i);
+    const std::uint32_t word = word_at(a & ~3u);
+    if (((word >> (8 * (a & 3))) & 0xff) != expected[i]) return false;
+  }
+  return true;
+}
+
+void absorb_ram_state(Transcript& t, std::span<const r1cs::RamWord> fin) {
+  std::vector<std::uint8_t> b;
+  b.reserve(fin.size() * 16);
+  for (const r1cs::RamWord& w : fin) {
+    for (int i = 0; i < 4; ++i) b.push_back(static_cast<std::uint8_t>(w.address >> (8 * i)));
+    for (int i = 0; i < 4; ++i) b.push_back(static_cast<std::uint8_t>(w.value >> (8 * i)));
+    for (int i = 0; i < 8; ++i) b.push_back(static_cast<std::uint8_t>(w.timestamp >> (8 * i)));
+  }
+  t.absorb_bytes("ram_final_state", b);
+}
+
+Fraction ram_boundary_side(std::span<const r1cs::RamWord> fin, const Program& program,
+                           std::span<const std::uint8_t> inputs, const Fr& gamma, const Fr& alpha) {
+  Fraction f;
+  for (const r1cs::RamWord& w : fin) {
+    const Fr a = Fr::from_u64(w.address);
+    f.add(Fr::one(),
+          alpha - ram_fingerprint(gamma, a,
+                                  Fr::from_u64(initial_ram_word(program, inputs, w.address)),
+                                  Fr::zero()));
+    f.add(-Fr::one(),
+          alpha - ram_fingerprint(gamma, a, Fr::from_u64(w.value), Fr::from_u64(w.timestamp)));
   }
   return f;
 }

@@ -9,12 +9,13 @@
 #include <vector>
 
 #include <jolt/prover/pipeline/prover.hpp>
+#include <jolt/prover/pipeline/r1cs.hpp>
 #include <jolt/prover/sumcheck/expression.hpp>
 #include <jolt/prover/transcript/transcript.hpp>
 
 namespace jolt::prover::protocol {
 
-inline constexpr const char* kDomain = "jolt-run/uniform-rv32im/v4";
+inline constexpr const char* kDomain = "jolt-run/uniform-rv32im/v5";
 
 // The preamble: the statement (program digest, entry, every bytecode entry, inputs, outputs,
 // trace length), the padded length, the commitment scheme and its parameters.
@@ -50,25 +51,44 @@ std::vector<Fr> cycle_point(std::uint64_t c, std::size_t n);
 // The columns stage 3 opens at its point: UnexpandedPC, IsNoop, IsEcall, SequenceIndex.
 const std::vector<std::uint32_t>& shift_columns();
 
-// Stage 4, register read/write checking (r1cs.hpp, "Register memory checking"): the multiset
-// identity Σ_writes 1/(α − fp) − Σ_reads 1/(α − fp) + Σ_init − Σ_final = 0 over tuples
-// fp = register + γ·value + γ²·timestamp, as a fraction tree of 8T leaves: leaf j·T + t is
+// Stage 4, register and RAM read/write checking (r1cs.hpp, "Register memory checking", "RAM"):
+// the multiset identity Σ_writes 1/(α − fp) − Σ_reads 1/(α − fp) + Σ_init − Σ_final = 0 over
+// tuples fp = register + γ·value + γ²·timestamp and, for RAM, address + γ·value + γ²·timestamp
+// + γ³ (so no RAM tuple is a register tuple), as a fraction tree of 8T leaves: leaf j·T + t is
 // cycle t's access j: writes j = 0 rs1, 1 rs2, 2 rd (numerator +1, timestamp 4t+j+1), reads
-// j = 3 rs1, 4 rs2, 5 rd (numerator −1, timestamp ReadTs), j = 6, 7 empty (0 / 1).
+// j = 3 rs1, 4 rs2, 5 rd (numerator −1, timestamp ReadTs), j = 6 the RAM write (numerator
+// Load + Store, timestamp 4t + 4), j = 7 the RAM read (numerator −(Load + Store), RamReadTs).
 // Columns opened at the leaf point's low log T variables, in this order:
 const std::vector<std::uint32_t>& register_columns();
 // The leaves' P and Q at the point (r_top: 3 variables, r_low: log T) from register_columns()
 // values v at r_low.
-Fr register_leaf_p(std::span<const Fr> r_top);
+Fr register_leaf_p(std::span<const Fr> r_top, std::span<const Fr> v);
 Fr register_leaf_q(const Fr& alpha, const Fr& gamma, std::span<const Fr> r_top,
                    std::span<const Fr> r_low, std::span<const Fr> v);
-// fp of a register tuple.
+// fp of a register tuple and of a RAM tuple.
 Fr register_fingerprint(const Fr& gamma, const Fr& reg, const Fr& value, const Fr& timestamp);
+Fr ram_fingerprint(const Fr& gamma, const Fr& address, const Fr& value, const Fr& timestamp);
 
-// Stage 5, the timestamp range check: Σ_{t,j<3} 1/(α − (4t + j − ReadTs_j(t))) −
-// Σ_{k<4T} m_k/(α − k) = 0 as a fraction tree of 8T leaves: j·T + t for j < 3 (numerator 1),
-// j = 3 empty, 4·T + k the table (numerator −m_k: kRangeCount<k/T> row k mod T).
-const std::vector<std::uint32_t>& range_columns();  // ReadTs ×3, RangeCount ×4
+// RAM's public side (the verifier's): the memory map, a word's initial value (the ELF's
+// segments; the input region: the input's length as a u32, then its bytes; zero elsewhere),
+// which words are read-only (executable segments, the input region).
+bool ram_word_in_map(std::uint32_t address);  // aligned, in RAM, the input or the output region
+std::uint32_t initial_ram_word(const Program& program, std::span<const std::uint8_t> inputs,
+                               std::uint32_t address);
+bool ram_word_read_only(const Program& program, std::uint32_t address);
+// Whether the final RAM state holds the claimed output: the output region's length word is
+// outputs.size() and the bytes after it are the outputs (a word not in the list holds its
+// initial value 0).
+bool ram_holds_output(std::span<const r1cs::RamWord> final_state,
+                      std::span<const std::uint8_t> outputs);
+// Absorbs the final RAM state (u32 address, u32 value, u64 timestamp each), before γ and α.
+void absorb_ram_state(Transcript& t, std::span<const r1cs::RamWord> final_state);
+
+// Stage 5, the timestamp range check: Σ_{t,j<3} 1/(α − (4t + j − ReadTs_j(t))) +
+// Σ_t 1/(α − (4t + 3 − RamReadTs(t))) − Σ_{k<4T} m_k/(α − k) = 0 as a fraction tree of 8T
+// leaves: j·T + t for j < 4 (numerator 1; j = 3 the RAM read), 4·T + k the table (numerator
+// −m_k: kRangeCount<k/T> row k mod T).
+const std::vector<std::uint32_t>& range_columns();  // ReadTs ×3, RangeCount ×4, RamReadTs
 Fr range_leaf_p(std::span<const Fr> r_top, std::span<const Fr> v);
 Fr range_leaf_q(const Fr& alpha, std::span<const Fr> r_top, std::span<const Fr> r_low,
                 std::span<const Fr> v);
@@ -120,6 +140,7 @@ struct Fraction {
     num = num * d + n * den;
     den *= d;
   }
+  void add_fraction(const Fraction& o) { add(o.num, o.den); }
 };
 // True when P/Q + extra = 0 with Q and extra's denominator non-zero: the root identity of every
 // fraction tree (extra is what the verifier adds from public data).
@@ -133,6 +154,9 @@ Fraction bytecode_table_side(const std::vector<TraceRow>& table,
 Fraction register_boundary_side(std::span<const Fr> final_values,
                                 std::span<const Fr> final_timestamps, const Fr& gamma,
                                 const Fr& alpha);
+// Σ_init 1/(α − fp) − Σ_final 1/(α − fp) over the listed RAM words (init at timestamp 0).
+Fraction ram_boundary_side(std::span<const r1cs::RamWord> final_state, const Program& program,
+                           std::span<const std::uint8_t> inputs, const Fr& gamma, const Fr& alpha);
 
 // −Σ_k m_k/(α − fp(entry k)): the byte table's and the shift table's sides of the stage-6b
 // identities.

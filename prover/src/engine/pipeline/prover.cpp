@@ -402,8 +402,10 @@ class StagedProver {
     const r1cs::RegisterState fin = r1cs::final_register_state(w.columns);
     proof_.register_final_values.assign(fin.value.begin(), fin.value.end());
     proof_.register_final_timestamps.assign(fin.timestamp.begin(), fin.timestamp.end());
+    proof_.ram_final = r1cs::final_ram_state(w.columns);
     t_.absorb_frs("register_final_values", proof_.register_final_values);
     t_.absorb_frs("register_final_timestamps", proof_.register_final_timestamps);
+    protocol::absorb_ram_state(t_, proof_.ram_final);
     const Fr gamma = t_.challenge("register_gamma");
     const Fr alpha = t_.challenge("register_alpha");
     std::vector<Fr> P(8 * T), Q(8 * T);
@@ -411,40 +413,49 @@ class StagedProver {
       JOLT_SPAN("RegisterFractionTree::leaves");
       const auto& c = w.columns;
       const Fr one = Fr::one(), minus_one = -Fr::one();
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 4096),
-                        [&](const tbb::blocked_range<std::size_t>& rg) {
-                          for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
-                            const Fr ts = Fr::from_u64(4 * t);
-                            auto fp = [&](std::uint32_t reg, const Fr& value, const Fr& stamp) {
-                              return alpha -
-                                     protocol::register_fingerprint(gamma, c[reg][t], value, stamp);
-                            };
-                            using namespace r1cs;
-                            Q[0 * T + t] = fp(kRs1Index, c[kRs1Value][t], ts + one);
-                            Q[1 * T + t] = fp(kRs2Index, c[kRs2Value][t], ts + Fr::from_u64(2));
-                            Q[2 * T + t] = fp(kRdIndex, c[kRdWriteValue][t], ts + Fr::from_u64(3));
-                            Q[3 * T + t] = fp(kRs1Index, c[kRs1Value][t], c[kRs1ReadTs][t]);
-                            Q[4 * T + t] = fp(kRs2Index, c[kRs2Value][t], c[kRs2ReadTs][t]);
-                            Q[5 * T + t] = fp(kRdIndex, c[kRdReadValue][t], c[kRdReadTs][t]);
-                            Q[6 * T + t] = one;
-                            Q[7 * T + t] = one;
-                            for (std::size_t j = 0; j < 3; ++j) P[j * T + t] = one;
-                            for (std::size_t j = 3; j < 6; ++j) P[j * T + t] = minus_one;
-                          }
-                        });
+      tbb::parallel_for(
+          tbb::blocked_range<std::size_t>(0, T, 4096),
+          [&](const tbb::blocked_range<std::size_t>& rg) {
+            for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
+              const Fr ts = Fr::from_u64(4 * t);
+              auto fp = [&](std::uint32_t reg, const Fr& value, const Fr& stamp) {
+                return alpha - protocol::register_fingerprint(gamma, c[reg][t], value, stamp);
+              };
+              using namespace r1cs;
+              Q[0 * T + t] = fp(kRs1Index, c[kRs1Value][t], ts + one);
+              Q[1 * T + t] = fp(kRs2Index, c[kRs2Value][t], ts + Fr::from_u64(2));
+              Q[2 * T + t] = fp(kRdIndex, c[kRdWriteValue][t], ts + Fr::from_u64(3));
+              Q[3 * T + t] = fp(kRs1Index, c[kRs1Value][t], c[kRs1ReadTs][t]);
+              Q[4 * T + t] = fp(kRs2Index, c[kRs2Value][t], c[kRs2ReadTs][t]);
+              Q[5 * T + t] = fp(kRdIndex, c[kRdReadValue][t], c[kRdReadTs][t]);
+              const Fr mem = c[kLoad][t] + c[kStore][t];
+              Q[6 * T + t] =
+                  alpha - protocol::ram_fingerprint(gamma, c[kRamAddress][t], c[kRamWriteValue][t],
+                                                    ts + Fr::from_u64(4));
+              Q[7 * T + t] =
+                  alpha - protocol::ram_fingerprint(gamma, c[kRamAddress][t], c[kRamReadValue][t],
+                                                    c[kRamReadTs][t]);
+              for (std::size_t j = 0; j < 3; ++j) P[j * T + t] = one;
+              for (std::size_t j = 3; j < 6; ++j) P[j * T + t] = minus_one;
+              P[6 * T + t] = mem;
+              P[7 * T + t] = -mem;
+            }
+          });
     }
     snapshot("Stage4_prepared", {&w, pcs_data_.get()});
     FractionTreeProof ft =
         prove_fraction_tree(std::move(P), std::move(Q), kRegisterLayerLabels, t_, opt_.self_check);
-    root_check(ft,
-               protocol::register_boundary_side(proof_.register_final_values,
-                                                proof_.register_final_timestamps, gamma, alpha),
-               "stage 4: a register read is not the value last written");
+    protocol::Fraction boundary = protocol::register_boundary_side(
+        proof_.register_final_values, proof_.register_final_timestamps, gamma, alpha);
+    const protocol::Fraction ram =
+        protocol::ram_boundary_side(proof_.ram_final, st_.program, st_.inputs, gamma, alpha);
+    boundary.add_fraction(ram);
+    root_check(ft, boundary, "stage 4: a register or RAM read is not the value last written");
     Stage4Out s;
     const std::span<const Fr> r_top(ft.point.data(), 3);
     s.r4.assign(ft.point.begin() + 3, ft.point.end());
     s.v4 = evaluate_columns(w.columns, protocol::register_columns(), s.r4);
-    expect_final(opt_.self_check, ft.p_leaf_claim, protocol::register_leaf_p(r_top),
+    expect_final(opt_.self_check, ft.p_leaf_claim, protocol::register_leaf_p(r_top, s.v4),
                  "stage 4 leaf numerators");
     expect_final(opt_.self_check, ft.q_leaf_claim,
                  protocol::register_leaf_q(alpha, gamma, r_top, s.r4, s.v4),
@@ -476,8 +487,9 @@ class StagedProver {
                               P[j * T + t] = one;
                               Q[j * T + t] = alpha - (Fr::from_u64(4 * t + j) - c[ts[j]][t]);
                             }
-                            P[3 * T + t] = Fr::zero();
-                            Q[3 * T + t] = one;
+                            P[3 * T + t] = one;  // the RAM read
+                            Q[3 * T + t] =
+                                alpha - (Fr::from_u64(4 * t + 3) - c[r1cs::kRamReadTs][t]);
                             for (std::size_t k = 0; k < 4; ++k) {
                               P[(4 + k) * T + t] = -c[r1cs::kRangeCount0 + k][t];
                               Q[(4 + k) * T + t] = alpha - Fr::from_u64(k * T + t);

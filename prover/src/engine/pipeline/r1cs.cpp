@@ -1,7 +1,9 @@
 // The uniform constraints (RV32IM) and the TraceRow → committed-column extraction.
 #include <jolt/prover/pipeline/r1cs.hpp>
 #include <jolt/prover/tracer/tracer.hpp>
+#include <map>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace jolt::prover::r1cs {
 
@@ -70,6 +72,7 @@ constexpr std::array<std::string_view, kNumColumns> kColumnNames = {"UnexpandedP
                                                                     "Rs1ReadTs",
                                                                     "Rs2ReadTs",
                                                                     "RdReadTs",
+                                                                    "RamReadTs",
                                                                     "RangeCount0",
                                                                     "RangeCount1",
                                                                     "RangeCount2",
@@ -135,6 +138,14 @@ std::vector<ConstraintRow> build_constraints() {
     LinearForm b = col(kRamAddress);
     add_word(b.terms, kWordX0, -1);
     r.push_back({"RamAddressIsLowWord", "ram_address", lf(0, {{kLoad, 1}, {kStore, 1}}), b});
+  }
+  // Word accesses are aligned: Y = 3 and Z_0 = X_0 & 3 = 0.
+  {
+    LinearForm three = lf(-3, {});
+    add_word(three.terms, kWordY0, 1);
+    r.push_back({"RamMaskIsThree", "ram_address", lf(0, {{kLoad, 1}, {kStore, 1}}), three});
+    r.push_back(
+        {"RamAccessIsAligned", "ram_address", lf(0, {{kLoad, 1}, {kStore, 1}}), col(kWordZ0)});
   }
   r.push_back({"RamAddressZeroOtherwise", "ram_address", lf(1, {{kLoad, -1}, {kStore, -1}}),
                col(kRamAddress)});
@@ -695,6 +706,7 @@ void fill_alu_columns(std::vector<std::vector<Fr>>& c, std::size_t t) {
   if (words && (on(kIsLt) || on(kIsGe)))
     w = (rt << 1) & 0xffffffffu, sign_right = ((rt >> 31) & 1) != 0;
   if (on(kIsJalr)) y = 1;
+  if (on(kLoad) || on(kStore)) y = 3;
   std::uint64_t amount = 0, power = 1;
   if (words && (on(kIsSll) || on(kIsSrl)) && rt < (std::uint64_t{1} << 32)) {
     amount = rt & 0xff;
@@ -737,6 +749,7 @@ void fill_alu_columns(std::vector<std::vector<Fr>>& c, std::size_t t) {
 void fill_register_columns(std::vector<std::vector<Fr>>& c) {
   const std::size_t T = c[0].size();
   std::array<std::uint64_t, kNumRegisters> last{};  // timestamp of the last access
+  std::unordered_map<std::uint64_t, std::uint64_t> last_ram;
   std::vector<std::uint32_t> counts(4 * T, 0);
   const std::array<std::uint32_t, 3> index = {kRs1Index, kRs2Index, kRdIndex};
   const std::array<std::uint32_t, 3> ts = {kRs1ReadTs, kRs2ReadTs, kRdReadTs};
@@ -750,9 +763,37 @@ void fill_register_columns(std::vector<std::vector<Fr>>& c) {
       ++counts[now - 1 - last[reg]];
       last[reg] = now;
     }
+    std::uint64_t read_ts = 4 * t + 3;  // no access: distance 0
+    if (c[kLoad][t] == Fr::one() || c[kStore][t] == Fr::one()) {
+      std::uint64_t& prev = last_ram[c[kRamAddress][t].to_canonical_limbs()[0]];
+      read_ts = prev;
+      prev = 4 * t + 4;
+    }
+    c[kRamReadTs][t] = Fr::from_u64(read_ts);
+    ++counts[4 * t + 3 - read_ts];
   }
   for (std::uint32_t k = 0; k < 4; ++k)
     for (std::size_t t = 0; t < T; ++t) c[kRangeCount0 + k][t] = Fr::from_u64(counts[k * T + t]);
+}
+
+std::vector<RamWord> final_ram_state(const std::vector<std::vector<Fr>>& c) {
+  const std::size_t T = c[0].size();
+  std::map<std::uint64_t, RamWord> words;
+  for (std::size_t t = 0; t < T; ++t) {
+    if (c[kLoad][t] != Fr::one() && c[kStore][t] != Fr::one()) continue;
+    const auto a = c[kRamAddress][t].to_canonical_limbs();
+    const auto v = c[kRamWriteValue][t].to_canonical_limbs();
+    if ((a[1] | a[2] | a[3] | v[1] | v[2] | v[3]) || a[0] > 0xffffffffu || v[0] > 0xffffffffu)
+      continue;  // no word: the verifier's memory check rejects the access
+    RamWord& w = words[a[0]];
+    w.address = static_cast<std::uint32_t>(a[0]);
+    w.value = static_cast<std::uint32_t>(v[0]);
+    w.timestamp = 4 * t + 4;
+  }
+  std::vector<RamWord> out;
+  out.reserve(words.size());
+  for (const auto& [a, w] : words) out.push_back(w);
+  return out;
 }
 
 Fr initial_register_value(std::uint32_t r) {

@@ -161,8 +161,32 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
   JOLT_VERIFY("stage4.exit", fin_v[17].is_zero() && fin_v[10].is_zero(),
               "the final registers are a7 = " + fin_v[17].to_hex() + ", a0 = " +
                   fin_v[10].to_hex() + ": the guest did not exit (a7 = 0) with status 0 (a0 = 0)");
+  // RAM's final state: each word once, aligned, in the memory map; read-only words unchanged;
+  // the output region holds the claimed output.
+  const auto& ram = p.ram_final;
+  {
+    bool ok = true;
+    for (std::size_t k = 0; k < ram.size() && ok; ++k)
+      ok = protocol::ram_word_in_map(ram[k].address) &&
+           (k == 0 || ram[k].address > ram[k - 1].address);
+    JOLT_VERIFY("stage4.ram_addresses", ok,
+                "the final RAM state lists a word twice, out of order, misaligned or outside the "
+                "memory map (RAM, input, output regions)");
+  }
+  {
+    bool ok = true;
+    for (const r1cs::RamWord& m : ram)
+      ok = ok && (!protocol::ram_word_read_only(st.program, m.address) ||
+                  m.value == protocol::initial_ram_word(st.program, st.inputs, m.address));
+    JOLT_VERIFY("stage4.ram_read_only", ok,
+                "a read-only word (the input region or an executable segment) was changed");
+  }
+  JOLT_VERIFY("stage4.output", protocol::ram_holds_output(ram, st.outputs),
+              "the output region's final contents are not the claimed output (" +
+                  std::to_string(st.outputs.size()) + " bytes)");
   t.absorb_frs("register_final_values", fin_v);
   t.absorb_frs("register_final_timestamps", fin_ts);
+  protocol::absorb_ram_state(t, ram);
   const Fr gamma4 = t.challenge("register_gamma");
   const Fr alpha4 = t.challenge("register_alpha");
   FractionTreeVerified rt;
@@ -170,18 +194,19 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
                                                        p.register_layers, t, rt)))
     return e;
   {
-    JOLT_VERIFY(
-        "stage4.memory_sum",
-        protocol::fraction_root_vanishes(
-            rt.p_root, rt.q_root, protocol::register_boundary_side(fin_v, fin_ts, gamma4, alpha4)),
-        "register reads are not the values last written (or the final state differs)");
+    protocol::Fraction boundary = protocol::register_boundary_side(fin_v, fin_ts, gamma4, alpha4);
+    boundary.add_fraction(protocol::ram_boundary_side(ram, st.program, st.inputs, gamma4, alpha4));
+    JOLT_VERIFY("stage4.memory_sum",
+                protocol::fraction_root_vanishes(rt.p_root, rt.q_root, boundary),
+                "register or RAM reads are not the values last written (or the final state "
+                "differs, or the initial RAM is not the program's image and input)");
   }
   const std::vector<Fr> r4(rt.point.begin() + 3, rt.point.end());
   const std::vector<Fr>& v4 = p.stage4_openings;
   {
     const std::span<const Fr> top(rt.point.data(), 3);
     JOLT_VERIFY("stage4.leaf",
-                rt.p_leaf_claim == protocol::register_leaf_p(top) &&
+                rt.p_leaf_claim == protocol::register_leaf_p(top, v4) &&
                     rt.q_leaf_claim == protocol::register_leaf_q(alpha4, gamma4, top, r4, v4),
                 "the register tree's leaves do not match the opened columns");
   }

@@ -16,15 +16,15 @@
 #include <vector>
 
 #include <jolt/prover/tracer/trace_row.hpp>
+#include <jolt/prover/tracer/tracer.hpp>
 
 namespace jolt::prover {
-
-struct ElfImage;
 
 struct Program {
   std::vector<std::uint8_t> digest;    // BLAKE2b-256 of the ELF (absorbed by the transcript)
   std::uint32_t entry = 0;             // PC of cycle 0
   std::vector<TraceRow> instructions;  // pc, word, opcode, rd, rs1, rs2, imm; ascending pc
+  std::vector<Segment> image;          // the ELF's loadable segments: RAM's initial contents
 };
 
 // Both throw ElfError for an image check_image (tracer.hpp) refuses: segments outside guest RAM

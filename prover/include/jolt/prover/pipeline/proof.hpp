@@ -13,7 +13,9 @@
 //   stage1 sumcheck | frs openings (u32 count + Fr...)   — every column at the outer cycle point
 //   stage2 sumcheck | frs openings                        — product factors at r2
 //   stage3 sumcheck | frs openings                        — UnexpandedPC, IsNoop, IsEcall at r3
-//   stage4: frs final register values (32) | frs final register timestamps (32)
+//   stage4: frs final register values (40) | frs final register timestamps (40)
+//           u32 count, per RAM word accessed (ascending address): u32 address, u32 value,
+//           u64 timestamp of its last access
 //           frs root children | u32 layer count, per layer: sumcheck | frs claims
 //           frs openings                                  — the register columns at r4
 //   stage5: frs root children | u32 layer count, layers | frs openings (range columns at r5)
@@ -35,8 +37,9 @@
 // scheme, its parameters and log_T, and rejects a header that differs); 3 adds the bytecode
 // lookup (stage 6a), the entry PC and exit, register checking (stages 4, 5), moves the claim
 // reduction to stage 7, and stage 3 opens only UnexpandedPC, IsNoop and IsEcall; 4 adds the byte
-// lookup and the shift lookup (stage 6b) and the instruction-result columns (95 committed
-// columns).
+// lookup and the shift lookup (stage 6b) and the instruction-result columns; 5 adds virtual
+// sequences (40 registers, ExpandedPC), RAM checking in stage 4 (the final RAM state) and the
+// RAM timestamp range check in stage 5.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -44,12 +47,13 @@
 #include <string>
 #include <vector>
 
+#include <jolt/prover/pipeline/r1cs.hpp>
 #include <jolt/prover/sumcheck/batch.hpp>
 #include <jolt/prover/verify_error.hpp>
 
 namespace jolt::prover {
 
-inline constexpr std::uint16_t kProofVersion = 4;
+inline constexpr std::uint16_t kProofVersion = 5;
 
 // One layer of a fraction-tree sumcheck and the child-layer values at its point.
 struct FractionLayerProof {
@@ -71,6 +75,7 @@ struct Proof {
   std::vector<Fr> stage3_openings;
   std::vector<Fr> register_final_values;
   std::vector<Fr> register_final_timestamps;
+  std::vector<r1cs::RamWord> ram_final;
   std::vector<Fr> register_root_children;
   std::vector<FractionLayerProof> register_layers;
   std::vector<Fr> stage4_openings;

@@ -8,6 +8,9 @@
 //   MULH  rd, a, b   rd = mulhu(a, b) + (a >>s 31)·b + (b >>s 31)·a
 //   DIV   rd, a, b   |a|, |b|, q = divu(|a|, |b|), negated when the signs differ and b ≠ 0
 //   REM   rd, a, b   r = remu(|a|, |b|), negated when a < 0
+//   LB, LBU, LH, LHU   LW of the aligned word, shifted right by 8·(address mod 4), sign- or
+//                      zero-extended
+//   SB, SH             LW of the aligned word, the byte / half replaced, SW
 //
 // (all arithmetic mod 2^32). A sequence runs at its instruction's PC; its rows use the virtual
 // registers x32 .. x38, which the guest never sees, and write rd only in the last row.
@@ -38,9 +41,10 @@ std::size_t virtual_sequence_length(Opcode op);
 // its rows' static fields. Throws std::invalid_argument for an opcode without a sequence.
 std::vector<TraceRow> virtual_sequence(const TraceRow& instruction);
 
-// Executes the sequence of `executed` (an executed row: pc, static fields, next_pc) on the
-// register file `x` (kNumRegistersWithVirtual entries, updated) and returns its rows with
-// operand and result values; the last row has the instruction's next_pc.
+// Executes the sequence of `executed` (an executed row: pc, static fields, next_pc and, for a
+// load or store, the accessed word: mem_word_addr, mem_pre, mem_post) on the register file `x`
+// (kNumRegistersWithVirtual entries, updated) and returns its rows with operand, result and
+// memory values; the last row has the instruction's next_pc.
 std::vector<TraceRow> execute_virtual_sequence(const TraceRow& executed,
                                                std::span<std::uint32_t> x);
 

@@ -13,20 +13,13 @@
 
 #include "mini_trace.hpp"
 
+using testutil::check_of;
+using testutil::forging;
+
 using namespace jolt::prover;
 using namespace jolt::prover::r1cs;
 
 namespace {
-
-ProverOptions forging() {
-  ProverOptions o;
-  o.self_check = false;
-  return o;
-}
-
-std::string check_of(const std::optional<VerifyError>& e) {
-  return e ? e->check : std::string();
-}
 
 std::uint64_t u64(const Fr& v) {
   const auto l = v.to_canonical_limbs();

@@ -3,7 +3,9 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <jolt/prover/pipeline/prover.hpp>
@@ -164,6 +166,18 @@ inline std::vector<Instr> sample_program(std::int32_t iterations) {
       {O::kAddi, 10, 0, 0, 0},                                     // 84: a0 = 0 (exit status)
       {O::kEcall, 0, 17, 10, 0},                                   // 88: exit (reads a7 = 0, a0)
   };
+}
+
+// The honest prover with its self-checks off: a malicious prover's proof of an altered witness.
+inline jolt::prover::ProverOptions forging() {
+  jolt::prover::ProverOptions o;
+  o.self_check = false;
+  return o;
+}
+
+// The name of the check that rejected, or "" when the proof verified.
+inline std::string check_of(const std::optional<jolt::prover::VerifyError>& e) {
+  return e ? e->check : std::string();
 }
 
 struct TestTrace {

@@ -11,23 +11,15 @@
 
 #include "mini_trace.hpp"
 
+using testutil::check_of;
+using testutil::forging;
+
 using namespace jolt::prover;
 using testutil::sample_trace;
 
 namespace {
 
 constexpr std::uint32_t protocol_shift_table_size = 512;  // entries 0 .. 511
-
-ProverOptions forging() {
-  ProverOptions o;
-  o.self_check = false;
-  return o;
-}
-
-// The name of the check that rejected, or "" when the proof verified.
-std::string check_of(const std::optional<VerifyError>& e) {
-  return e ? e->check : std::string();
-}
 
 std::size_t find_row(const std::vector<TraceRow>& rows, Opcode op, std::size_t skip = 0) {
   for (std::size_t t = 0; t < rows.size(); ++t)

@@ -9,20 +9,13 @@
 
 #include "mini_trace.hpp"
 
+using testutil::check_of;
+using testutil::forging;
+
 using namespace jolt::prover;
 using namespace jolt::prover::r1cs;
 
 namespace {
-
-ProverOptions forging() {
-  ProverOptions o;
-  o.self_check = false;
-  return o;
-}
-
-std::string check_of(const std::optional<VerifyError>& e) {
-  return e ? e->check : std::string();
-}
 
 using O = Opcode;
 constexpr auto kData = static_cast<std::int32_t>(0x80010000u);

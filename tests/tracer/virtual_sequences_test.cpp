@@ -3,6 +3,7 @@
 // the instruction's place.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <jolt/prover/tracer/tracer.hpp>
 #include <jolt/prover/tracer/virtual_sequences.hpp>
 #include <random>
@@ -22,10 +23,12 @@ TEST_CASE("every virtual sequence computes its instruction's RV32IM result") {
   for (Opcode op : {Opcode::kSra, Opcode::kMulh, Opcode::kMulhsu, Opcode::kDiv, Opcode::kRem}) {
     REQUIRE(has_virtual_sequence(op));
     // Distinct registers, and rd aliasing each operand (rd is written only by the last row).
-    for (auto [rd, rs1, rs2] :
+    // (Plain variables, not a structured binding: clang 14 cannot capture one in INFO.)
+    for (const auto& regs :
          {std::array<std::uint8_t, 3>{5, 6, 7}, {6, 6, 7}, {7, 6, 7}, {6, 6, 6}, {0, 6, 7}})
       for (std::uint32_t a : operands)
         for (std::uint32_t b : operands) {
+          const std::uint8_t rd = regs[0], rs1 = regs[1], rs2 = regs[2];
           std::vector<std::uint32_t> x(kNumRegistersWithVirtual, 0xdeadbeef);
           x[0] = 0;
           x[rs1] = a;

@@ -370,64 +370,6 @@ bool is_reg_alu(Opcode o) {
   return (o >= Opcode::kAdd && o <= Opcode::kAnd) || (o >= Opcode::kMul && o <= Opcode::kRemu);
 }
 
-std::uint32_t alu(Opcode o, std::uint32_t a, std::uint32_t b) {
-  const auto sa = static_cast<std::int32_t>(a), sb = static_cast<std::int32_t>(b);
-  switch (o) {
-    case Opcode::kAdd:
-    case Opcode::kAddi:
-      return a + b;
-    case Opcode::kSub:
-      return a - b;
-    case Opcode::kSll:
-    case Opcode::kSlli:
-      return a << (b & 31);
-    case Opcode::kSlt:
-    case Opcode::kSlti:
-      return sa < sb ? 1 : 0;
-    case Opcode::kSltu:
-    case Opcode::kSltiu:
-      return a < b ? 1 : 0;
-    case Opcode::kXor:
-    case Opcode::kXori:
-      return a ^ b;
-    case Opcode::kSrl:
-    case Opcode::kSrli:
-      return a >> (b & 31);
-    case Opcode::kSra:
-    case Opcode::kSrai:
-      return static_cast<std::uint32_t>(sa >> (b & 31));
-    case Opcode::kOr:
-    case Opcode::kOri:
-      return a | b;
-    case Opcode::kAnd:
-    case Opcode::kAndi:
-      return a & b;
-    case Opcode::kMul:
-      return a * b;
-    case Opcode::kMulh:
-      return static_cast<std::uint32_t>((static_cast<std::int64_t>(sa) * sb) >> 32);
-    case Opcode::kMulhsu:
-      return static_cast<std::uint32_t>(
-          (static_cast<std::int64_t>(sa) * static_cast<std::int64_t>(b)) >> 32);
-    case Opcode::kMulhu:
-      return static_cast<std::uint32_t>((static_cast<std::uint64_t>(a) * b) >> 32);
-    case Opcode::kDiv:
-      if (b == 0) return 0xffffffffu;
-      if (sa == INT32_MIN && sb == -1) return a;
-      return static_cast<std::uint32_t>(sa / sb);
-    case Opcode::kDivu:
-      return b == 0 ? 0xffffffffu : a / b;
-    case Opcode::kRem:
-      if (b == 0) return a;
-      if (sa == INT32_MIN && sb == -1) return 0;
-      return static_cast<std::uint32_t>(sa % sb);
-    case Opcode::kRemu:
-      return b == 0 ? a : a % b;
-    default:
-      return 0;
-  }
-}
-
 bool is_imm_shift(Opcode o) {
   return o == Opcode::kSlli || o == Opcode::kSrli || o == Opcode::kSrai;
 }
@@ -562,8 +504,7 @@ std::uint32_t lookup_output(const TraceRow& row) {
     }
   }
   if (is_store(o)) return row.rs1_val + imm;
-  if (is_imm_alu(o)) return alu(o, row.rs1_val, imm);
-  if (is_reg_alu(o)) return alu(o, row.rs1_val, row.rs2_val);
+  if (is_imm_alu(o) || is_reg_alu(o)) return alu_result(o, row.rs1_val, row.rs2_val, row.imm);
   return 0;
 }
 

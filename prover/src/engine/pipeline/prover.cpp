@@ -173,6 +173,15 @@ std::vector<std::uint32_t> multiplicities(const Witness& w, const std::vector<Tr
   return m;
 }
 
+// The table entries with a non-zero count, as ascending (entry, count) pairs.
+void nonzero_pairs(const std::vector<std::uint32_t>& m, std::vector<std::uint32_t>& entries,
+                   std::vector<std::uint32_t>& counts) {
+  entries.clear();
+  counts.clear();
+  for (std::uint32_t k = 0; k < m.size(); ++k)
+    if (m[k] != 0) entries.push_back(k), counts.push_back(m[k]);
+}
+
 // How often each byte-table entry is looked up (lookup j < 4 of a cycle is (X_j, Y_j, Z_j), j ≥ 4
 // is (W_{j−4}, 0, 0)), as ascending (entry, count) pairs. A lookup that is no entry is counted
 // nowhere (the verifier then rejects at stage6b.logup_sum); the self-check reports it first.
@@ -205,10 +214,7 @@ void byte_multiplicities(const Witness& w, std::vector<std::uint32_t>& entries,
       if (x != ~std::uint64_t{0} && y < 256 && z == (x & y))
         ++beyond[static_cast<std::uint32_t>(x * 256 + y)];
     }
-  entries.clear();
-  counts.clear();
-  for (std::uint32_t k = 0; k < protocol::kByteTableSize; ++k)
-    if (m[k] != 0) entries.push_back(k), counts.push_back(m[k]);
+  nonzero_pairs(m, entries, counts);
   for (auto [k, n] : beyond) entries.push_back(k), counts.push_back(n);
 }
 
@@ -231,10 +237,7 @@ void shift_multiplicities(const Witness& w, std::vector<std::uint32_t>& entries,
                              std::to_string(t) + " is not 2^s for its shift amount");
     }
   }
-  entries.clear();
-  counts.clear();
-  for (std::uint32_t k = 0; k < protocol::kShiftTableSize; ++k)
-    if (m[k] != 0) entries.push_back(k), counts.push_back(m[k]);
+  nonzero_pairs(m, entries, counts);
 }
 
 using ColumnSource = std::function<std::vector<std::vector<Fr>>()>;

@@ -123,6 +123,34 @@ TEST_CASE("basefold: the blocked encoder equals ReedSolomonCode::encode") {
     }
 }
 
+TEST_CASE("basefold: the codeword at chosen positions equals the whole encoding there") {
+  std::mt19937_64 rng(6);
+  for (unsigned R : {1u, 2u, 3u})
+    for (unsigned L : {0u, 1u, 3u, 8u, 12u, 14u})
+      for (std::size_t count : {std::size_t{1}, std::size_t{7}, std::size_t{248}}) {
+        CAPTURE(R);
+        CAPTURE(L);
+        CAPTURE(count);
+        const auto msg = pcs_test::random_frs(rng, std::size_t{1} << L);
+        const std::size_t M = msg.size() << R;
+        const auto tw = bf::twiddles(L + R);
+        std::vector<Fr> full(M);
+        bf::rs_encode(msg, R, full, tw, 1);
+        std::vector<std::uint64_t> at(count);
+        for (auto& p : at) p = rng() % M;
+        at[0] = M - 1;
+        std::vector<Fr> got(count);
+        bf::rs_encode_at(msg, R, at, tw, got);
+        bool same = true;
+        for (std::size_t i = 0; i < count; ++i) same = same && got[i] == full[at[i]];
+        CHECK(same);
+      }
+  std::vector<Fr> out(1);
+  const std::vector<std::uint64_t> outside = {64};
+  CHECK_THROWS_AS(bf::rs_encode_at(std::vector<Fr>(16), 2, outside, bf::twiddles(6), out),
+                  std::invalid_argument);
+}
+
 TEST_CASE("basefold: honest openings verify at every size 2^1..2^20") {
   const bf::Basefold pcs;
   for (unsigned n = 1; n <= 20; ++n) {
@@ -184,7 +212,7 @@ TEST_CASE("basefold: proofs are byte-identical with 1 and 2 threads") {
   CHECK(one.proof == two.proof);
 }
 
-TEST_CASE("basefold: prover data reports the codewords and the tree, not the tables") {
+TEST_CASE("basefold: prover data is the layer-0 tree: no codeword, no copy of the tables") {
   const bf::Basefold pcs;
   const Instance in = make_instance(10, 3, 8);
   const auto spans = in.spans();
@@ -193,9 +221,43 @@ TEST_CASE("basefold: prover data reports the codewords and the tree, not the tab
   c.data->visit_heap(b);
   std::uint64_t total = 0;
   for (const auto& s : b.take()) total += s.bytes;
-  // 3 codewords of 4·2^10 Fr and a tree of 2·2^11 digests.
-  CHECK(total == 3 * 4096 * 32 + 2 * 2048 * 32);
+  // A tree of 2·2^11 digests (M/2 = 2^11 leaves); the 3 codewords of 4·2^10 Fr are not kept.
+  CHECK(total == 2 * 2048 * 32);
   CHECK(c.data->heap_bytes() == total);
+}
+
+TEST_CASE("basefold: leaf digests chained over groups of polynomials") {
+  // k = 7 with G = 3: groups of 3, 3, 1; G = 7 and G = 8: one step (the unchained leaf hash).
+  const Instance in = make_instance(9, 7, 21);
+  std::vector<std::vector<std::uint8_t>> roots;
+  for (unsigned G : {1u, 3u, 7u, 8u}) {
+    CAPTURE(G);
+    bf::Params p;
+    p.leaf_group = G;
+    const bf::Basefold pcs(p);
+    const Run r = prove(pcs, in);
+    CHECK(check_name(check(pcs, r.com, in, r.proof)) == "(accepted)");
+    roots.emplace_back(r.com.root.begin(), r.com.root.end());
+    CHECK(pcs.parameters().find("leaf_group=" + std::to_string(G)) != std::string::npos);
+    // A verifier with another group size rejects: its parameters differ.
+    bf::Params other = p;
+    other.leaf_group = G + 1;
+    CHECK(check_name(check(bf::Basefold(other), r.com, in, r.proof)) == "pcs.basefold.params");
+  }
+  CHECK(roots[0] != roots[1]);
+  CHECK(roots[1] != roots[2]);
+  CHECK(roots[2] == roots[3]);  // one group either way
+  // The chained digest of the last group binds it: a value changed in group 3 of G = 3 fails.
+  bf::Params p;
+  p.leaf_group = 3;
+  const bf::Basefold pcs(p);
+  Instance forged = in;
+  forged.tables[6][5] += Fr::one();
+  forged.evals[6] = evaluate_be(forged.tables[6], forged.point);
+  const Run honest = prove(pcs, in);
+  const Run other = prove(pcs, forged);
+  CHECK(honest.com.root != other.com.root);
+  CHECK(check_name(check(pcs, honest.com, in, other.proof)) == "pcs.basefold.merkle");
 }
 
 TEST_CASE("basefold: each verifier check rejects the prover that breaks it") {

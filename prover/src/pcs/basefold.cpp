@@ -21,7 +21,7 @@ namespace jolt::prover::basefold {
 namespace {
 
 constexpr std::uint8_t kMagic[4] = {'J', 'B', 'F', 'D'};
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2;  // 2: the parameters include leaf_group
 constexpr std::size_t kGrain = 1024;
 
 // ---- byte helpers --------------------------------------------------------------------------
@@ -100,13 +100,13 @@ struct LayerOpening {
   std::vector<Digest> siblings;
 };
 
-// Layout (little-endian): "JBFD" | u32 version | u32 × 5 parameters (log_inv_rate, num_queries,
-// pow_bits, log_fold, final_log_max) | rounds: u32 count, 2·rounds field elements (g(0), g(2)) |
-// roots: u32 count, 32 B each | final: u32 count, field elements | u64 nonce | u32 layers, per
-// layer: u32 leaf_width, u32 count + values, u32 count + siblings; before the layers u32 count +
-// the query indices (u32 each). Field elements canonical.
+// Layout (little-endian): "JBFD" | u32 version | u32 × 6 parameters (log_inv_rate, num_queries,
+// pow_bits, log_fold, final_log_max, leaf_group) | rounds: u32 count, 2·rounds field elements
+// (g(0), g(2)) | roots: u32 count, 32 B each | final: u32 count, field elements | u64 nonce | u32
+// layers, per layer: u32 leaf_width, u32 count + values, u32 count + siblings; before the layers
+// u32 count + the query indices (u32 each). Field elements canonical.
 struct Proof {
-  std::uint32_t params[5] = {};
+  std::uint32_t params[6] = {};
   std::vector<Fr> rounds;
   std::vector<Digest> roots;
   std::vector<Fr> final_msg;
@@ -178,8 +178,27 @@ struct Proof {
 
 // ---- shared protocol pieces -----------------------------------------------------------------
 
-std::array<std::uint32_t, 5> param_words(const Params& p) {
-  return {p.log_inv_rate, p.num_queries(), p.pow_bits, p.log_fold, p.final_log_max};
+std::array<std::uint32_t, 6> param_words(const Params& p) {
+  return {p.log_inv_rate, p.num_queries(), p.pow_bits, p.log_fold, p.final_log_max, p.leaf_group};
+}
+
+// Layer-0 leaf digest of the 2k values (C_0[ℓ], C_0[ℓ+M/2], C_1[ℓ], …), chained per group of G.
+Digest layer0_leaf(std::span<const Fr> values, unsigned G) {
+  const std::size_t k = values.size() / 2;
+  Digest d{};
+  for (std::size_t g0 = 0; g0 < k; g0 += G) {
+    const std::size_t n = std::min<std::size_t>(G, k - g0);
+    d = pcs::hash_leaf_step(g0 == 0 ? nullptr : &d, values.subspan(2 * g0, 2 * n));
+  }
+  return d;
+}
+
+// Encodes tables [g0, g0 + n) into buf (n codewords of M, poly-major).
+void encode_group(std::span<const std::span<const Fr>> polys, std::size_t g0, std::size_t n,
+                  unsigned log_inv_rate, std::span<const Fr> tw, Fr* buf, std::size_t M) {
+  tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) {
+    rs_encode(polys[g0 + i], log_inv_rate, std::span<Fr>(buf + i * M, M), tw, 1);
+  });
 }
 
 void absorb_statement(Transcript& t, const std::string& params, std::span<const std::uint8_t> root,
@@ -325,10 +344,13 @@ std::optional<Digest> rebuild_root(std::vector<std::pair<std::uint64_t, Digest>>
   return nodes[0].second;
 }
 
+// The low `bits` bits of x reversed (bits ≤ 64): swap adjacent bits, pairs, nibbles, then bytes.
 std::uint64_t bit_reverse(std::uint64_t x, unsigned bits) {
-  std::uint64_t r = 0;
-  for (unsigned b = 0; b < bits; ++b, x >>= 1) r = (r << 1) | (x & 1);
-  return r;
+  if (bits == 0) return 0;
+  x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
+  x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
+  x = ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((x & 0x0F0F0F0F0F0F0F0FULL) << 4);
+  return __builtin_bswap64(x) >> (64 - bits);
 }
 
 // A coset oracle of the open phase: the codeword and its tree (transient, prover only).
@@ -400,20 +422,80 @@ void rs_encode(std::span<const Fr> msg, unsigned log_inv_rate, std::span<Fr> out
       }
     }
   });
-  for (std::size_t len = std::max(2 * B, first_len); len <= M; len <<= 1) {
-    const std::size_t half = len / 2, step = (M / len) * tw_stride;
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half, 256),
-                      [&](const tbb::blocked_range<std::size_t>& rg) {
-                        for (std::size_t j = rg.begin(); j < rg.end(); ++j) {
-                          const Fr w = tw[j * step];
-                          for (std::size_t base = 0; base < M; base += len) {
-                            const Fr t = v[base + j + half] * w;
-                            v[base + j + half] = v[base + j] - t;
-                            v[base + j] += t;
-                          }
-                        }
-                      });
+  // Layers longer than B: the elements {c·B + j : c < M/B} for one j are the sub-transform those
+  // layers apply, so a strip of W consecutive j runs all of them while its (M/B)·W elements stay
+  // in cache (one pass over the array instead of one per layer).
+  if (M > B) {
+    const std::size_t rows = M / B;
+    const std::size_t W = std::clamp<std::size_t>(4096 / rows, 2, 64);
+    tbb::parallel_for(std::size_t{0}, B / W, [&](std::size_t strip) {
+      const std::size_t j0 = strip * W;
+      for (std::size_t len = 2 * B; len <= M; len <<= 1) {
+        const std::size_t half = len / 2, hrows = half / B, step = (M / len) * tw_stride;
+        for (std::size_t c0 = 0; c0 < rows; c0 += 2 * hrows)
+          for (std::size_t c = 0; c < hrows; ++c) {
+            Fr* lo = v + (c0 + c) * B + j0;
+            Fr* hi = lo + half;
+            const Fr* w = tw.data() + (c * B + j0) * step;
+            for (std::size_t u = 0; u < W; ++u) {
+              const Fr t = hi[u] * w[u * step];
+              hi[u] = lo[u] - t;
+              lo[u] += t;
+            }
+          }
+      }
+    });
   }
+}
+
+void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
+                  std::span<const std::uint64_t> positions, std::span<const Fr> tw,
+                  std::span<Fr> out) {
+  const std::size_t N = msg.size(), rep = std::size_t{1} << log_inv_rate, M = N * rep;
+  if (N == 0 || !std::has_single_bit(N) || out.size() != positions.size() ||
+      tw.size() < std::max<std::size_t>(1, M / 2))
+    throw std::invalid_argument("basefold::rs_encode_at: message of " + std::to_string(N) + ", " +
+                                std::to_string(positions.size()) + " positions, " +
+                                std::to_string(out.size()) + " outputs, twiddles of " +
+                                std::to_string(tw.size()));
+  for (std::uint64_t p : positions)
+    if (p >= M)
+      throw std::invalid_argument("basefold::rs_encode_at: position " + std::to_string(p) +
+                                  " outside a codeword of " + std::to_string(M));
+  // ω_M^e for any e (tw holds ω^i for i < M/2; ω^(i + M/2) = −ω^i).
+  auto omega = [&](std::uint64_t e) {
+    e &= M - 1;
+    return e < M / 2 ? tw[e] : -tw[e - M / 2];
+  };
+  const std::size_t want = std::bit_ceil(std::max<std::size_t>(2 * positions.size(), 2 * rep));
+  const std::size_t S = std::min(M, want), blocks = M / S, sub = S / rep;
+  const unsigned ls = static_cast<unsigned>(std::countr_zero(S));
+  // Block b (natural) is DFT_S of g[b + t·M/S], t < S (g: msg zero-padded to M), which is nonzero
+  // only for t < S/rep: the rate-2^-R encoding of msg[b + t·blocks], t < sub. Then
+  // C[p] = Σ_b ω_M^(p·b) · A_b[p mod S].
+  std::vector<Fr> A(S), acc(positions.size()), z(positions.size(), Fr::one()),
+      step(positions.size());
+  for (std::size_t i = 0; i < positions.size(); ++i) step[i] = omega(positions[i]);
+  for (std::size_t b = 0; b < blocks; ++b) {
+    for (std::size_t t = 0; t < sub; ++t) {
+      const std::size_t q = bit_reverse(t, ls - log_inv_rate) * rep;  // bit-reversed, R copies
+      std::fill_n(A.begin() + static_cast<std::ptrdiff_t>(q), rep, msg[b + t * blocks]);
+    }
+    for (std::size_t len = 2 * rep; len <= S; len <<= 1) {
+      const std::size_t half = len / 2, stride = M / len;
+      for (std::size_t base = 0; base < S; base += len)
+        for (std::size_t j = 0; j < half; ++j) {
+          const Fr t = A[base + j + half] * tw[j * stride];
+          A[base + j + half] = A[base + j] - t;
+          A[base + j] += t;
+        }
+    }
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+      acc[i] += z[i] * A[positions[i] & (S - 1)];
+      z[i] *= step[i];
+    }
+  }
+  std::copy(acc.begin(), acc.end(), out.begin());
 }
 
 // ---- Params / Shape -------------------------------------------------------------------------
@@ -438,6 +520,8 @@ void Params::validate() const {
   if (final_log_max + 1 < log_fold)
     bad("final_log_max must be at least log_fold − 1 (got " + std::to_string(final_log_max) + ")");
   if (pow_bits > 32) bad("pow_bits " + std::to_string(pow_bits) + " above 32");
+  if (leaf_group < 1 || leaf_group > 4096)
+    bad("leaf_group " + std::to_string(leaf_group) + " outside [1, 4096]");
   if (security_bits <= pow_bits) bad("security_bits must exceed pow_bits");
 }
 
@@ -447,6 +531,7 @@ Shape Shape::make(unsigned num_vars, unsigned num_polys, const Params& p) {
   s.num_polys = num_polys;
   s.log_inv_rate = p.log_inv_rate;
   s.log_fold = p.log_fold;
+  s.leaf_group = p.leaf_group;
   const unsigned rem = num_vars - 1;
   s.coset_layers =
       rem > p.final_log_max ? (rem - p.final_log_max + p.log_fold - 1) / p.log_fold : 0;
@@ -467,13 +552,12 @@ std::size_t Shape::leaf_width(unsigned layer) const {
   return layer == 0 ? 2 * std::size_t{num_polys} : std::size_t{1} << log_fold;
 }
 
-std::size_t Codewords::heap_bytes() const {
-  return codewords.size() * sizeof(Fr) + tree.heap_bytes();
+std::size_t CommitmentTree::heap_bytes() const {
+  return tree.heap_bytes();
 }
 
-void Codewords::visit_heap(jolt::HeapVisitor& v) const {
-  jolt::HeapScope s(v, "BasefoldCodewords");
-  v.bytes("codewords", codewords.size() * sizeof(Fr));
+void CommitmentTree::visit_heap(jolt::HeapVisitor& v) const {
+  jolt::HeapScope s(v, "BasefoldCommitment");
   v.bytes("merkle_tree", tree.heap_bytes());
 }
 
@@ -488,10 +572,10 @@ std::string Basefold::parameters() const {
   const double stat = p.num_queries() * -std::log2(1.0 - p.decoding_radius());
   char buf[256];
   std::snprintf(buf, sizeof buf,
-                "basefold rate=1/%u queries=%u pow_bits=%u fold=2^%u final<=2^%u "
+                "basefold rate=1/%u queries=%u pow_bits=%u fold=2^%u final<=2^%u leaf_group=%u "
                 "security=%.1f bits (unique decoding delta=%.4f, %.1f statistical + %u grinding)",
                 1u << p.log_inv_rate, p.num_queries(), p.pow_bits, p.log_fold, p.final_log_max,
-                stat + p.pow_bits, p.decoding_radius(), stat, p.pow_bits);
+                p.leaf_group, stat + p.pow_bits, p.decoding_radius(), stat, p.pow_bits);
   return buf;
 }
 
@@ -512,31 +596,36 @@ Committed Basefold::commit(std::span<const std::span<const Fr>> polys) const {
                                 " entries exceed the NTT domains of Fr at this rate");
   const unsigned k = static_cast<unsigned>(polys.size());
   JOLT_SPAN("basefold::commit", jolt::arg("num_vars", n), jolt::arg("num_polys", k));
-  auto data = std::make_unique<Codewords>();
+  auto data = std::make_unique<CommitmentTree>();
   data->shape = Shape::make(n, k, params_);
-  const std::size_t M = std::size_t{1} << data->shape.log_domain(0), half = M / 2;
-  data->codewords = pcs::FrArray(std::size_t{k} * M);
-  {
-    JOLT_SPAN("basefold::encode");
-    const std::vector<Fr> tw = twiddles(data->shape.log_domain(0));
-    Fr* base = data->codewords.data();
-    tbb::parallel_for(std::size_t{0}, std::size_t{k}, [&](std::size_t i) {
-      rs_encode(polys[i], params_.log_inv_rate, std::span<Fr>(base + i * M, M), tw, 1);
-    });
+  const unsigned log_m = data->shape.log_domain(0);
+  const std::size_t M = std::size_t{1} << log_m, half = M / 2;
+  const std::size_t G = std::min<std::size_t>(params_.leaf_group, k);
+  const std::vector<Fr> tw = twiddles(log_m);
+  pcs::FrArray buf(G * M);  // G codewords at a time
+  std::vector<Digest> leaf(half);
+  for (std::size_t g0 = 0; g0 < k; g0 += G) {
+    const std::size_t gk = std::min(G, k - g0);
+    {
+      JOLT_SPAN("basefold::encode", jolt::arg("polys", gk));
+      encode_group(polys, g0, gk, params_.log_inv_rate, tw, buf.data(), M);
+    }
+    JOLT_SPAN("basefold::hash_leaves", jolt::arg("polys", gk));
+    const Fr* cw = buf.data();
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half, 256),
+                      [&](const tbb::blocked_range<std::size_t>& rg) {
+                        std::vector<Fr> vals(2 * gk);
+                        for (std::size_t l = rg.begin(); l < rg.end(); ++l) {
+                          for (std::size_t i = 0; i < gk; ++i) {
+                            vals[2 * i] = cw[i * M + l];
+                            vals[2 * i + 1] = cw[i * M + l + half];
+                          }
+                          leaf[l] = pcs::hash_leaf_step(g0 == 0 ? nullptr : &leaf[l], vals);
+                        }
+                      });
   }
-  {
-    JOLT_SPAN("basefold::merkle");
-    const Fr* cw = data->codewords.data();
-    data->tree = pcs::MerkleTree::build(half, [&](std::size_t l) {
-      thread_local std::vector<Fr> buf;
-      buf.resize(2 * std::size_t{k});
-      for (std::size_t i = 0; i < k; ++i) {
-        buf[2 * i] = cw[i * M + l];
-        buf[2 * i + 1] = cw[i * M + l + half];
-      }
-      return pcs::hash_leaf(buf);
-    });
-  }
+  buf = pcs::FrArray();  // free the group buffer before the tree is built
+  data->tree = pcs::MerkleTree::from_leaves(leaf);
   Committed c;
   c.root = data->tree.root();
   c.num_vars = n;
@@ -545,7 +634,7 @@ Committed Basefold::commit(std::span<const std::span<const Fr>> polys) const {
   return c;
 }
 
-std::vector<std::uint8_t> Basefold::open(const Codewords& data,
+std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data,
                                          std::span<const std::span<const Fr>> polys,
                                          std::span<const Fr> point, std::span<const Fr> evals,
                                          Transcript& transcript, const Tamper* tamper) const {
@@ -693,12 +782,23 @@ std::vector<std::uint8_t> Basefold::open(const Codewords& data,
       const auto uniq = sorted_unique(pos[l], leaves);
       lo.values.reserve(uniq.size() * lo.leaf_width);
       if (l == 0) {
-        const Fr* cw = data.codewords.data();
-        for (std::uint64_t j : uniq)
-          for (std::size_t i = 0; i < k; ++i) {
-            lo.values.push_back(cw[i * M + j]);
-            lo.values.push_back(cw[i * M + j + half]);
+        // The opened pairs of every table, re-encoded at just those positions.
+        JOLT_SPAN("basefold::reencode", jolt::arg("polys", k));
+        const std::vector<Fr> tw = twiddles(s.log_domain(0));
+        std::vector<std::uint64_t> at;  // j, j + M/2 for each opened leaf j
+        for (std::uint64_t j : uniq) {
+          at.push_back(j);
+          at.push_back(j + half);
+        }
+        lo.values.resize(uniq.size() * 2 * k);
+        tbb::parallel_for(std::size_t{0}, std::size_t{k}, [&](std::size_t i) {
+          std::vector<Fr> got(at.size());
+          rs_encode_at(polys[i], params_.log_inv_rate, at, tw, got);
+          for (std::size_t u = 0; u < uniq.size(); ++u) {
+            lo.values[u * 2 * k + 2 * i] = got[2 * u];
+            lo.values[u * 2 * k + 2 * i + 1] = got[2 * u + 1];
           }
+        });
         lo.siblings = multiproof(data.tree, uniq);
         if (tp.corrupt_sibling && !lo.siblings.empty()) lo.siblings[0][0] ^= 1;
         if (tp.extra_sibling) lo.siblings.push_back(Digest{});
@@ -793,9 +893,11 @@ std::optional<VerifyError> Basefold::verify(std::span<const std::uint8_t> root, 
                     " values, the queries need " + std::to_string(uniq[l].size() * width));
     std::vector<std::pair<std::uint64_t, Digest>> nodes;
     nodes.reserve(uniq[l].size());
-    for (std::size_t u = 0; u < uniq[l].size(); ++u)
+    for (std::size_t u = 0; u < uniq[l].size(); ++u) {
+      const std::span<const Fr> leaf(lo.values.data() + u * width, width);
       nodes.emplace_back(uniq[l][u],
-                         pcs::hash_leaf(std::span<const Fr>(lo.values.data() + u * width, width)));
+                         l == 0 ? layer0_leaf(leaf, s.leaf_group) : pcs::hash_leaf(leaf));
+    }
     std::size_t used = 0;
     const auto rebuilt = rebuild_root(
         std::move(nodes), static_cast<std::size_t>(std::countr_zero(leaves)), lo.siblings, used);
@@ -928,7 +1030,7 @@ class BasefoldScheme final : public CommitmentScheme {
   std::vector<std::uint8_t> open(const ProverData& data, std::span<const std::span<const Fr>> polys,
                                  std::span<const Fr> point, std::span<const Fr> evals,
                                  Transcript& transcript) const override {
-    const auto* cw = dynamic_cast<const basefold::Codewords*>(&data);
+    const auto* cw = dynamic_cast<const basefold::CommitmentTree*>(&data);
     if (cw == nullptr)
       throw std::invalid_argument(
           "basefold open: the prover data comes from another commitment scheme");

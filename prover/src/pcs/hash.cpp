@@ -23,12 +23,13 @@ Digest blake2b_256(std::span<const std::uint8_t> bytes) {
   return d;
 }
 
-Digest hash_leaf(std::span<const Fr> values) {
+Digest hash_leaf_step(const Digest* prev, std::span<const Fr> values) {
   ensure_sodium();
   crypto_generichash_state st;
   crypto_generichash_init(&st, nullptr, 0, 32);
-  const std::uint8_t tag = 0x00;
+  const std::uint8_t tag = prev == nullptr ? 0x00 : 0x02;
   crypto_generichash_update(&st, &tag, 1);
+  if (prev != nullptr) crypto_generichash_update(&st, prev->data(), prev->size());
   // Stream through a small buffer of little-endian Montgomery limbs.
   constexpr std::size_t kChunk = 64;
   std::uint8_t buf[kChunk * 32];
@@ -46,6 +47,10 @@ Digest hash_leaf(std::span<const Fr> values) {
   Digest d;
   crypto_generichash_final(&st, d.data(), d.size());
   return d;
+}
+
+Digest hash_leaf(std::span<const Fr> values) {
+  return hash_leaf_step(nullptr, values);
 }
 
 Digest hash_node(const Digest& left, const Digest& right) {

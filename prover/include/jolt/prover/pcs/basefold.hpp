@@ -23,11 +23,15 @@
 // again at rate ρ. So a fold step reads the pair (j, j+M/2) of one layer and lands on position j
 // of the next; 2^a steps read the coset {ℓ + t·M/2^a : t < 2^a} and land on position ℓ.
 //
-// Commit. All k tables are encoded (rs_encode, one polynomial per TBB task). ONE Merkle tree over
-// M/2 leaves: leaf ℓ = hash_leaf(C_0[ℓ], C_0[ℓ+M/2], C_1[ℓ], C_1[ℓ+M/2], …), so one path opens
-// the pair that the first fold step combines, for every polynomial. The commitment is the root
-// (32 bytes). Prover data = the k codewords + that tree; the tables are NOT copied (open() is
-// handed them again).
+// Commit. The k tables are encoded (rs_encode) G = leaf_group at a time into one reused buffer
+// of G codewords, and ONE Merkle tree is built over M/2 leaves: leaf ℓ holds the pairs
+// (C_i[ℓ], C_i[ℓ+M/2]) of every polynomial i, so one path opens the pair that the first fold step
+// combines, for every polynomial. Its digest is chained over the groups of G polynomials:
+// d_0 = hash_leaf(C_0[ℓ], C_0[ℓ+M/2], …, C_{G−1}[ℓ+M/2]), d_g = hash_leaf_step(d_{g−1}, group g's
+// pairs) (hash.hpp), leaf digest = the last d_g; so each group's codewords are hashed into the
+// leaves and dropped before the next group is encoded. The commitment is the root (32 bytes).
+// Prover data = that tree only: no codeword and no copy of the tables is kept (open() is handed
+// the tables again and re-encodes them, G at a time, to answer the layer-0 queries).
 //
 // Open (open and verify run the same transcript sequence):
 //   absorb "basefold/statement" (parameters(), root, n, k), "basefold/point", "basefold/evals";
@@ -89,7 +93,7 @@
 //
 // Thread-safety: Basefold is immutable; commit/open/verify are const, parallelise with TBB and
 // produce byte-identical results at any thread count (exact field arithmetic; the grinding
-// search is sequential). Codewords is immutable after commit.
+// search is sequential). CommitmentTree is immutable after commit.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -124,6 +128,8 @@ struct Params {
   unsigned pow_bits = 16;        // grinding on the query seed
   unsigned log_fold = 4;         // a: variables folded per committed oracle after the first
   unsigned final_log_max = 8;    // s: the final message has ≤ 2^s entries
+  unsigned leaf_group = 8;       // G: polynomials per step of a layer-0 leaf digest (and per
+                                 // encoding pass: the prover holds G codewords at a time)
   // q = ⌈(λ − pow_bits) / −log2(1 − δ)⌉, δ = (1 − 2^-R)/2. 124 for the defaults.
   unsigned num_queries() const;
   double decoding_radius() const;
@@ -138,6 +144,7 @@ struct Shape {
   unsigned num_polys = 0;
   unsigned log_inv_rate = 2;
   unsigned log_fold = 4;
+  unsigned leaf_group = 8;    // G
   unsigned coset_layers = 0;  // L
   unsigned num_rounds = 0;    // n_f = 1 + a·L
   static Shape make(unsigned num_vars, unsigned num_polys, const Params& p);
@@ -147,24 +154,23 @@ struct Shape {
   std::size_t leaf_width(unsigned layer) const;  // 2k for layer 0, 2^a otherwise
 };
 
-// What the prover keeps between commit and open: the k codewords and the layer-0 tree (the
-// ProverData of the CommitmentScheme seam).
-class Codewords final : public ProverData {
+// What the prover keeps between commit and open: the layer-0 Merkle tree (the ProverData of the
+// CommitmentScheme seam). The codewords are not kept: open() re-encodes the tables.
+class CommitmentTree final : public ProverData {
  public:
   std::uint32_t num_vars() const override { return shape.num_vars; }
   std::uint32_t num_polys() const override { return shape.num_polys; }
   void visit_heap(jolt::HeapVisitor& v) const override;
   std::size_t heap_bytes() const;
   Shape shape;
-  pcs::FrArray codewords;  // k·M: poly-major, natural domain order
-  pcs::MerkleTree tree;    // M/2 leaves (pairs of every polynomial)
+  pcs::MerkleTree tree;  // M/2 leaves (pairs of every polynomial, digests chained per group)
 };
 
 struct Committed {
   Digest root{};
   unsigned num_vars = 0;
   unsigned num_polys = 0;
-  std::unique_ptr<Codewords> data;
+  std::unique_ptr<CommitmentTree> data;
 };
 
 // A dishonest prover for the rejection tests: the honest prover run with one thing altered.
@@ -200,6 +206,15 @@ std::vector<Fr> twiddles(unsigned log_size);
 void rs_encode(std::span<const Fr> msg, unsigned log_inv_rate, std::span<Fr> out,
                std::span<const Fr> tw, std::size_t tw_stride);
 
+// out[i] = C[positions[i]] for C = rs_encode(msg) at rate 2^-log_inv_rate (M = msg.size() << R
+// positions, each < M), without the whole transform: the first log S layers run on blocks of S
+// (S ≈ 2·|positions|), then each position sums its M/S block outputs with running twiddles —
+// about (log S − R)·M/2 butterflies and 2·|positions|·M/S multiplications instead of
+// (log M − R)·M/2. tw = twiddles(log M). Serial (callers parallelise over polynomials).
+void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
+                  std::span<const std::uint64_t> positions, std::span<const Fr> tw,
+                  std::span<Fr> out);
+
 class Basefold {
  public:
   explicit Basefold(Params params = {});
@@ -212,7 +227,8 @@ class Basefold {
 
   // Proves evals[i] = f_i(point). Throws std::invalid_argument on mismatched shapes or a wrong
   // evaluation (caught by the first sumcheck round with high probability over γ).
-  std::vector<std::uint8_t> open(const Codewords& data, std::span<const std::span<const Fr>> polys,
+  std::vector<std::uint8_t> open(const CommitmentTree& data,
+                                 std::span<const std::span<const Fr>> polys,
                                  std::span<const Fr> point, std::span<const Fr> evals,
                                  Transcript& transcript, const Tamper* tamper = nullptr) const;
 

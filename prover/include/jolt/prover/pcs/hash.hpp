@@ -3,6 +3,8 @@
 //
 //   using namespace jolt::prover::pcs;
 //   Digest leaf = hash_leaf(column_values);           // H(0x00 ‖ elements)
+//   Digest d = hash_leaf_step(nullptr, group0);       // = hash_leaf(group0)
+//   d = hash_leaf_step(&d, group1);                   // H(0x02 ‖ d ‖ elements): chained
 //   Digest node = hash_node(leaf, other);             // H(0x01 ‖ left ‖ right)
 //   Digest raw  = blake2b_256(bytes);                 // plain BLAKE2b-256
 //   std::string hex = to_hex(node);
@@ -25,6 +27,11 @@ using Digest = std::array<std::uint8_t, 32>;
 
 Digest blake2b_256(std::span<const std::uint8_t> bytes);
 Digest hash_leaf(std::span<const Fr> values);
+// One step of a leaf digest chained over groups of values: hash_leaf(values) for the first group
+// (prev == nullptr), H(0x02 ‖ *prev ‖ elements) for each later one. Every step input has a fixed
+// length for a fixed group shape, and the tag differs from both a one-step leaf (0x00) and a node
+// (0x01), so a collision of chained digests gives a BLAKE2b collision in some step.
+Digest hash_leaf_step(const Digest* prev, std::span<const Fr> values);
 Digest hash_node(const Digest& left, const Digest& right);
 std::string to_hex(const Digest& d);
 

@@ -53,7 +53,7 @@
 
 namespace jolt::prover {
 
-inline constexpr std::uint16_t kProofVersion = 5;
+inline constexpr std::uint16_t kProofVersion = 6;  // 6: Basefold leaf digests chained per group
 
 // One layer of a fraction-tree sumcheck and the child-layer values at its point.
 struct FractionLayerProof {

@@ -30,6 +30,12 @@ int main() {
   auto ns = [](auto d, double n) {
     return std::chrono::duration<double, std::nano>(d).count() / n;
   };
+#ifdef JOLT_FR_HAVE_ADX_PATH
+  std::printf("multiply path: %s\n",
+              jolt::prover::fr_detail::kHaveAdx ? "mulx/adcx/adox" : "portable");
+#else
+  std::printf("multiply path: portable\n");
+#endif
   std::printf("Fr mul (dependent chain): %.2f ns\n", ns(t1 - t0, kN));
   std::printf("Fr mul (4 independent lanes): %.2f ns\n", ns(t2 - t1, kN));
   std::printf("Fr add: %.2f ns\n", ns(t3 - t2, kN));

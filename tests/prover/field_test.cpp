@@ -4,6 +4,8 @@
 
 #include <jolt/prover/field/fr.hpp>
 #include <random>
+#include <string>
+#include <vector>
 
 using jolt::prover::Fr;
 
@@ -140,4 +142,55 @@ TEST_CASE("Fr batch inverse and roots of unity") {
     }
   }
   CHECK_THROWS(Fr::root_of_unity(29));
+}
+
+namespace {
+// The raw Montgomery limbs of a as an integer.
+void raw_to_mpz(const Fr& a, mpz_t out) {
+  mpz_import(out, 4, -1, 8, 0, 0, a.mont_limbs());
+}
+}  // namespace
+
+TEST_CASE("both multiply paths give a·b·2^-256 mod r on the raw limbs (GMP)") {
+  Mpz p, rinv, ma, mb, want, got;
+  mpz_set_str(p.v, kModulusDec, 10);
+  mpz_set_ui(rinv.v, 1);
+  mpz_mul_2exp(rinv.v, rinv.v, 256);
+  REQUIRE(mpz_invert(rinv.v, rinv.v, p.v) != 0);
+  std::mt19937_64 rng(7);
+  std::vector<Fr> edge = {Fr::zero(), Fr::one(), -Fr::one(), Fr::from_u64(2), -Fr::from_u64(2)};
+  // Raw limbs 1 and r − 1: the values R^-1 and −R^-1 (R = 2^256).
+  const Fr r_inv = Fr::from_u64(2).pow(256).inverse();
+  edge.push_back(r_inv);
+  edge.push_back(-r_inv);
+  CHECK(r_inv.mont_limbs()[0] == 1);
+  const bool adx = [] {
+#ifdef JOLT_FR_HAVE_ADX_PATH
+    return jolt::prover::fr_detail::kHaveAdx;
+#else
+    return false;
+#endif
+  }();
+  const std::string path = adx ? "ADX path tested" : "ADX path not available on this CPU";
+  MESSAGE(path);
+  for (int it = 0; it < 20000; ++it) {
+    const Fr a = it < 25 ? edge[static_cast<std::size_t>(it) % edge.size()] : random_fr(rng);
+    const Fr b =
+        it < 25 ? edge[static_cast<std::size_t>(it) / edge.size() % edge.size()] : random_fr(rng);
+    raw_to_mpz(a, ma.v);
+    raw_to_mpz(b, mb.v);
+    mpz_mul(want.v, ma.v, mb.v);
+    mpz_mul(want.v, want.v, rinv.v);
+    mpz_mod(want.v, want.v, p.v);
+    raw_to_mpz(Fr::mul_portable(a, b), got.v);
+    const bool portable_ok = mpz_cmp(got.v, want.v) == 0;
+    REQUIRE(portable_ok);
+#ifdef JOLT_FR_HAVE_ADX_PATH
+    if (adx) {
+      raw_to_mpz(Fr::mul_adx(a, b), got.v);
+      const bool adx_ok = mpz_cmp(got.v, want.v) == 0;
+      REQUIRE(adx_ok);
+    }
+#endif
+  }
 }

@@ -1,4 +1,7 @@
 // The uniform constraints (RV32IM) and the TraceRow → committed-column extraction.
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include <jolt/prover/pipeline/r1cs.hpp>
 #include <jolt/prover/tracer/tracer.hpp>
 #include <map>
@@ -565,47 +568,51 @@ std::vector<std::vector<Fr>> extract_columns(std::span<const TraceRow> rows) {
     throw std::invalid_argument("r1cs::extract_columns: row count must be a power of two");
   std::vector<std::vector<Fr>> c(kNumColumns, std::vector<Fr>(T));
   const Fr one = Fr::one();
-  for (std::size_t t = 0; t < T; ++t) {
-    const TraceRow& r = rows[t];
-    auto set = [&](std::uint32_t col_id, const Fr& v) { c[col_id][t] = v; };
-    auto flag = [&](std::uint32_t col_id, bool b) { c[col_id][t] = b ? one : Fr::zero(); };
-    const InstructionFlags f = instruction_flags(r);
-    const bool noop = f.noop, branch = f.branch, jump = f.jump, left_rs1 = f.left_rs1,
-               left_pc = f.left_pc, right_rs2 = f.right_rs2, right_imm = f.right_imm, load = f.load,
-               store = f.store;
-    const std::array<Fr, kNumBytecodeColumns> fixed = bytecode_values(r);
-    for (std::size_t i = 0; i < kNumBytecodeColumns; ++i) set(kBytecodeColumns[i], fixed[i]);
+  // Each row's columns depend on that row and the next only: rows in parallel; the register and
+  // RAM timestamps (a scan in trace order) follow serially.
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 1024), [&](const auto& rg) {
+    for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
+      const TraceRow& r = rows[t];
+      auto set = [&](std::uint32_t col_id, const Fr& v) { c[col_id][t] = v; };
+      auto flag = [&](std::uint32_t col_id, bool b) { c[col_id][t] = b ? one : Fr::zero(); };
+      const InstructionFlags f = instruction_flags(r);
+      const bool noop = f.noop, branch = f.branch, jump = f.jump, left_rs1 = f.left_rs1,
+                 left_pc = f.left_pc, right_rs2 = f.right_rs2, right_imm = f.right_imm,
+                 load = f.load, store = f.store;
+      const std::array<Fr, kNumBytecodeColumns> fixed = bytecode_values(r);
+      for (std::size_t i = 0; i < kNumBytecodeColumns; ++i) set(kBytecodeColumns[i], fixed[i]);
 
-    const Fr pc = Fr::from_u64(r.pc);
-    const Fr rs1 = Fr::from_u64(r.rs1_val), rs2 = Fr::from_u64(r.rs2_val);
-    set(kRs1Value, rs1);
-    set(kRs2Value, rs2);
-    set(kRdWriteValue, Fr::from_u64(r.rd_post));
-    set(kRdReadValue, Fr::from_u64(r.rd_pre));
-    set(kRamAddress, (load || store) ? Fr::from_u64(r.mem_addr) : Fr::zero());
-    set(kRamReadValue, (load || store) ? Fr::from_u64(r.mem_pre) : Fr::zero());
-    set(kRamWriteValue, (load || store) ? Fr::from_u64(r.mem_post) : Fr::zero());
-    const Fr left = left_rs1 ? rs1 : (left_pc ? pc : Fr::zero());
-    const Fr right = right_rs2 ? rs2 : (right_imm ? c[kImm][t] : Fr::zero());
-    set(kLeftInstructionInput, left);
-    set(kRightInstructionInput, right);
-    const std::uint32_t lo = noop ? 0 : lookup_output(r);
-    set(kLookupOutput, Fr::from_u64(lo));
-    const bool last = t + 1 == T;
-    const bool next_noop = last ? true : rows[t + 1].opcode == Opcode::kNoop;
-    set(kNextExpandedPC,
-        last ? Fr::zero()
-             : Fr::from_u64(64 * std::uint64_t{rows[t + 1].pc} + rows[t + 1].sequence));
-    flag(kNextIsNoop, next_noop);
-    const bool should_branch = branch && lo == 1;
-    flag(kShouldBranch, should_branch);
-    flag(kShouldJump, jump && !next_noop);
-    flag(kBranchToNext, should_branch && !next_noop);
-    flag(kStepToNext, !next_noop && !jump && !should_branch && r.sequence_remaining == 0);
-    flag(kEcallContinues, r.opcode == Opcode::kEcall && !next_noop);
-    set(kRs1Squared, rs1 * rs1);
-    fill_alu_columns(c, t);
-  }
+      const Fr pc = Fr::from_u64(r.pc);
+      const Fr rs1 = Fr::from_u64(r.rs1_val), rs2 = Fr::from_u64(r.rs2_val);
+      set(kRs1Value, rs1);
+      set(kRs2Value, rs2);
+      set(kRdWriteValue, Fr::from_u64(r.rd_post));
+      set(kRdReadValue, Fr::from_u64(r.rd_pre));
+      set(kRamAddress, (load || store) ? Fr::from_u64(r.mem_addr) : Fr::zero());
+      set(kRamReadValue, (load || store) ? Fr::from_u64(r.mem_pre) : Fr::zero());
+      set(kRamWriteValue, (load || store) ? Fr::from_u64(r.mem_post) : Fr::zero());
+      const Fr left = left_rs1 ? rs1 : (left_pc ? pc : Fr::zero());
+      const Fr right = right_rs2 ? rs2 : (right_imm ? c[kImm][t] : Fr::zero());
+      set(kLeftInstructionInput, left);
+      set(kRightInstructionInput, right);
+      const std::uint32_t lo = noop ? 0 : lookup_output(r);
+      set(kLookupOutput, Fr::from_u64(lo));
+      const bool last = t + 1 == T;
+      const bool next_noop = last ? true : rows[t + 1].opcode == Opcode::kNoop;
+      set(kNextExpandedPC,
+          last ? Fr::zero()
+               : Fr::from_u64(64 * std::uint64_t{rows[t + 1].pc} + rows[t + 1].sequence));
+      flag(kNextIsNoop, next_noop);
+      const bool should_branch = branch && lo == 1;
+      flag(kShouldBranch, should_branch);
+      flag(kShouldJump, jump && !next_noop);
+      flag(kBranchToNext, should_branch && !next_noop);
+      flag(kStepToNext, !next_noop && !jump && !should_branch && r.sequence_remaining == 0);
+      flag(kEcallContinues, r.opcode == Opcode::kEcall && !next_noop);
+      set(kRs1Squared, rs1 * rs1);
+      fill_alu_columns(c, t);
+    }
+  });
   fill_register_columns(c);
   return c;
 }

@@ -1,4 +1,5 @@
 // Ligero commit / batched same-point open / verify (protocol and soundness: ligero.hpp).
+#include <sys/mman.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
@@ -122,7 +123,18 @@ FrArray::FrArray(std::size_t n) : n_(n) {
   if (n == 0) return;
   // Fr is trivially copyable and destructible (an implicit-lifetime type), so raw storage from
   // malloc holds Fr objects once written.
-  void* p = std::malloc(n * sizeof(Fr));
+  // Arrays of 2 MiB or more are aligned to 2 MiB and offered to the kernel as transparent huge
+  // pages: the NTT's long layers stride across the whole array, and with 4 KiB pages nearly every
+  // access of a strip is a TLB miss.
+  constexpr std::size_t kHuge = std::size_t{2} << 20;
+  const std::size_t bytes = n * sizeof(Fr);
+  void* p = nullptr;
+  if (bytes >= kHuge) {
+    p = std::aligned_alloc(kHuge, (bytes + kHuge - 1) / kHuge * kHuge);
+    if (p != nullptr) madvise(p, bytes, MADV_HUGEPAGE);  // advice only: failure is harmless
+  } else {
+    p = std::malloc(bytes);
+  }
   if (p == nullptr) throw std::bad_alloc();
   p_.reset(static_cast<Fr*>(p));
 }

@@ -17,10 +17,22 @@ namespace jolt::prover {
 
 namespace {
 
-std::vector<Fr> half(const std::vector<Fr>& v, bool upper) {
+// A layer as its two halves on the most significant index bit: the layer sumcheck reads them as
+// two tables, so they are stored apart and handed to its kernel without a copy.
+struct Halves {
+  std::vector<Fr> lo, hi;
+};
+
+// Splits a leaf table into halves: the upper half is copied out, then the table shrinks to its
+// lower half (at most 2× the table in memory for a moment, and before any other layer exists).
+Halves split(std::vector<Fr> v) {
   const std::size_t h = v.size() / 2;
-  return upper ? std::vector<Fr>(v.begin() + static_cast<std::ptrdiff_t>(h), v.end())
-               : std::vector<Fr>(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(h));
+  Halves out;
+  out.hi.assign(v.begin() + static_cast<std::ptrdiff_t>(h), v.end());
+  v.resize(h);
+  v.shrink_to_fit();
+  out.lo = std::move(v);
+  return out;
 }
 
 Fr lerp(const Fr& a, const Fr& b, const Fr& t) {
@@ -53,30 +65,37 @@ FractionTreeProof prove_fraction_tree(std::vector<Fr> p_leaves, std::vector<Fr> 
   const bool unit = p_leaves.empty();
   if (!unit && p_leaves.size() != q_leaves.size())
     throw std::invalid_argument("fraction tree: numerator and denominator counts differ");
-  // P[j], Q[j] for j = 1 .. n (P[n] is implicit 1 with unit numerators).
-  std::vector<std::vector<Fr>> P(n + 1), Q(n + 1);
-  Q[n] = std::move(q_leaves);
-  P[n] = std::move(p_leaves);
+  // P[j], Q[j] for j = 1 .. n as halves (P[n] is implicit 1 with unit numerators). Peak: the
+  // leaves and the layers above them (together about twice the leaves).
+  std::vector<Halves> P(n + 1), Q(n + 1);
+  Q[n] = split(std::move(q_leaves));
+  if (!unit) P[n] = split(std::move(p_leaves));
   {
-    JOLT_SPAN("FractionTree::build", jolt::arg("leaves", Q[n].size()));
+    JOLT_SPAN("FractionTree::build", jolt::arg("leaves", std::size_t{1} << n));
     for (std::size_t j = n; j-- > 1;) {
-      const std::size_t h = std::size_t{1} << j;
-      P[j].resize(h);
-      Q[j].resize(h);
+      const std::size_t h = std::size_t{1} << j, hh = h / 2;
       const bool leaf = unit && j + 1 == n;
+      const Halves &pc = P[j + 1], &qc = Q[j + 1];
+      Halves &pj = P[j], &qj = Q[j];
+      pj.lo.resize(hh);
+      pj.hi.resize(hh);
+      qj.lo.resize(hh);
+      qj.hi.resize(hh);
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, h, 4096),
                         [&](const tbb::blocked_range<std::size_t>& rg) {
                           for (std::size_t x = rg.begin(); x < rg.end(); ++x) {
-                            const Fr& q0 = Q[j + 1][x];
-                            const Fr& q1 = Q[j + 1][x + h];
-                            P[j][x] = leaf ? q0 + q1 : P[j + 1][x] * q1 + P[j + 1][x + h] * q0;
-                            Q[j][x] = q0 * q1;
+                            const Fr& q0 = qc.lo[x];
+                            const Fr& q1 = qc.hi[x];
+                            Fr& p_out = x < hh ? pj.lo[x] : pj.hi[x - hh];
+                            Fr& q_out = x < hh ? qj.lo[x] : qj.hi[x - hh];
+                            p_out = leaf ? q0 + q1 : pc.lo[x] * q1 + pc.hi[x] * q0;
+                            q_out = q0 * q1;
                           }
                         });
     }
   }
   FractionTreeProof out;
-  out.root_children = {P[1][0], P[1][1], Q[1][0], Q[1][1]};
+  out.root_children = {P[1].lo[0], P[1].hi[0], Q[1].lo[0], Q[1].hi[0]};
   std::vector<Fr> r;
   Fr pc, qc;
   descend(t, "fraction_root_children", out.root_children, {}, r, pc, qc);
@@ -89,13 +108,14 @@ FractionTreeProof prove_fraction_tree(std::vector<Fr> p_leaves, std::vector<Fr> 
       JOLT_SPAN(labels.prepare, jolt::arg("layer", j));
       std::vector<std::vector<Fr>> leaves;
       leaves.push_back(EqPolynomial::evals(r));
+      // Each layer is read by one sumcheck only: its halves move into the kernel.
       if (!leaf) {
-        leaves.push_back(half(P[j + 1], false));
-        leaves.push_back(half(P[j + 1], true));
+        leaves.push_back(std::move(P[j + 1].lo));
+        leaves.push_back(std::move(P[j + 1].hi));
       }
-      leaves.push_back(half(Q[j + 1], false));
-      leaves.push_back(half(Q[j + 1], true));
-      P[j + 1] = {};  // each layer is read by one sumcheck only
+      leaves.push_back(std::move(Q[j + 1].lo));
+      leaves.push_back(std::move(Q[j + 1].hi));
+      P[j + 1] = {};
       Q[j + 1] = {};
       k = std::make_unique<NaiveKernel>(labels, std::move(leaves), expr);
     }

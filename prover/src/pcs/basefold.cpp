@@ -467,16 +467,16 @@ void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
     e &= M - 1;
     return e < M / 2 ? tw[e] : -tw[e - M / 2];
   };
-  const std::size_t want = std::bit_ceil(std::max<std::size_t>(2 * positions.size(), 2 * rep));
+  // S ≈ |positions| balances (log S − R)·M/2 butterflies against |positions|·M/S Horner steps.
+  const std::size_t want = std::bit_ceil(std::max<std::size_t>(positions.size(), 2 * rep));
   const std::size_t S = std::min(M, want), blocks = M / S, sub = S / rep;
   const unsigned ls = static_cast<unsigned>(std::countr_zero(S));
   // Block b (natural) is DFT_S of g[b + t·M/S], t < S (g: msg zero-padded to M), which is nonzero
   // only for t < S/rep: the rate-2^-R encoding of msg[b + t·blocks], t < sub. Then
-  // C[p] = Σ_b ω_M^(p·b) · A_b[p mod S].
-  std::vector<Fr> A(S), acc(positions.size()), z(positions.size(), Fr::one()),
-      step(positions.size());
+  // C[p] = Σ_b ω_M^(p·b) · A_b[p mod S], summed by Horner from the last block down.
+  std::vector<Fr> A(S), acc(positions.size()), step(positions.size());
   for (std::size_t i = 0; i < positions.size(); ++i) step[i] = omega(positions[i]);
-  for (std::size_t b = 0; b < blocks; ++b) {
+  for (std::size_t b = blocks; b-- > 0;) {
     for (std::size_t t = 0; t < sub; ++t) {
       const std::size_t q = bit_reverse(t, ls - log_inv_rate) * rep;  // bit-reversed, R copies
       std::fill_n(A.begin() + static_cast<std::ptrdiff_t>(q), rep, msg[b + t * blocks]);
@@ -490,10 +490,8 @@ void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
           A[base + j] += t;
         }
     }
-    for (std::size_t i = 0; i < positions.size(); ++i) {
-      acc[i] += z[i] * A[positions[i] & (S - 1)];
-      z[i] *= step[i];
-    }
+    for (std::size_t i = 0; i < positions.size(); ++i)
+      acc[i] = acc[i] * step[i] + A[positions[i] & (S - 1)];
   }
   std::copy(acc.begin(), acc.end(), out.begin());
 }

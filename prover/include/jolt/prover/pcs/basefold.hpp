@@ -213,8 +213,8 @@ void rs_encode(std::span<const Fr> msg, unsigned log_inv_rate, std::span<Fr> out
 
 // out[i] = C[positions[i]] for C = rs_encode(msg) at rate 2^-log_inv_rate (M = msg.size() << R
 // positions, each < M), without the whole transform: the first log S layers run on blocks of S
-// (S ≈ 2·|positions|), then each position sums its M/S block outputs with running twiddles —
-// about (log S − R)·M/2 butterflies and 2·|positions|·M/S multiplications instead of
+// (S ≈ |positions|), then each position sums its M/S block outputs by Horner in ω^position —
+// about (log S − R)·M/2 butterflies and |positions|·M/S multiplications instead of
 // (log M − R)·M/2. tw = twiddles(log M). Serial (callers parallelise over polynomials).
 void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
                   std::span<const std::uint64_t> positions, std::span<const Fr> tw,

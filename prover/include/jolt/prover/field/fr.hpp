@@ -14,6 +14,7 @@
 #pragma once
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <cpuid.h>
+#include <x86intrin.h>
 #define JOLT_FR_HAVE_ADX_PATH 1
 #endif
 #include <array>
@@ -56,6 +57,40 @@ inline const bool kHaveAdx = [] {
   return ((b >> 8) & 1) != 0 && ((b >> 19) & 1) != 0;  // leaf 7 EBX: BMI2 bit 8, ADX bit 19
 }();
 #endif
+
+// An empty asm that takes the four limbs in general registers: it keeps the compiler from
+// moving a masked select into vector registers (a round trip that costs more than the select).
+inline void in_register(unsigned long long& a, unsigned long long& b, unsigned long long& c,
+                        unsigned long long& d) {
+#if defined(__GNUC__) || defined(__clang__)
+  asm("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d));
+#else
+  (void)a, (void)b, (void)c, (void)d;
+#endif
+}
+
+// out = a + b + carry_in (mod 2^64); returns the carry out. One adc on x86-64.
+inline unsigned char add_carry(unsigned char carry_in, unsigned long long a, unsigned long long b,
+                               unsigned long long& out) {
+#ifdef JOLT_FR_HAVE_ADX_PATH
+  return _addcarry_u64(carry_in, a, b, &out);
+#else
+  const u128 t = static_cast<u128>(a) + b + carry_in;
+  out = static_cast<unsigned long long>(t);
+  return static_cast<unsigned char>(t >> 64);
+#endif
+}
+// out = a − b − borrow_in (mod 2^64); returns the borrow out. One sbb on x86-64.
+inline unsigned char sub_borrow(unsigned char borrow_in, unsigned long long a, unsigned long long b,
+                                unsigned long long& out) {
+#ifdef JOLT_FR_HAVE_ADX_PATH
+  return _subborrow_u64(borrow_in, a, b, &out);
+#else
+  const u128 t = static_cast<u128>(a) - b - borrow_in;
+  out = static_cast<unsigned long long>(t);
+  return static_cast<unsigned char>((t >> 64) & 1);
+#endif
+}
 
 inline bool geq_modulus(const std::uint64_t* a) {
   for (int i = 3; i >= 0; --i) {
@@ -165,36 +200,51 @@ class Fr {
   }
   friend bool operator!=(const Fr& a, const Fr& b) { return !(a == b); }
 
+  // Addition and subtraction are branch-free: on random operands the reduction's condition is a
+  // coin flip, and a mispredicted branch costs more than the whole addition (bench/prover/
+  // field_bench.cpp measures a butterfly on random data).
   friend Fr operator+(const Fr& a, const Fr& b) {
-    using fr_detail::u128;
+    using fr_detail::kModulus;
+    using W = unsigned long long;
+    W s0, s1, s2, s3, d0, d1, d2, d3;
+    unsigned char c = fr_detail::add_carry(0, a.l_[0], b.l_[0], s0);
+    c = fr_detail::add_carry(c, a.l_[1], b.l_[1], s1);
+    c = fr_detail::add_carry(c, a.l_[2], b.l_[2], s2);
+    fr_detail::add_carry(c, a.l_[3], b.l_[3], s3);
+    // s < 2^255 (both inputs < r < 2^254): no carry out. d = s − r; keep s when that borrows.
+    unsigned char br = fr_detail::sub_borrow(0, s0, kModulus[0], d0);
+    br = fr_detail::sub_borrow(br, s1, kModulus[1], d1);
+    br = fr_detail::sub_borrow(br, s2, kModulus[2], d2);
+    br = fr_detail::sub_borrow(br, s3, kModulus[3], d3);
+    const W keep = W{0} - br;
+    W r0 = (s0 & keep) | (d0 & ~keep), r1 = (s1 & keep) | (d1 & ~keep),
+      r2 = (s2 & keep) | (d2 & ~keep), r3 = (s3 & keep) | (d3 & ~keep);
+    fr_detail::in_register(r0, r1, r2, r3);
     Fr r;
-    std::uint64_t carry = 0;
-    for (int i = 0; i < 4; ++i) {
-      u128 s = static_cast<u128>(a.l_[i]) + b.l_[i] + carry;
-      r.l_[i] = static_cast<std::uint64_t>(s);
-      carry = static_cast<std::uint64_t>(s >> 64);
-    }
-    // r < 2^255 always (both inputs < r < 2^254), so the carry is 0.
-    if (fr_detail::geq_modulus(r.l_)) fr_detail::sub_modulus(r.l_);
+    r.l_[0] = r0;
+    r.l_[1] = r1;
+    r.l_[2] = r2;
+    r.l_[3] = r3;
     return r;
   }
   friend Fr operator-(const Fr& a, const Fr& b) {
-    using fr_detail::u128;
+    using fr_detail::kModulus;
+    using W = unsigned long long;
+    W d0, d1, d2, d3, r0, r1, r2, r3;
+    unsigned char br = fr_detail::sub_borrow(0, a.l_[0], b.l_[0], d0);
+    br = fr_detail::sub_borrow(br, a.l_[1], b.l_[1], d1);
+    br = fr_detail::sub_borrow(br, a.l_[2], b.l_[2], d2);
+    br = fr_detail::sub_borrow(br, a.l_[3], b.l_[3], d3);
+    const W mask = W{0} - br;  // a < b: add r back
+    unsigned char c = fr_detail::add_carry(0, d0, kModulus[0] & mask, r0);
+    c = fr_detail::add_carry(c, d1, kModulus[1] & mask, r1);
+    c = fr_detail::add_carry(c, d2, kModulus[2] & mask, r2);
+    fr_detail::add_carry(c, d3, kModulus[3] & mask, r3);
     Fr r;
-    std::uint64_t borrow = 0;
-    for (int i = 0; i < 4; ++i) {
-      u128 d = static_cast<u128>(a.l_[i]) - b.l_[i] - borrow;
-      r.l_[i] = static_cast<std::uint64_t>(d);
-      borrow = static_cast<std::uint64_t>(d >> 64) & 1;
-    }
-    if (borrow) {
-      std::uint64_t carry = 0;
-      for (int i = 0; i < 4; ++i) {
-        u128 s = static_cast<u128>(r.l_[i]) + fr_detail::kModulus[i] + carry;
-        r.l_[i] = static_cast<std::uint64_t>(s);
-        carry = static_cast<std::uint64_t>(s >> 64);
-      }
-    }
+    r.l_[0] = r0;
+    r.l_[1] = r1;
+    r.l_[2] = r2;
+    r.l_[3] = r3;
     return r;
   }
   Fr operator-() const { return is_zero() ? *this : Fr() - *this; }

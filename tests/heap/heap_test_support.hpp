@@ -119,7 +119,9 @@ inline jolt::Profile synthetic_profile(const std::string& run_dir) {
         {"SpartanOuter;bz_table", 768ull << 20},
         {"SpartanOuter;eq_evals", 256ull << 20},
         {"ProofSession;carries;RamInc", 96ull << 20},
-        {"LigeroCommitment;row_hints", (200ull << 20) + 7}},
+        {"LigeroCommitment;row_hints", (200ull << 20) + 7},
+        {"Witness;columns", 96ull << 20},
+        {"BasefoldCommitment;merkle_tree", 8ull << 20}},
        1,
        260 * kMs},  // each record carries its instant's thread and timestamp
       {"Stage2Batch_prepared",
@@ -128,7 +130,9 @@ inline jolt::Profile synthetic_profile(const std::string& run_dir) {
         {"ProductRemainder;left", 150ull << 20},
         {"InstructionClaimReduction;eq", 123'456'789},
         {"SpartanProduct;tau", 64ull << 20},
-        {"ProofSession;carries;SpartanShift", 32ull << 20 | 5}},
+        {"ProofSession;carries;SpartanShift", 32ull << 20 | 5},
+        {"Witness;columns", 96ull << 20},
+        {"BasefoldCommitment;merkle_tree", 8ull << 20}},
        1,
        560 * kMs},
   };

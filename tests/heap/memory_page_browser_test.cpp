@@ -72,10 +72,13 @@ TEST_CASE("memory.html renders in headless Chromium") {
     CHECK(r.out.find("data-error=\"") == std::string::npos);  // set by the page's onerror
     CHECK(r.out.find("data-ready=\"1\"") != std::string::npos);
     CHECK(r.out.find("data-columns=\"2\"") != std::string::npos);
-    // the default detail view is the largest snapshot (Stage1: 1888 MiB vs Stage2: 1864 MiB)
+    // the default detail view is the largest snapshot (Stage1: 1992 MiB vs Stage2: 1968 MiB)
     CHECK(r.out.find("Snapshot detail — Stage1Batch_prepared") != std::string::npos);
     CHECK(r.out.find("<td>RamReadWriteChecking</td>") != std::string::npos);       // the table
     CHECK(r.out.find("<td class=\"n\">1,572,864,000</td>") != std::string::npos);  // exact bytes
+    // the prover's own root frames land in their families (table: root, then family)
+    CHECK(r.out.find("<td>Witness</td><td>Witness (committed columns)</td>") != std::string::npos);
+    CHECK(r.out.find("<td>BasefoldCommitment</td><td>Commitment (PCS)</td>") != std::string::npos);
   }
   SUBCASE("#snapshot=<label> selects that snapshot's icicle") {
     const BrowserRun r =

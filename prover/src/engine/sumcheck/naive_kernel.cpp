@@ -6,6 +6,7 @@
 #include <jolt/prover/poly/multilinear.hpp>
 #include <jolt/prover/sumcheck/naive_kernel.hpp>
 #include <stdexcept>
+#include <string_view>
 
 namespace jolt::prover {
 
@@ -68,7 +69,9 @@ std::vector<Fr> NaiveKernel::output_claims() const {
 }
 
 void NaiveKernel::visit_heap(jolt::HeapVisitor& v) const {
-  jolt::HeapScope s(v, "NaiveKernel");
+  // The root frame names the relation (docs/heap-profiling.md): "<Relation>" of its labels.
+  const std::string_view prepare = labels_.prepare;
+  jolt::HeapScope s(v, prepare.substr(0, prepare.find("::")));
   std::uint64_t b = 0;
   for (const auto& l : leaves_) b += l.capacity() * sizeof(Fr);
   v.bytes("leaves", b);

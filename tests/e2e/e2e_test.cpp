@@ -782,3 +782,46 @@ TEST_CASE("--help, help and no arguments list every command; --version names the
   else
     CHECK(std::string(s["run"]["git_rev"].GetString()) == rev);
 }
+
+TEST_CASE("progress: one log line per stage in a pipe, one redrawn line on a terminal, none -q") {
+  const bool have_script = std::system("command -v script >/dev/null 2>&1") == 0;
+  REQUIRE_MESSAGE(have_script,
+                  "script(1) not found: install Debian's bsdutils (an essential package)");
+  Workspace w;
+  // A pipe (not a terminal): plain log lines, the first run without an estimate.
+  Result r = run("profile --workload fibonacci --scale 10 --format none", w.dir);
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  CHECK(r.output.find("proving: stage 1/10 prove_stage0") != std::string::npos);
+  CHECK(r.output.find("proving: stage 10/10 prove_stage8") != std::string::npos);
+  CHECK(r.output.find('\r') == std::string::npos);
+  CHECK(r.output.find("left") == std::string::npos);  // no earlier summary: no estimate
+  // With an earlier run's summary.json the lines carry an estimate.
+  REQUIRE(run("profile --workload fibonacci --scale 10 --sink summary", w.dir).code == 0);
+  r = run("profile --workload fibonacci --scale 10 --sink summary", w.dir);
+  REQUIRE(r.code == 0);
+  CHECK(r.output.find(" left") != std::string::npos);
+  // --quiet: nothing.
+  r = run("profile --workload fibonacci --scale 10 --format none --quiet", w.dir);
+  REQUIRE(r.code == 0);
+  CHECK(r.output.find("proving:") == std::string::npos);
+  // A pseudo-terminal (script(1)): carriage-return redraws, no log lines of the stages, and the
+  // line is blanked out before the result is printed.
+  const fs::path out = w.dir / "pty.txt";
+  const std::string cmd =
+      "cd '" + w.dir.string() +
+      "' && script -qc \"'" JOLT_RUN_EXE
+      "' profile --workload fibonacci --scale 10 --format none\" /dev/null > '" +
+      out.string() + "' 2>&1";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  const std::string tty = slurp(out);
+  INFO(tty);
+  CHECK(tty.find("\rproving: stage 1/10 prove_stage0") != std::string::npos);
+  CHECK(tty.find("info] proving:") == std::string::npos);
+  // The result line starts right after the blanked-out progress line ("\r" + blanks + "\r").
+  const std::size_t done = tty.find("\rmodular fibonacci (2^10, reference): Prover completed");
+  REQUIRE(done != std::string::npos);
+  REQUIRE(done > 0);
+  CHECK(tty[done - 1] == ' ');
+  CHECK(tty.find("proving:", done) == std::string::npos);
+}

@@ -77,7 +77,8 @@ prover::Statement statement_for(const GuestJob& job, std::uint64_t trace_length,
 ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
                       const std::function<void()>& before_prove,
                       const std::function<void()>& after_prove,
-                      jolt::prover::PcsKind pcs = jolt::prover::default_pcs_kind());
+                      jolt::prover::PcsKind pcs = jolt::prover::default_pcs_kind(),
+                      const std::function<void(std::size_t, std::string_view)>& on_stage = {});
 
 // Verifies `proof` against statement_for(job, trace_length, output) without running the guest
 // (job.max_cycles plays no part). Throws PipelineError when the ELF does not load or the claimed

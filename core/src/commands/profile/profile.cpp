@@ -6,6 +6,7 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <jolt/instrument.hpp>
 #include <jolt/process.hpp>
@@ -14,16 +15,19 @@
 #include <jolt/sink.hpp>
 #include <jolt/spans.hpp>
 #include <jolt/summary.hpp>
+#include <jolt/taxonomy.hpp>
 #include <memory>
 #include <mutex>
 #include <new>
 #include <optional>
 #include <set>
 
+#include "commands/benchmark/summary_file.hpp"
 #include "commands/profile/common_options.hpp"
 #include "commands/profile/interrupt.hpp"
 #include "commands/profile/job.hpp"
 #include "commands/profile/pipeline.hpp"
+#include "commands/profile/progress.hpp"
 #include "commands/report/report.hpp"
 #include "jolt/core/build_info.hpp"
 #include "jolt/core/command.hpp"
@@ -52,6 +56,30 @@ std::string format_memory(double gib) {
   else
     std::snprintf(buf, sizeof(buf), "%.2f MiB", gib * 1024.0);
   return buf;
+}
+
+// The stage wall times of the previous run of this workload and scale (its latest_ summary.json),
+// in kEmittedStageSpans order; empty when there is none or its stages differ (then no ETA).
+std::vector<std::uint64_t> previous_stage_times(const std::string& out_dir,
+                                                const std::string& trace_name) {
+  const std::string path = out_dir + "/latest_" + trace_name + "/summary.json";
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return {};
+  try {
+    const rapidjson::Document doc = load_summary(path);
+    const RunReport r = report_from_summary_json(doc, path, 0);
+    std::vector<std::uint64_t> out;
+    for (std::string_view label : jolt::taxonomy::kEmittedStageSpans) {
+      const auto it = std::find_if(r.stages.begin(), r.stages.end(),
+                                   [&](const ReportStage& s) { return s.label == label; });
+      if (it == r.stages.end()) return {};
+      out.push_back(it->wall_time_ns);
+    }
+    return out;
+  } catch (const std::exception& e) {
+    spdlog::debug("no estimate from {}: {}", path, e.what());
+    return {};
+  }
 }
 
 void print_plugins(const PluginLoader& loader) {
@@ -181,6 +209,9 @@ int run_profile(int argc, char** argv) {
     std::unique_ptr<TbbThreadNamer> namer;
     if (needs_trace) namer = std::make_unique<TbbThreadNamer>();
     ProveReport report;
+    ProveProgress progress(ProveProgress::mode_for(quiet),
+                           jolt::taxonomy::kEmittedStageSpans.size(),
+                           previous_stage_times(out_dir, trace_name));
     try {
       report = prove_job(
           loaded.job, loaded.scale,
@@ -195,8 +226,10 @@ int run_profile(int argc, char** argv) {
             monitor->stop();
             profile = jolt::RecordingSession::stop();
           },
-          g.pcs);
+          g.pcs, [&](std::size_t k, std::string_view label) { progress.stage(k, label); });
+      progress.finish();
     } catch (...) {
+      progress.finish();
       if (monitor) monitor->stop();
       if (jolt::RecordingSession::active()) profile = jolt::RecordingSession::stop();
       throw;

@@ -16,6 +16,7 @@
 #include <jolt/prover/poly/multilinear.hpp>
 #include <jolt/prover/sumcheck/naive_kernel.hpp>
 #include <jolt/prover/sumcheck/session.hpp>
+#include <jolt/taxonomy.hpp>
 #include <map>
 #include <stdexcept>
 #include <unordered_map>
@@ -769,15 +770,30 @@ class StagedProver {
 std::vector<std::uint8_t> run_prover(const Statement& st, std::size_t log_t,
                                      const ColumnSource& make_columns, const ProverOptions& opt) {
   StagedProver p(st, opt);
+  std::size_t next = 0;
+  const auto starting = [&] {
+    const std::size_t k = next++;
+    if (opt.on_stage) opt.on_stage(k, jolt::taxonomy::kEmittedStageSpans[k]);
+  };
+  starting();
   p.prove_stage0(log_t, make_columns);
+  starting();
   p.prove_stage1();
+  starting();
   p.prove_stage2();
+  starting();
   p.prove_stage3();
+  starting();
   p.prove_stage4();
+  starting();
   p.prove_stage5();
+  starting();
   p.prove_stage6a();
+  starting();
   p.prove_stage6b();
+  starting();
   p.prove_stage7();
+  starting();
   p.prove_stage8();
   return p.finish();
 }

@@ -31,9 +31,11 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <jolt/prover/pcs/scheme.hpp>
@@ -55,6 +57,9 @@ struct ProverOptions {
   PcsKind pcs = default_pcs_kind();
   std::size_t num_threads = 0;  // 0 = TBB default (all cores)
   bool self_check = true;       // prover-side checks (debugging aid; off only in tests)
+  // Called on the proving thread as each stage starts: its index into
+  // jolt::taxonomy::kEmittedStageSpans and its label (progress reporting; may be empty).
+  std::function<void(std::size_t stage, std::string_view label)> on_stage;
 };
 
 // The statement's program digest: BLAKE2b-256 of the guest ELF image.

@@ -9,8 +9,9 @@
 
 #include <jolt/prover/tracer/tracer.hpp>
 
+#include <jolt/host/plugin_loader.hpp>
+#include <jolt/workload.hpp>
 #include "../../plugins/workloads/common/scale.hpp"
-#include "../../plugins/workloads/common/workload_loader.hpp"
 
 namespace {
 
@@ -40,7 +41,8 @@ int main(int argc, char** argv) {
   const std::string dir = argc > 1 ? argv[1] : JOLT_PLUGIN_BUILD_DIR;
   for (const char* name : {"fibonacci", "sha2", "sha3", "sha2-chain", "sha3-chain", "btreemap"}) {
     try {
-      jolt::workloads::LoadedWorkload w(dir + "/lib" + name + ".so");
+      const auto w =
+          jolt::host::PluginLoader({dir}).load(name, JOLT_PLUGIN_WORKLOAD).create<jolt::Workload>();
       const auto elf = jolt::prover::load_elf(w->guest_elf());
       const std::uint64_t base = cycles(elf, input_for(name, 0));
       std::printf("%-10s cycles(0)=%llu model cpo=%.1f min_scale=%u default_scale=%u\n", name,

@@ -10,7 +10,8 @@
 
 #include <jolt/prover/tracer/tracer.hpp>
 
-#include "../../plugins/workloads/common/workload_loader.hpp"
+#include <jolt/host/plugin_loader.hpp>
+#include <jolt/workload.hpp>
 
 namespace {
 
@@ -35,7 +36,8 @@ int main(int argc, char** argv) {
   const std::string dir = argc > 1 ? argv[1] : JOLT_PLUGIN_BUILD_DIR;
   for (auto [name, scale] :
        {std::pair{"fibonacci", 21u}, std::pair{"sha2-chain", 21u}, std::pair{"btreemap", 21u}}) {
-    jolt::workloads::LoadedWorkload w(dir + "/lib" + name + ".so");
+    const auto w =
+        jolt::host::PluginLoader({dir}).load(name, JOLT_PLUGIN_WORKLOAD).create<jolt::Workload>();
     const auto elf = jolt::prover::load_elf(w->guest_elf());
     jolt::WorkloadInput in;
     if (auto st = w->make_input(scale, &in); !st) {

@@ -12,8 +12,8 @@
 #include <sstream>
 #include <string>
 
-#include "commands/benchmark/summary_file.hpp"
 #include "fixture_profile.hpp"
+#include "jolt/host/summary_file.hpp"
 #include "summary_json.hpp"
 
 namespace fs = boost::filesystem;
@@ -26,7 +26,7 @@ std::string fixture_json() {
 }
 
 RunReport fixture_report(std::size_t top = kDefaultReportTop) {
-  const rapidjson::Document d = parse_summary(fixture_json(), "fixture/summary.json");
+  const rapidjson::Document d = jolt::host::parse_summary(fixture_json(), "fixture/summary.json");
   return report_from_summary_json(d, "fixture/summary.json", top);
 }
 
@@ -52,7 +52,7 @@ void make_run(const fs::path& out, const std::string& name, bool with_summary) {
 std::string resolve_error(const std::string& arg, const std::string& out) {
   try {
     resolve_summary_path(arg, out);
-  } catch (const SummaryError& e) {
+  } catch (const jolt::host::SummaryError& e) {
     return e.what();
   }
   return "";
@@ -145,7 +145,7 @@ TEST_CASE("report text: 80 columns, every section, the summary's run fields") {
 }
 
 TEST_CASE("report: fields the summary adds to run are shown; fields it lacks are left out") {
-  rapidjson::Document d = parse_summary(fixture_json(), "s.json");
+  rapidjson::Document d = jolt::host::parse_summary(fixture_json(), "s.json");
   rapidjson::Pointer("/run/pcs").Set(d, "basefold");
   rapidjson::Pointer("/run/verified").Set(d, true);
   rapidjson::Pointer("/run/notes").Set(d, std::string(100, 'n').c_str());
@@ -202,7 +202,7 @@ TEST_CASE("report JSON carries the same content as the text") {
 }
 
 TEST_CASE("report: a long span label is cut in the middle to keep 80 columns") {
-  rapidjson::Document d = parse_summary(fixture_json(), "s.json");
+  rapidjson::Document d = jolt::host::parse_summary(fixture_json(), "s.json");
   const std::string label(120, 'x');
   rapidjson::Value agg(rapidjson::kObjectType);
   agg.AddMember("count", 1, d.GetAllocator());
@@ -221,15 +221,16 @@ TEST_CASE("report: a long span label is cut in the middle to keep 80 columns") {
 }
 
 TEST_CASE("report: a summary without a required field is an error naming the field") {
-  rapidjson::Document d = parse_summary(fixture_json(), "s.json");
+  rapidjson::Document d = jolt::host::parse_summary(fixture_json(), "s.json");
   rapidjson::Pointer("/stages/1/wall_time_ns").Erase(d);
   CHECK_THROWS_WITH_AS(report_from_summary_json(d, "runs/x/summary.json", 10),
-                       "runs/x/summary.json: /stages/1/wall_time_ns is absent", SummaryError);
-  rapidjson::Document e = parse_summary(fixture_json(), "s.json");
+                       "runs/x/summary.json: /stages/1/wall_time_ns is absent",
+                       jolt::host::SummaryError);
+  rapidjson::Document e = jolt::host::parse_summary(fixture_json(), "s.json");
   rapidjson::Pointer("/spans/prove_batch/self_ns").Set(e, "soon");
   CHECK_THROWS_WITH_AS(report_from_summary_json(e, "s.json", 10),
                        "s.json: /spans/prove_batch/self_ns is not an unsigned integer",
-                       SummaryError);
+                       jolt::host::SummaryError);
 }
 
 TEST_CASE("report formats durations and memory in readable units") {

@@ -13,7 +13,7 @@
 #include <random>
 #include <vector>
 
-#include "commands/profile/proof_file.hpp"
+#include "jolt/host/proof_file.hpp"
 #include "rv32_asm.hpp"
 
 #include <boost/filesystem.hpp>
@@ -426,9 +426,9 @@ void write_bytes(const std::string& path, const std::vector<std::uint8_t>& b) {
       .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
 }
 
-// Rewrites a proof file through the envelope code (commands/profile/proof_file.hpp).
-jolt::core::ProofFile load_envelope(const std::string& path) {
-  jolt::core::ProofFileResult r = jolt::core::read_proof_file(path);
+// Rewrites a proof file through the envelope code (core/host/include/jolt/host/proof_file.hpp).
+jolt::host::ProofFile load_envelope(const std::string& path) {
+  jolt::host::ProofFileResult r = jolt::host::read_proof_file(path);
   INFO(r.error);
   REQUIRE(r.file);
   return *r.file;
@@ -442,7 +442,7 @@ TEST_CASE("prove writes a proof file that verify accepts; a truncated or foreign
   Result p = run("prove --workload fibonacci --scale 10 --proof '" + proof + "'", w.dir);
   INFO(p.output);
   REQUIRE(p.code == 0);
-  const jolt::core::ProofFile env = load_envelope(proof);
+  const jolt::host::ProofFile env = load_envelope(proof);
   CHECK(env.workload == "fibonacci");
   CHECK(env.scale == 10);
   CHECK(env.trace_length > 0);
@@ -511,12 +511,12 @@ TEST_CASE("verify rejects a proof file whose claimed output or trace length was 
   Result p = run("prove --workload fibonacci --scale 10 --proof '" + proof + "'", w.dir);
   INFO(p.output);
   REQUIRE(p.code == 0);
-  const jolt::core::ProofFile honest = load_envelope(proof);
+  const jolt::host::ProofFile honest = load_envelope(proof);
 
-  jolt::core::ProofFile forged = honest;
+  jolt::host::ProofFile forged = honest;
   forged.output[0] ^= 1;
   const std::string out = (w.dir / "output.proof").string();
-  write_bytes(out, jolt::core::encode_proof_file(forged));
+  write_bytes(out, jolt::host::encode_proof_file(forged));
   Result o = run("verify --workload fibonacci --scale 10 --proof '" + out + "'", w.dir);
   INFO(o.output);
   CHECK(o.code == 1);
@@ -525,7 +525,7 @@ TEST_CASE("verify rejects a proof file whose claimed output or trace length was 
   forged = honest;
   forged.trace_length += 1;  // same padded length: only the claim differs
   const std::string len = (w.dir / "length.proof").string();
-  write_bytes(len, jolt::core::encode_proof_file(forged));
+  write_bytes(len, jolt::host::encode_proof_file(forged));
   Result l = run("verify --workload fibonacci --scale 10 --proof '" + len + "'", w.dir);
   INFO(l.output);
   CHECK(l.code == 1);
@@ -534,7 +534,7 @@ TEST_CASE("verify rejects a proof file whose claimed output or trace length was 
   forged = honest;
   forged.trace_length = 1024;  // pads to 2^11 > 2^10
   const std::string big = (w.dir / "big.proof").string();
-  write_bytes(big, jolt::core::encode_proof_file(forged));
+  write_bytes(big, jolt::host::encode_proof_file(forged));
   Result b = run("verify --workload fibonacci --scale 10 --proof '" + big + "'", w.dir);
   INFO(b.output);
   CHECK(b.code == 1);

@@ -10,41 +10,29 @@
 #include <stdexcept>
 #include <string>
 
-#include <boost/dll/shared_library.hpp>
-
+#include <jolt/host/plugin_loader.hpp>
 #include <jolt/plugin.hpp>
 #include <jolt/profile.hpp>
 #include <jolt/sink.hpp>
 
 namespace heap_test {
 
-// The plugin library stays loaded for as long as the sink object lives.
+// The built `folded` plugin through the host's plugin loader (ABI and kind checked); the library
+// stays loaded for as long as the sink object lives.
 class LoadedFoldedSink {
  public:
-  LoadedFoldedSink() {
-    const std::string path = std::string(JOLT_PLUGIN_BUILD_DIR) + "/libfolded.so";
-    lib_.load(path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
-    auto getter = lib_.get_alias<const jolt_plugin_descriptor*()>("jolt_plugin_descriptor");
-    desc_ = getter();
-    if (!desc_ || !desc_->create) throw std::runtime_error(path + ": no descriptor");
-    sink_ = static_cast<jolt::Sink*>(desc_->create());
-    if (!sink_) throw std::runtime_error(path + ": create failed");
-  }
-  ~LoadedFoldedSink() {
-    if (sink_) desc_->destroy(sink_);
-  }
-  LoadedFoldedSink(const LoadedFoldedSink&) = delete;
-  LoadedFoldedSink& operator=(const LoadedFoldedSink&) = delete;
+  LoadedFoldedSink()
+      : plugin_(jolt::host::PluginLoader({JOLT_PLUGIN_BUILD_DIR}).load("folded", JOLT_PLUGIN_SINK)),
+        sink_(plugin_.create<jolt::Sink>()) {}
 
-  const jolt_plugin_descriptor& descriptor() const { return *desc_; }
+  const jolt_plugin_descriptor& descriptor() const { return plugin_.descriptor(); }
   jolt::Status write(const jolt::Profile& p) {
     return sink_->write(p, jolt::SinkContext{p.run.run_dir, p.run.out_dir});
   }
 
  private:
-  boost::dll::shared_library lib_;
-  const jolt_plugin_descriptor* desc_ = nullptr;
-  jolt::Sink* sink_ = nullptr;
+  jolt::host::LoadedPlugin plugin_;
+  std::shared_ptr<jolt::Sink> sink_;
 };
 
 inline std::string fresh_dir(const std::string& name) {

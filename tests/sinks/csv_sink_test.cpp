@@ -22,7 +22,7 @@ TEST_CASE("csv sink writes timings.csv and appends modular_timings.csv with one 
   REQUIRE(loaded.sink().write(p, {run1, out}).ok);
   p.run.workload = "sha2-chain";
   p.run.scale_log2 = 22;
-  p.padded_trace_length = 0;  // derived: next power of two of trace_length
+  p.padded_trace_length = 0;  // derived with the padding rule (jolt/trace_length.hpp)
   p.trace_length = 3'000'000;
   p.prove_time_ns = 2'000'000'000;
   p.run.backend = "optimized";

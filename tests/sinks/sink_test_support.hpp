@@ -7,37 +7,26 @@
 #include <stdexcept>
 #include <string>
 
-#include <boost/dll/import.hpp>
-#include <boost/dll/shared_library.hpp>
+#include <memory>
 
+#include <jolt/host/plugin_loader.hpp>
 #include <jolt/plugin.hpp>
 #include <jolt/sink.hpp>
 
 namespace sink_test {
 
+// Loaded through the host's plugin loader, so the ABI and kind checks apply as in jolt-run.
 class LoadedSink {
  public:
   explicit LoadedSink(const std::string& path)
-      : lib_(path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local) {
-    auto getter =
-        boost::dll::import_alias<const jolt_plugin_descriptor*()>(lib_, "jolt_plugin_descriptor");
-    desc_ = getter();
-    if (!desc_ || !desc_->create) throw std::runtime_error(path + ": no descriptor");
-    sink_ = static_cast<jolt::Sink*>(desc_->create());
-    if (!sink_) throw std::runtime_error(path + ": create failed");
-  }
-  ~LoadedSink() {
-    if (sink_) desc_->destroy(sink_);
-  }
-  LoadedSink(const LoadedSink&) = delete;
-  LoadedSink& operator=(const LoadedSink&) = delete;
+      : plugin_(jolt::host::PluginLoader().load(path, JOLT_PLUGIN_SINK)),
+        sink_(plugin_.create<jolt::Sink>()) {}
   jolt::Sink& sink() { return *sink_; }
-  const jolt_plugin_descriptor& descriptor() const { return *desc_; }
+  const jolt_plugin_descriptor& descriptor() const { return plugin_.descriptor(); }
 
  private:
-  boost::dll::shared_library lib_;
-  const jolt_plugin_descriptor* desc_ = nullptr;
-  jolt::Sink* sink_ = nullptr;
+  jolt::host::LoadedPlugin plugin_;
+  std::shared_ptr<jolt::Sink> sink_;  // keeps the library loaded
 };
 
 inline std::string plugin_path(const std::string& name) {

@@ -7,8 +7,8 @@
 
 #include <jolt/version.hpp>
 
-#include "commands/benchmark/summary_file.hpp"
 #include "commands/objectives/objective.hpp"
+#include "jolt/host/summary_file.hpp"
 
 using namespace jolt::objectives;
 
@@ -35,7 +35,7 @@ TelemetryObjective telemetry(const std::string& key) {
 }
 
 double value(const std::string& key, const char* json = kSummary) {
-  auto doc = jolt::core::parse_summary(json, "summary.json");
+  auto doc = jolt::host::parse_summary(json, "summary.json");
   return extract(telemetry(key), doc, "summary.json");
 }
 
@@ -145,7 +145,7 @@ TEST_CASE("absent labels and null values are errors, never 0") {
 
 TEST_CASE("summary.json schema: versions 1 and 2 are read; 3, 0 and non-summaries are refused") {
   // The reader knows the version the SDK writes; a bump must revisit summary_file.hpp.
-  CHECK(jolt::core::kNewestSummarySchemaVersion == static_cast<int>(jolt::kSummarySchemaVersion));
+  CHECK(jolt::host::kNewestSummarySchemaVersion == static_cast<int>(jolt::kSummarySchemaVersion));
   // Version 2 only added run.pcs / run.pcs_parameters: runs written before it stay readable.
   CHECK(value("telemetry:fibonacci:prover_time_s") == doctest::Approx(2.0));  // kSummary: v1
   std::string v2 = kSummary;
@@ -156,15 +156,15 @@ TEST_CASE("summary.json schema: versions 1 and 2 are read; 3, 0 and non-summarie
   for (const char* bad : {"\"schema_version\": 3", "\"schema_version\": 0"}) {
     std::string v = kSummary;
     v.replace(v.find("\"schema_version\": 1"), 19, bad);
-    CHECK(contains(error_of([&] { jolt::core::parse_summary(v, "s.json"); }),
+    CHECK(contains(error_of([&] { jolt::host::parse_summary(v, "s.json"); }),
                    std::string("schema_version ") + bad[18] +
                        " is not supported (this build reads versions 1 to 2)"));
   }
-  CHECK(contains(error_of([&] { jolt::core::parse_summary("{\"spans\": {}}", "s.json"); }),
+  CHECK(contains(error_of([&] { jolt::host::parse_summary("{\"spans\": {}}", "s.json"); }),
                  "no integer schema_version"));
-  CHECK(contains(error_of([&] { jolt::core::parse_summary("{not json", "s.json"); }),
+  CHECK(contains(error_of([&] { jolt::host::parse_summary("{not json", "s.json"); }),
                  "not valid JSON"));
-  CHECK(contains(error_of([] { jolt::core::load_summary("/nonexistent/summary.json"); }),
+  CHECK(contains(error_of([] { jolt::host::load_summary("/nonexistent/summary.json"); }),
                  "cannot open"));
 }
 

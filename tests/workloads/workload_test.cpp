@@ -1,4 +1,5 @@
-// Workload plugin tests: the real built lib<name>.so plugins loaded with Boost.DLL; guest
+// Workload plugin tests: the real built lib<name>.so plugins loaded by the host's plugin loader
+// (with its ABI and kind checks); guest
 // outputs checked against the host at two small scales; the scale mapping never exceeds 2^s;
 // known-answer tests of the host hashes and of the hash guests; every guest's run proved and
 // verified against its own program, and rejected against another's.
@@ -12,9 +13,11 @@
 #include <jolt/prover/pipeline/prover.hpp>
 #include <jolt/prover/tracer/tracer.hpp>
 
+#include <jolt/host/plugin_loader.hpp>
+#include <jolt/workload.hpp>
+
 #include "host_hashes.hpp"
 #include "scale.hpp"
-#include "workload_loader.hpp"
 
 namespace tp = jolt::prover;
 namespace jw = jolt::workloads;
@@ -23,12 +26,15 @@ namespace {
 
 const char* const kNames[] = {"fibonacci", "sha2", "sha3", "sha2-chain", "sha3-chain", "btreemap"};
 
-std::string plugin_path(const std::string& name) {
-  return std::string(JOLT_PLUGIN_BUILD_DIR) + "/lib" + name + ".so";
+// A built workload plugin; the library stays loaded while the returned object lives.
+std::shared_ptr<const jolt::Workload> load(const std::string& name) {
+  return jolt::host::PluginLoader({JOLT_PLUGIN_BUILD_DIR})
+      .load(name, JOLT_PLUGIN_WORKLOAD)
+      .create<jolt::Workload>();
 }
 
-tp::Execution run(const jw::LoadedWorkload& w, std::span<const std::uint8_t> input,
-                  bool record = false) {
+tp::Execution run(const std::shared_ptr<const jolt::Workload>& w,
+                  std::span<const std::uint8_t> input, bool record = false) {
   tp::ExecOptions opt;
   opt.record = record;
   opt.max_cycles = 1ull << 28;
@@ -64,8 +70,8 @@ TEST_CASE("host SHA-256 and Keccak-256 known answers") {
 }
 
 TEST_CASE("hash guests reproduce the known answers for \"\" and \"abc\"") {
-  jw::LoadedWorkload sha2(plugin_path("sha2"));
-  jw::LoadedWorkload sha3(plugin_path("sha3"));
+  const auto sha2 = load("sha2");
+  const auto sha3 = load("sha3");
   const std::pair<std::string, std::string> sha2_kat[] = {
       {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
       {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"}};
@@ -93,8 +99,10 @@ TEST_CASE("hash guests reproduce the known answers for \"\" and \"abc\"") {
 TEST_CASE("every workload: guest output passes check_output at two small scales") {
   for (const char* name : kNames) {
     CAPTURE(name);
-    jw::LoadedWorkload w(plugin_path(name));
-    CHECK(std::string(w.name()) == name);
+    const auto w = load(name);
+    CHECK(
+        jolt::host::PluginLoader({JOLT_PLUGIN_BUILD_DIR}).load(name, JOLT_PLUGIN_WORKLOAD).name() ==
+        name);
     const std::uint32_t lo = std::max<std::uint32_t>(w->min_scale(), 12);
     for (std::uint32_t scale : {lo, lo + 3}) {
       CAPTURE(scale);
@@ -126,7 +134,7 @@ TEST_CASE("every workload: guest output passes check_output at two small scales"
 TEST_CASE("scale mapping: ops follow the formula and the padded trace never exceeds 2^s") {
   for (const char* name : kNames) {
     CAPTURE(name);
-    jw::LoadedWorkload w(plugin_path(name));
+    const auto w = load(name);
     const bool single = std::string(name) == "sha2" || std::string(name) == "sha3";
     for (std::uint32_t scale = w->min_scale(); scale <= 22; ++scale) {
       CAPTURE(scale);
@@ -147,7 +155,7 @@ TEST_CASE("scale mapping: ops follow the formula and the padded trace never exce
 TEST_CASE("a too-small scale is refused with the smallest scale that works") {
   for (const char* name : kNames) {
     CAPTURE(name);
-    jw::LoadedWorkload w(plugin_path(name));
+    const auto w = load(name);
     const std::uint32_t min = w->min_scale();
     REQUIRE(min > 8);
     jolt::WorkloadInput in;
@@ -162,10 +170,10 @@ TEST_CASE("a too-small scale is refused with the smallest scale that works") {
 }
 
 TEST_CASE("default scales as the original and documented inputs") {
-  jw::LoadedWorkload fib(plugin_path("fibonacci"));
-  jw::LoadedWorkload s2c(plugin_path("sha2-chain"));
-  jw::LoadedWorkload s3c(plugin_path("sha3-chain"));
-  jw::LoadedWorkload bt(plugin_path("btreemap"));
+  const auto fib = load("fibonacci");
+  const auto s2c = load("sha2-chain");
+  const auto s3c = load("sha3-chain");
+  const auto bt = load("btreemap");
   CHECK(fib->default_scale() == 16);
   CHECK(s2c->default_scale() == 22);
   CHECK(s3c->default_scale() == 22);
@@ -186,7 +194,7 @@ TEST_CASE("every workload's run proves and verifies against its ELF, and only ag
   std::vector<std::vector<std::uint8_t>> proofs;
   for (const char* name : kNames) {
     CAPTURE(name);
-    jw::LoadedWorkload w(plugin_path(name));
+    const auto w = load(name);
     const std::uint32_t scale = std::max<std::uint32_t>(w->min_scale(), 10);
     CAPTURE(scale);
     jolt::WorkloadInput in;

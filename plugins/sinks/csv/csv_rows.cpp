@@ -1,15 +1,15 @@
 // Timing CSV row formatting (2-decimal seconds and Hz, padded trace length).
 #include "csv_rows.hpp"
 
-#include <bit>
+#include <jolt/trace_length.hpp>
+
 #include <cstdio>
 
 namespace jolt::sinks {
 
 std::string timings_csv_row(const Profile& p) {
-  const std::uint64_t padded = p.padded_trace_length
-                                   ? p.padded_trace_length
-                                   : std::bit_ceil(p.trace_length ? p.trace_length : 1);
+  const std::uint64_t padded =
+      p.padded_trace_length ? p.padded_trace_length : jolt::padded_trace_length(p.trace_length);
   const double secs = double(p.prove_time_ns) / 1e9;
   // A zero prove time has no meaningful rate; write 0.00 rather than inf.
   const double hz = secs > 0 ? double(padded) / secs : 0.0;

@@ -19,6 +19,7 @@
 #include <string>
 
 #include <jolt/status.hpp>
+#include <jolt/trace_length.hpp>
 
 extern "C" {
 extern const unsigned char jolt_guest_elf_data[];
@@ -46,7 +47,7 @@ inline std::uint64_t ops_formula(std::uint32_t scale, double cycles_per_op) {
 inline std::uint64_t predicted_padded(std::uint64_t ops, const CycleModel& m) {
   const auto cycles = m.fixed_cycles + static_cast<std::uint64_t>(
                                            std::ceil(static_cast<double>(ops) * m.cycles_per_op));
-  return std::max<std::uint64_t>(256, std::bit_ceil(cycles + 1));
+  return jolt::padded_trace_length(cycles);
 }
 
 inline bool scale_fits(std::uint32_t scale, std::uint64_t ops, const CycleModel& m) {

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "commands/benchmark/subprocess.hpp"
 #include "jolt/core/command.hpp"
 #include "jolt/core/run_directory.hpp"
+#include "jolt/host/subprocess.hpp"
 
 namespace po = boost::program_options;
 namespace fs = boost::filesystem;
@@ -105,7 +105,7 @@ int run_benchmark(int argc, char** argv) {
 
   std::string exe;
   try {
-    exe = self_executable();
+    exe = host::self_executable();
   } catch (const std::exception& e) {
     std::cerr << "jolt-run benchmark: " << e.what() << "\n";
     return 1;
@@ -114,7 +114,7 @@ int run_benchmark(int argc, char** argv) {
   // Ctrl-C / SIGTERM: the running profile child gets the signal, removes its unfinished run
   // directory and exits 130/143; then we stop, so `--resume` re-runs exactly the unfinished
   // pairs (those without a latest_ link).
-  forward_interrupts_to_children();
+  host::forward_interrupts_to_children();
 
   std::vector<Pair> pairs;
   for (std::uint32_t s = min_scale; s <= max_scale && min_scale <= max_scale; ++s)
@@ -132,7 +132,7 @@ int run_benchmark(int argc, char** argv) {
 
   int interrupt_signal = 0;
   for (const auto& pair : pairs) {
-    if ((interrupt_signal = pending_interrupt()) != 0) {
+    if ((interrupt_signal = host::pending_interrupt()) != 0) {
       interrupted = true;
       break;
     }
@@ -151,28 +151,30 @@ int run_benchmark(int argc, char** argv) {
     // Estimate from the mean of runs executed so far (skipped pairs cost nothing).
     const double elapsed = std::chrono::duration<double>(Clock::now() - sweep_start).count();
     const std::size_t remaining = total - done + 1;
-    std::string eta = executed ? format_duration(measured_seconds / static_cast<double>(executed) *
-                                                 static_cast<double>(remaining))
-                               : std::string("unknown");
+    std::string eta = executed
+                          ? host::format_duration(measured_seconds / static_cast<double>(executed) *
+                                                  static_cast<double>(remaining))
+                          : std::string("unknown");
     std::printf("[%zu/%zu] %s at 2^%u — elapsed %s, estimated time left %s\n", done, total,
-                pair.workload.c_str(), pair.scale, format_duration(elapsed).c_str(), eta.c_str());
+                pair.workload.c_str(), pair.scale, host::format_duration(elapsed).c_str(),
+                eta.c_str());
 
     std::vector<std::string> cmd{
         exe,        "profile", "--workload", pair.workload, "--scale", std::to_string(pair.scale),
         "--format", format,    "--out-dir",  out_dir};
     if (heap) cmd.push_back("--heap");
     const auto t0 = Clock::now();
-    const ProcessResult r = run_process(cmd);
+    const host::ProcessResult r = host::run_process(cmd);
     const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
     measured_seconds += secs;
     ++executed;
-    if (pending_interrupt() != 0 || r.term_signal == SIGINT || r.term_signal == SIGTERM ||
+    if (host::pending_interrupt() != 0 || r.term_signal == SIGINT || r.term_signal == SIGTERM ||
         (r.spawned && (r.exit_code == 128 + SIGINT || r.exit_code == 128 + SIGTERM))) {
       // Interrupted (ours, or the child's own process group got Ctrl-C): stop the sweep. A run
       // that completed before the signal counts as completed (its latest_ link exists).
-      interrupt_signal = pending_interrupt() != 0 ? pending_interrupt()
-                         : r.term_signal != 0     ? r.term_signal
-                                                  : r.exit_code - 128;
+      interrupt_signal = host::pending_interrupt() != 0 ? host::pending_interrupt()
+                         : r.term_signal != 0           ? r.term_signal
+                                                        : r.exit_code - 128;
       interrupted = true;
       if (r.ok()) ++completed;
       std::fflush(stdout);
@@ -183,9 +185,9 @@ int run_benchmark(int argc, char** argv) {
     if (r.ok()) {
       ++completed;
       std::printf("  ✓ %s at 2^%u in %s\n\n", pair.workload.c_str(), pair.scale,
-                  format_duration(secs).c_str());
+                  host::format_duration(secs).c_str());
     } else {
-      const std::string line = command_line(cmd);
+      const std::string line = host::command_line(cmd);
       std::fflush(stdout);
       if (r.spawned)
         std::fprintf(stderr, "  ❌ FAILED (%s): %s\n\n", r.describe().c_str(), line.c_str());
@@ -200,7 +202,7 @@ int run_benchmark(int argc, char** argv) {
   const double elapsed = std::chrono::duration<double>(Clock::now() - sweep_start).count();
   std::printf("================================================\n");
   std::printf("Benchmark sweep summary (%zu runs in %s):\n", total,
-              format_duration(elapsed).c_str());
+              host::format_duration(elapsed).c_str());
   std::printf("  ✓ Completed: %zu\n", completed);
   if (skipped) std::printf("  ⏭ Skipped: %zu\n", skipped);
   if (interrupted)

@@ -18,10 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "commands/benchmark/subprocess.hpp"
-#include "commands/benchmark/summary_file.hpp"
 #include "commands/objectives/objective.hpp"
 #include "jolt/core/run_directory.hpp"
+#include "jolt/host/subprocess.hpp"
+#include "jolt/host/summary_file.hpp"
 
 namespace po = boost::program_options;
 namespace fs = boost::filesystem;
@@ -65,23 +65,23 @@ rapidjson::Document profile_once(const std::string& jolt_run, const std::string&
       "--format", "chrome",  "--out-dir",  out_dir};
   if (heap) cmd.push_back("--heap");
   std::cerr << "Measuring " << workload << " at 2^" << scale << (heap ? " (heap lane)" : "") << ": "
-            << jolt::core::command_line(cmd) << "\n";
-  const auto r = jolt::core::run_process(cmd, jolt::core::ChildStdout::kToStderr);
+            << jolt::host::command_line(cmd) << "\n";
+  const auto r = jolt::host::run_process(cmd, jolt::host::ChildStdout::kToStderr);
   if (!r.ok())
     throw ObjectiveError("profile run failed (" + r.describe() +
-                         "): " + jolt::core::command_line(cmd));
+                         "): " + jolt::host::command_line(cmd));
   *source = (link / "summary.json").string();
   try {
-    return jolt::core::load_summary(*source);
-  } catch (const jolt::core::SummaryError& e) {
+    return jolt::host::load_summary(*source);
+  } catch (const jolt::host::SummaryError& e) {
     throw ObjectiveError(e.what());
   }
 }
 
 std::uint64_t measure_callgrind(const CallgrindObjective& c, const fs::path& bin_dir,
                                 const std::string& out_dir) {
-  const auto v = jolt::core::run_process({"/usr/bin/env", "valgrind", "--version"},
-                                         jolt::core::ChildStdout::kToStderr);
+  const auto v = jolt::host::run_process({"/usr/bin/env", "valgrind", "--version"},
+                                         jolt::host::ChildStdout::kToStderr);
   if (!v.ok())
     throw ObjectiveError("valgrind is not available (" + v.describe() +
                          "); install it with scripts/install-deps.sh (Debian package valgrind)");
@@ -102,11 +102,11 @@ std::uint64_t measure_callgrind(const CallgrindObjective& c, const fs::path& bin
                                "--toggle-collect=main",
                                "--callgrind-out-file=" + out_file.string(),
                                exe.string()};
-  std::cerr << "Measuring " << c.bench << ": " << jolt::core::command_line(cmd) << "\n";
-  const auto r = jolt::core::run_process(cmd, jolt::core::ChildStdout::kToStderr);
+  std::cerr << "Measuring " << c.bench << ": " << jolt::host::command_line(cmd) << "\n";
+  const auto r = jolt::host::run_process(cmd, jolt::host::ChildStdout::kToStderr);
   if (!r.ok())
     throw ObjectiveError("callgrind run failed (" + r.describe() +
-                         "): " + jolt::core::command_line(cmd));
+                         "): " + jolt::host::command_line(cmd));
   return jolt::objectives::callgrind_total_instructions(read_file(out_file.string()),
                                                         out_file.string());
 }
@@ -162,7 +162,7 @@ int main(int argc, char** argv) {
   }
   fs::path bin_dir;
   try {
-    bin_dir = fs::path(jolt::core::self_executable()).parent_path();
+    bin_dir = fs::path(jolt::host::self_executable()).parent_path();
   } catch (const std::exception& e) {
     std::cerr << "measure-objectives: " << e.what() << "\n";
     return 1;

@@ -67,7 +67,7 @@ std::optional<std::uint32_t> default_scale(const std::string& workload);
 Objective parse_objective(std::string_view key);
 
 // The objective's value from a parsed summary.json (`source` names the file in messages).
-// The caller checks schema_version (see commands/benchmark/summary_file.hpp).
+// The caller checks schema_version (see jolt/host/summary_file.hpp).
 double extract(const TelemetryObjective& objective, const rapidjson::Value& summary,
                const std::string& source);
 

@@ -21,9 +21,9 @@
 #include <string>
 #include <vector>
 
-#include "commands/benchmark/subprocess.hpp"
-#include "commands/benchmark/summary_file.hpp"
 #include "jolt/core/command.hpp"
+#include "jolt/host/subprocess.hpp"
+#include "jolt/host/summary_file.hpp"
 
 namespace po = boost::program_options;
 
@@ -130,7 +130,7 @@ int run_overhead(int argc, char** argv) {
   std::vector<double> baselines, walls, darks, ratios;
   bool all_precise = true;
   try {
-    const std::string exe = self_executable();
+    const std::string exe = host::self_executable();
     for (unsigned i = 0; i < runs; ++i) {
       for (const char* format : {"none", "chrome"}) {
         std::vector<std::string> cmd{exe,        "profile", "--workload", workload,
@@ -140,10 +140,10 @@ int run_overhead(int argc, char** argv) {
           cmd.push_back(std::to_string(scale));
         }
         std::printf("--- overhead run %u/%u: --format %s\n", i + 1, runs, format);
-        const ProcessResult r = run_process(cmd, ChildStdout::kTeeCapture);
+        const host::ProcessResult r = host::run_process(cmd, host::ChildStdout::kTeeCapture);
         if (!r.ok())
           throw std::runtime_error("profile run failed (" + r.describe() +
-                                   "): " + command_line(cmd));
+                                   "): " + host::command_line(cmd));
         const std::string dir = run_dir_from_stdout(r.captured_stdout);
         if (std::string(format) == "none") {
           const Baseline b = read_timings(dir + "/timings.csv");
@@ -151,9 +151,9 @@ int run_overhead(int argc, char** argv) {
           baselines.push_back(b.seconds);
         } else {
           const std::string path = dir + "/summary.json";
-          const auto doc = load_summary(path);
-          walls.push_back(summary_number(doc, "/root/wall_time_ns", path) / 1e9);
-          darks.push_back(summary_number(doc, "/root/dark_time_fraction", path));
+          const auto doc = host::load_summary(path);
+          walls.push_back(host::summary_number(doc, "/root/wall_time_ns", path) / 1e9);
+          darks.push_back(host::summary_number(doc, "/root/dark_time_fraction", path));
           if (baselines.back() > 0) ratios.push_back(walls.back() / baselines.back());
         }
       }

@@ -8,12 +8,12 @@
 
 #include <jolt/prover/pcs/scheme.hpp>
 
-#include "commands/profile/job.hpp"
+#include "jolt/host/job.hpp"
 
 namespace jolt::core {
 
 struct GuestOptions {
-  JobSpec spec;
+  host::JobSpec spec;
   std::uint32_t scale = 0;
   std::uint64_t max_cycles = 0;
   std::vector<std::string> plugin_paths;

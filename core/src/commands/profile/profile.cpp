@@ -22,20 +22,20 @@
 #include <optional>
 #include <set>
 
-#include "commands/benchmark/summary_file.hpp"
 #include "commands/profile/common_options.hpp"
 #include "commands/profile/interrupt.hpp"
-#include "commands/profile/job.hpp"
-#include "commands/profile/pipeline.hpp"
-#include "commands/profile/progress.hpp"
 #include "commands/report/report.hpp"
 #include "jolt/core/build_info.hpp"
 #include "jolt/core/command.hpp"
 #include "jolt/core/logging.hpp"
-#include "jolt/core/plugin_loader.hpp"
 #include "jolt/core/run_directory.hpp"
 #include "jolt/core/system_monitor.hpp"
 #include "jolt/core/thread_naming.hpp"
+#include "jolt/host/job.hpp"
+#include "jolt/host/pipeline.hpp"
+#include "jolt/host/plugin_loader.hpp"
+#include "jolt/host/progress.hpp"
+#include "jolt/host/summary_file.hpp"
 
 namespace po = boost::program_options;
 
@@ -66,7 +66,7 @@ std::vector<std::uint64_t> previous_stage_times(const std::string& out_dir,
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return {};
   try {
-    const rapidjson::Document doc = load_summary(path);
+    const rapidjson::Document doc = host::load_summary(path);
     const RunReport r = report_from_summary_json(doc, path, 0);
     std::vector<std::uint64_t> out;
     for (std::string_view label : jolt::taxonomy::kEmittedStageSpans) {
@@ -82,7 +82,7 @@ std::vector<std::uint64_t> previous_stage_times(const std::string& out_dir,
   }
 }
 
-void print_plugins(const PluginLoader& loader) {
+void print_plugins(const host::PluginLoader& loader) {
   std::cout << "plugin folders:\n";
   for (const auto& d : loader.search_dirs()) std::cout << "  " << d << "\n";
   for (const char* kind : {"workload", "sink"}) {
@@ -144,7 +144,7 @@ int run_profile(int argc, char** argv) {
   }
   // Before any thread exists, so that every later thread leaves SIGINT/SIGTERM to the watcher.
   InterruptWatcher::start();
-  PluginLoader loader(g.plugin_paths);
+  host::PluginLoader loader(g.plugin_paths);
   if (list_plugins) {
     print_plugins(loader);
     return 0;
@@ -154,7 +154,7 @@ int run_profile(int argc, char** argv) {
     // Which sinks: --format shorthand, or the --sink list.
     const bool format_given = vm.count("format") > 0;
     if (format_given && format != "chrome" && format != "none" && format != "default")
-      throw PipelineError("--format " + format + ": expected chrome, none or default");
+      throw host::PipelineError("--format " + format + ": expected chrome, none or default");
     if (!format_given) format = sinks.empty() ? "chrome" : "";
     std::vector<std::string> sink_names = sinks;
     if (format == "chrome") {
@@ -167,19 +167,19 @@ int run_profile(int argc, char** argv) {
     std::vector<LoadedSink> loaded_sinks;
     std::set<std::string> seen_paths;
     for (const auto& s : sink_names) {
-      LoadedPlugin p = loader.load(s, JOLT_PLUGIN_SINK);
+      host::LoadedPlugin p = loader.load(s, JOLT_PLUGIN_SINK);
       if (!seen_paths.insert(p.path()).second) {
         // The shorthand and an explicit --sink may name the same plugin: that is one sink.
         bool explicit_twice = std::count(sinks.begin(), sinks.end(), s) > 1;
         if (explicit_twice)
-          throw PipelineError("sink '" + s +
-                              "' is given twice; each sink runs once per run — drop the repeat");
+          throw host::PipelineError(
+              "sink '" + s + "' is given twice; each sink runs once per run — drop the repeat");
         continue;
       }
       for (const auto& l : loaded_sinks)
         if (l.name == p.name())
-          throw PipelineError("two sinks are named '" + p.name() + "' (" + l.path + " and " +
-                              p.path() + "); pass only one of them");
+          throw host::PipelineError("two sinks are named '" + p.name() + "' (" + l.path + " and " +
+                                    p.path() + "); pass only one of them");
       loaded_sinks.push_back(
           LoadedSink{p.name(), p.path(), p.descriptor().capabilities, p.create<jolt::Sink>()});
     }
@@ -194,7 +194,7 @@ int run_profile(int argc, char** argv) {
     // Checked before any work: a bad MONITOR_INTERVAL fails now, not after the trace.
     const std::chrono::milliseconds monitor_interval =
         needs_trace ? monitor_interval_from_env() : std::chrono::milliseconds(100);
-    LoadedJob loaded = load_job(loader, g.spec);
+    host::LoadedJob loaded = host::load_job(loader, g.spec);
     const std::string trace_name = trace_name_for(loaded.job.workload, loaded.scale);
     RunLock lock(out_dir, trace_name);
     std::unique_lock<std::recursive_mutex> creating(InterruptWatcher::finishing());
@@ -208,12 +208,12 @@ int run_profile(int argc, char** argv) {
     std::unique_ptr<SystemMonitor> monitor;
     std::unique_ptr<TbbThreadNamer> namer;
     if (needs_trace) namer = std::make_unique<TbbThreadNamer>();
-    ProveReport report;
-    ProveProgress progress(ProveProgress::mode_for(quiet),
-                           jolt::taxonomy::kEmittedStageSpans.size(),
-                           previous_stage_times(out_dir, trace_name));
+    host::ProveReport report;
+    host::ProveProgress progress(host::ProveProgress::mode_for(quiet),
+                                 jolt::taxonomy::kEmittedStageSpans.size(),
+                                 previous_stage_times(out_dir, trace_name));
     try {
-      report = prove_job(
+      report = host::prove_job(
           loaded.job, loaded.scale,
           [&] {
             if (!needs_trace) return;
@@ -300,10 +300,10 @@ int run_profile(int argc, char** argv) {
     if (!sink_failures.empty()) {
       std::string names;
       for (const auto& n : sink_failures) names += (names.empty() ? "'" : ", '") + n + "'";
-      throw PipelineError(std::to_string(sink_failures.size()) + " of " +
-                          std::to_string(loaded_sinks.size()) + " sinks failed (" + names +
-                          "); the run directory " + run.path + " is incomplete and latest_" +
-                          trace_name + " was not moved");
+      throw host::PipelineError(std::to_string(sink_failures.size()) + " of " +
+                                std::to_string(loaded_sinks.size()) + " sinks failed (" + names +
+                                "); the run directory " + run.path + " is incomplete and latest_" +
+                                trace_name + " was not moved");
     }
     publish_latest(out_dir, trace_name, run);
     armed.published();

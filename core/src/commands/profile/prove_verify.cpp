@@ -11,11 +11,11 @@
 #include <string_view>
 
 #include "commands/profile/common_options.hpp"
-#include "commands/profile/pipeline.hpp"
-#include "commands/profile/proof_file.hpp"
 #include "jolt/core/command.hpp"
 #include "jolt/core/logging.hpp"
 #include "jolt/core/run_directory.hpp"
+#include "jolt/host/pipeline.hpp"
+#include "jolt/host/proof_file.hpp"
 
 namespace po = boost::program_options;
 
@@ -45,8 +45,8 @@ int parse(const char* name, int argc, char** argv, GuestOptions& g, std::string&
 // mismatch, said as such (the statement would differ, and the verifier would only name the first
 // check that notices). With --elf the program digest binds the ELF's bytes, so the file stem the
 // proof records as its workload is not compared.
-void check_claims_match(const std::string& path, const ProofFile& file, const LoadedJob& job,
-                        const GuestOptions& g) {
+void check_claims_match(const std::string& path, const host::ProofFile& file,
+                        const host::LoadedJob& job, const GuestOptions& g) {
   const bool same_workload = !g.spec.elf.empty() || file.workload == job.job.workload;
   if (same_workload && file.scale == job.scale) return;
   std::string hint;
@@ -54,9 +54,9 @@ void check_claims_match(const std::string& path, const ProofFile& file, const Lo
     hint = g.spec.scale ? "; pass --scale " + std::to_string(file.scale) + " to verify it"
                         : " (the default scale, no --scale given); pass --scale " +
                               std::to_string(file.scale) + " to verify it";
-  throw PipelineError("proof file " + path + " is for workload '" + file.workload + "' at scale " +
-                      std::to_string(file.scale) + "; you asked to verify '" + job.job.workload +
-                      "' at scale " + std::to_string(job.scale) + hint);
+  throw host::PipelineError("proof file " + path + " is for workload '" + file.workload +
+                            "' at scale " + std::to_string(file.scale) + "; you asked to verify '" +
+                            job.job.workload + "' at scale " + std::to_string(job.scale) + hint);
 }
 
 int run_prove(int argc, char** argv) {
@@ -66,12 +66,12 @@ int run_prove(int argc, char** argv) {
   if (int rc = parse("prove", argc, argv, g, proof_path, vm); rc >= 0) return rc;
   try {
     configure_logging(g.log_level);
-    PluginLoader loader(g.plugin_paths);
-    LoadedJob job = load_job(loader, g.spec);
-    ProveReport r = prove_job(
+    host::PluginLoader loader(g.plugin_paths);
+    host::LoadedJob job = host::load_job(loader, g.spec);
+    host::ProveReport r = host::prove_job(
         job.job, job.scale, [] {}, [] {}, g.pcs);
-    const std::vector<std::uint8_t> file = encode_proof_file(
-        ProofFile{job.job.workload, job.scale, r.trace_length, r.output, r.proof});
+    const std::vector<std::uint8_t> file = host::encode_proof_file(
+        host::ProofFile{job.job.workload, job.scale, r.trace_length, r.output, r.proof});
     if (jolt::Status st = jolt::write_file_atomically(
             proof_path, std::string_view(reinterpret_cast<const char*>(file.data()), file.size()));
         !st)
@@ -94,14 +94,14 @@ int run_verify(int argc, char** argv) {
   if (int rc = parse("verify", argc, argv, g, proof_path, vm); rc >= 0) return rc;
   try {
     configure_logging(g.log_level);
-    ProofFileResult read = read_proof_file(proof_path);
-    if (!read.file) throw PipelineError(read.error);
-    const ProofFile& file = *read.file;
-    PluginLoader loader(g.plugin_paths);
-    LoadedJob job = load_job(loader, g.spec);
+    host::ProofFileResult read = host::read_proof_file(proof_path);
+    if (!read.file) throw host::PipelineError(read.error);
+    const host::ProofFile& file = *read.file;
+    host::PluginLoader loader(g.plugin_paths);
+    host::LoadedJob job = host::load_job(loader, g.spec);
     check_claims_match(proof_path, file, job, g);
-    ProveReport r =
-        verify_job(job.job, job.scale, file.trace_length, file.output, file.proof, g.pcs);
+    host::ProveReport r =
+        host::verify_job(job.job, job.scale, file.trace_length, file.output, file.proof, g.pcs);
     if (!r.verified) {
       std::cerr << "jolt-run verify: REJECTED " << proof_path << ": " << r.verify_message << "\n";
       return 1;

@@ -6,9 +6,9 @@
 #include <new>
 
 #include "commands/profile/common_options.hpp"
-#include "commands/profile/pipeline.hpp"
 #include "jolt/core/command.hpp"
 #include "jolt/core/logging.hpp"
+#include "jolt/host/pipeline.hpp"
 
 namespace po = boost::program_options;
 
@@ -27,12 +27,13 @@ int run_trace(int argc, char** argv) {
   if (auto rc = g.parse("trace", desc, argc, argv, vm)) return *rc;
   try {
     configure_logging(g.log_level);
-    PluginLoader loader(g.plugin_paths);
-    LoadedJob job = load_job(loader, g.spec);
+    host::PluginLoader loader(g.plugin_paths);
+    host::LoadedJob job = host::load_job(loader, g.spec);
     // An --elf guest is bounded by its --scale (default 20): a program that never exits must
     // not run, and record ~56 bytes a cycle, for hours. A workload's input is sized by its
     // scale, so it may run to 2^40 to show how far past 2^scale it goes.
-    TraceReport r = trace_job(job.job, g.spec.elf.empty() ? kMaxScale : job.scale);
+    host::TraceReport r =
+        host::trace_job(job.job, g.spec.elf.empty() ? host::kMaxScale : job.scale);
     std::uint32_t log_t = 0;
     while ((1ull << log_t) < r.padded_length) ++log_t;
     std::printf("workload:        %s (scale %u, %llu ops, %zu input bytes)\n",

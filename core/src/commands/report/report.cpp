@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <ctime>
 
-#include "commands/benchmark/summary_file.hpp"
+#include "jolt/host/summary_file.hpp"
 
 namespace fs = boost::filesystem;
 
@@ -24,9 +24,10 @@ constexpr int kWidth = 80;
 
 const rapidjson::Value& member(const rapidjson::Value& obj, const char* key,
                                const std::string& where, const std::string& source) {
-  if (!obj.IsObject()) throw SummaryError(source + ": " + where + " is not an object");
+  if (!obj.IsObject()) throw host::SummaryError(source + ": " + where + " is not an object");
   auto it = obj.FindMember(key);
-  if (it == obj.MemberEnd()) throw SummaryError(source + ": " + where + "/" + key + " is absent");
+  if (it == obj.MemberEnd())
+    throw host::SummaryError(source + ": " + where + "/" + key + " is absent");
   return it->value;
 }
 
@@ -34,31 +35,33 @@ std::uint64_t get_u64(const rapidjson::Value& obj, const char* key, const std::s
                       const std::string& source) {
   const rapidjson::Value& v = member(obj, key, where, source);
   if (!v.IsUint64())
-    throw SummaryError(source + ": " + where + "/" + key + " is not an unsigned integer");
+    throw host::SummaryError(source + ": " + where + "/" + key + " is not an unsigned integer");
   return v.GetUint64();
 }
 
 double get_double(const rapidjson::Value& obj, const char* key, const std::string& where,
                   const std::string& source) {
   const rapidjson::Value& v = member(obj, key, where, source);
-  if (!v.IsNumber()) throw SummaryError(source + ": " + where + "/" + key + " is not a number");
+  if (!v.IsNumber())
+    throw host::SummaryError(source + ": " + where + "/" + key + " is not a number");
   return v.GetDouble();
 }
 
 std::optional<double> get_opt_double(const rapidjson::Value& obj, const char* key,
                                      const std::string& where, const std::string& source) {
-  if (!obj.IsObject()) throw SummaryError(source + ": " + where + " is not an object");
+  if (!obj.IsObject()) throw host::SummaryError(source + ": " + where + " is not an object");
   auto it = obj.FindMember(key);
   if (it == obj.MemberEnd() || it->value.IsNull()) return std::nullopt;
   if (!it->value.IsNumber())
-    throw SummaryError(source + ": " + where + "/" + key + " is neither a number nor null");
+    throw host::SummaryError(source + ": " + where + "/" + key + " is neither a number nor null");
   return it->value.GetDouble();
 }
 
 std::string get_string(const rapidjson::Value& obj, const char* key, const std::string& where,
                        const std::string& source) {
   const rapidjson::Value& v = member(obj, key, where, source);
-  if (!v.IsString()) throw SummaryError(source + ": " + where + "/" + key + " is not a string");
+  if (!v.IsString())
+    throw host::SummaryError(source + ": " + where + "/" + key + " is not a string");
   return std::string(v.GetString(), v.GetStringLength());
 }
 
@@ -240,7 +243,7 @@ RunReport report_from_summary_json(const rapidjson::Value& s, const std::string&
   r.schema_version = static_cast<std::uint32_t>(get_u64(s, "schema_version", "", source));
 
   const rapidjson::Value& run = member(s, "run", "", source);
-  if (!run.IsObject()) throw SummaryError(source + ": /run is not an object");
+  if (!run.IsObject()) throw host::SummaryError(source + ": /run is not an object");
   for (auto it = run.MemberBegin(); it != run.MemberEnd(); ++it) {
     ReportRunField f;
     f.key.assign(it->name.GetString(), it->name.GetStringLength());
@@ -278,7 +281,7 @@ RunReport report_from_summary_json(const rapidjson::Value& s, const std::string&
   r.peak_rss_gib = get_opt_double(s, "peak_rss_gib", "", source);
 
   const rapidjson::Value& stages = member(s, "stages", "", source);
-  if (!stages.IsArray()) throw SummaryError(source + ": /stages is not an array");
+  if (!stages.IsArray()) throw host::SummaryError(source + ": /stages is not an array");
   for (rapidjson::SizeType i = 0; i < stages.Size(); ++i) {
     const std::string where = "/stages/" + std::to_string(i);
     ReportStage st;
@@ -291,7 +294,7 @@ RunReport report_from_summary_json(const rapidjson::Value& s, const std::string&
 
   std::vector<ReportSpan> spans;
   const rapidjson::Value& sp = member(s, "spans", "", source);
-  if (!sp.IsObject()) throw SummaryError(source + ": /spans is not an object");
+  if (!sp.IsObject()) throw host::SummaryError(source + ": /spans is not an object");
   for (auto it = sp.MemberBegin(); it != sp.MemberEnd(); ++it) {
     ReportSpan x;
     x.label.assign(it->name.GetString(), it->name.GetStringLength());
@@ -303,7 +306,7 @@ RunReport report_from_summary_json(const rapidjson::Value& s, const std::string&
   }
 
   const rapidjson::Value& counters = member(s, "counters", "", source);
-  if (!counters.IsObject()) throw SummaryError(source + ": /counters is not an object");
+  if (!counters.IsObject()) throw host::SummaryError(source + ": /counters is not an object");
   for (auto it = counters.MemberBegin(); it != counters.MemberEnd(); ++it) {
     ReportCounter c;
     c.name.assign(it->name.GetString(), it->name.GetStringLength());
@@ -524,8 +527,8 @@ std::string resolve_summary_path(const std::string& arg, const std::string& out_
   if (arg.empty() || arg == "latest") {
     boost::system::error_code ec;
     if (!fs::is_directory(out_dir, ec))
-      throw SummaryError("no output folder '" + out_dir + "': " + hint +
-                         ", or pass --out-dir DIR or a run directory");
+      throw host::SummaryError("no output folder '" + out_dir + "': " + hint +
+                               ", or pass --out-dir DIR or a run directory");
     // The most recent finished run: run directories are named {YYYYmmdd-HHMMSS}_{trace}, so the
     // link targets' names order by start time; the link's own time breaks ties.
     std::string best_key;
@@ -546,27 +549,29 @@ std::string resolve_summary_path(const std::string& arg, const std::string& out_
       }
     }
     if (best.empty())
-      throw SummaryError("no finished run in '" + out_dir + "' (no latest_* link): " + hint +
-                         ", or pass --out-dir DIR or a run directory");
+      throw host::SummaryError("no finished run in '" + out_dir + "' (no latest_* link): " + hint +
+                               ", or pass --out-dir DIR or a run directory");
     if (!fs::is_directory(best, ec))
-      throw SummaryError(best.string() + " points at '" + fs::read_symlink(best, ec).string() +
-                         "', which is not a directory; re-run the profile or pass a run "
-                         "directory");
+      throw host::SummaryError(best.string() + " points at '" +
+                               fs::read_symlink(best, ec).string() +
+                               "', which is not a directory; re-run the profile or pass a run "
+                               "directory");
     dir = best;
   } else {
     boost::system::error_code ec;
     const fs::path p(arg);
     if (fs::is_regular_file(p, ec)) return p.string();
     if (!fs::is_directory(p, ec))
-      throw SummaryError("no run directory '" + arg +
-                         "': pass a run directory (e.g. benchmark-runs/latest_modular_fibonacci_"
-                         "16), its summary.json, or `latest`");
+      throw host::SummaryError(
+          "no run directory '" + arg +
+          "': pass a run directory (e.g. benchmark-runs/latest_modular_fibonacci_"
+          "16), its summary.json, or `latest`");
     dir = p;
   }
   const fs::path summary = dir / "summary.json";
   boost::system::error_code ec;
   if (!fs::is_regular_file(summary, ec))
-    throw SummaryError("no summary.json in " + dir.string() + ": " + hint);
+    throw host::SummaryError("no summary.json in " + dir.string() + ": " + hint);
   return summary.string();
 }
 

@@ -76,7 +76,7 @@ struct RunReport {
   std::vector<ReportCounter> counters;
 };
 
-// From a parsed summary.json (see load_summary in commands/benchmark/summary_file.hpp). Throws
+// From a parsed summary.json (see load_summary in jolt/host/summary_file.hpp). Throws
 // SummaryError naming `source` and the JSON pointer when a field the schema requires is missing
 // or has the wrong type.
 RunReport report_from_summary_json(const rapidjson::Value& summary, const std::string& source,

@@ -5,9 +5,9 @@
 #include <iostream>
 #include <string>
 
-#include "commands/benchmark/summary_file.hpp"
 #include "commands/report/report.hpp"
 #include "jolt/core/command.hpp"
+#include "jolt/host/summary_file.hpp"
 
 namespace jolt::core {
 namespace {
@@ -50,7 +50,7 @@ int run_report(int argc, char** argv) {
   const std::string arg = vm.count("run") ? vm["run"].as<std::string>() : "latest";
   try {
     const std::string path = resolve_summary_path(arg, out_dir);
-    const rapidjson::Document summary = load_summary(path);
+    const rapidjson::Document summary = host::load_summary(path);
     const RunReport report = report_from_summary_json(summary, path, top);
     std::cout << (vm.count("json") ? render_report_json(report) : render_report_text(report));
     return 0;

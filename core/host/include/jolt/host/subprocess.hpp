@@ -2,7 +2,7 @@
 // the jolt-run executable, spawn it with an argument vector, wait for it, optionally capture its
 // stdout while echoing it.
 //
-//   auto r = jolt::core::run_process({self_executable(), "profile", "--workload", "fibonacci"});
+//   auto r = jolt::host::run_process({self_executable(), "profile", "--workload", "fibonacci"});
 //   if (!r.ok()) std::cerr << "failed: " << r.describe() << "\n";
 //
 // Not thread-safe (one child at a time per caller); no shell is involved, so arguments are
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace jolt::core {
+namespace jolt::host {
 
 // Where the child's stdout goes.
 enum class ChildStdout {
@@ -51,4 +51,4 @@ std::string command_line(const std::vector<std::string>& argv);
 // "1m02s", "12.3s", "1h05m".
 std::string format_duration(double seconds);
 
-}  // namespace jolt::core
+}  // namespace jolt::host

@@ -1,12 +1,12 @@
 // The progress line (progress.hpp).
-#include "progress.hpp"
+#include "jolt/host/progress.hpp"
 
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <cstdio>
 
-namespace jolt::core {
+namespace jolt::host {
 
 namespace {
 
@@ -104,4 +104,4 @@ void ProveProgress::finish() {
   if (thread_.joinable()) thread_.join();
 }
 
-}  // namespace jolt::core
+}  // namespace jolt::host

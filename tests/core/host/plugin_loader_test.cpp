@@ -11,20 +11,21 @@
 #include <jolt/sink.hpp>
 #include <string>
 
-#include "jolt/core/plugin_loader.hpp"
+#include "jolt/host/plugin_loader.hpp"
 
-using jolt::core::PluginError;
-using jolt::core::PluginLoader;
+using jolt::host::PluginError;
+using jolt::host::PluginLoader;
 
 namespace {
 std::string plugin(const char* name) {
   return std::string(JOLT_TEST_PLUGIN_DIR) + "/lib" + name + ".so";
 }
 
-std::string error_of(const PluginLoader& loader, const std::string& what, std::uint32_t kind) {
+std::string error_of(const jolt::host::PluginLoader& loader, const std::string& what,
+                     std::uint32_t kind) {
   try {
     loader.load(what, kind);
-  } catch (const PluginError& e) {
+  } catch (const jolt::host::PluginError& e) {
     return e.what();
   }
   return "";
@@ -32,7 +33,7 @@ std::string error_of(const PluginLoader& loader, const std::string& what, std::u
 }  // namespace
 
 TEST_CASE("a well-formed sink loads by path and by bare name from --plugin-path") {
-  PluginLoader loader({JOLT_TEST_PLUGIN_DIR});
+  jolt::host::PluginLoader loader({JOLT_TEST_PLUGIN_DIR});
   auto p = loader.load(plugin("nullsink"), JOLT_PLUGIN_SINK);
   CHECK(p.name() == "nullsink");
   auto sink = p.create<jolt::Sink>();
@@ -44,14 +45,14 @@ TEST_CASE("a well-formed sink loads by path and by bare name from --plugin-path"
 TEST_CASE("the object keeps its library loaded after the loader's handle is gone") {
   std::shared_ptr<jolt::Sink> sink;
   {
-    PluginLoader loader;
+    jolt::host::PluginLoader loader;
     sink = loader.load(plugin("nullsink"), JOLT_PLUGIN_SINK).create<jolt::Sink>();
   }
   CHECK(sink->write(jolt::Profile{}, jolt::SinkContext{}).ok);  // would crash if unloaded
 }
 
 TEST_CASE("ABI mismatch names found and expected versions") {
-  PluginLoader loader;
+  jolt::host::PluginLoader loader;
   std::string e = error_of(loader, plugin("abi_future"), JOLT_PLUGIN_SINK);
   CHECK(e.find("libabi_future.so") != std::string::npos);
   CHECK(e.find("ABI 99.0") != std::string::npos);
@@ -60,7 +61,7 @@ TEST_CASE("ABI mismatch names found and expected versions") {
 }
 
 TEST_CASE("a plugin built against SDK ABI 1 (the Profile before ABI 2) is rejected") {
-  PluginLoader loader;
+  jolt::host::PluginLoader loader;
   std::string e = error_of(loader, plugin("abi_one"), JOLT_PLUGIN_SINK);
   CHECK(e.find("libabi_one.so") != std::string::npos);
   CHECK(e.find("built for plugin ABI 1.0") != std::string::npos);
@@ -68,27 +69,27 @@ TEST_CASE("a plugin built against SDK ABI 1 (the Profile before ABI 2) is reject
 }
 
 TEST_CASE("a shared library without a descriptor is not a plugin") {
-  PluginLoader loader;
+  jolt::host::PluginLoader loader;
   std::string e = error_of(loader, plugin("not_a_plugin"), JOLT_PLUGIN_SINK);
   CHECK(e.find("is not a jolt-run plugin") != std::string::npos);
   CHECK(e.find("JOLT_DEFINE_SINK_PLUGIN") != std::string::npos);
 }
 
 TEST_CASE("a descriptor smaller than the ABI's is refused") {
-  PluginLoader loader;
+  jolt::host::PluginLoader loader;
   std::string e = error_of(loader, plugin("tiny_descriptor"), JOLT_PLUGIN_SINK);
   CHECK(e.find("plugin descriptor of 8 bytes") != std::string::npos);
 }
 
 TEST_CASE("a sink passed where a workload is expected is the wrong kind") {
-  PluginLoader loader;
+  jolt::host::PluginLoader loader;
   std::string e = error_of(loader, plugin("nullsink"), JOLT_PLUGIN_WORKLOAD);
   CHECK(e.find("is a sink plugin ('nullsink')") != std::string::npos);
   CHECK(e.find("workload plugin was expected") != std::string::npos);
 }
 
 TEST_CASE("a missing file and an unknown name say what exists") {
-  PluginLoader loader({JOLT_TEST_PLUGIN_DIR});
+  jolt::host::PluginLoader loader({JOLT_TEST_PLUGIN_DIR});
   std::string missing = error_of(loader, "/nonexistent/libnope.so", JOLT_PLUGIN_SINK);
   CHECK(missing.find("'/nonexistent/libnope.so' does not exist") != std::string::npos);
   std::string unknown = error_of(loader, "nope", JOLT_PLUGIN_SINK);
@@ -98,7 +99,7 @@ TEST_CASE("a missing file and an unknown name say what exists") {
 }
 
 TEST_CASE("listing reports broken files with their problem instead of failing") {
-  PluginLoader loader({JOLT_TEST_PLUGIN_DIR});
+  jolt::host::PluginLoader loader({JOLT_TEST_PLUGIN_DIR});
   bool saw_good = false, saw_bad = false;
   for (const auto& l : loader.list()) {
     if (l.name == "nullsink" && l.kind == "sink") saw_good = true;
@@ -109,7 +110,7 @@ TEST_CASE("listing reports broken files with their problem instead of failing") 
 }
 
 TEST_CASE("a library exporting a function under the descriptor alias name is reported") {
-  PluginLoader loader({JOLT_TEST_PLUGIN_DIR});
+  jolt::host::PluginLoader loader({JOLT_TEST_PLUGIN_DIR});
   const std::string e = error_of(loader, plugin("function_alias"), JOLT_PLUGIN_SINK);
   CHECK(e.find("libfunction_alias.so' exports jolt_plugin_descriptor as a function") !=
         std::string::npos);
@@ -137,7 +138,7 @@ TEST_CASE("a truncated plugin library is reported, not mapped (no SIGBUS in dlop
   for (std::size_t keep : {in_segment, std::size_t{100}, std::size_t{10}}) {
     const std::string cut = (dir / "libcut.so").string();
     std::ofstream(cut, std::ios::binary | std::ios::trunc) << bytes.substr(0, keep);
-    PluginLoader loader({dir.string()});
+    jolt::host::PluginLoader loader({dir.string()});
     const std::string e = error_of(loader, cut, JOLT_PLUGIN_SINK);
     INFO(keep << ": " << e);
     CHECK(e.find("cannot load '" + cut + "'") != std::string::npos);

@@ -1,5 +1,5 @@
 // posix_spawn-based child processes for benchmark / overhead / measure-objectives.
-#include "commands/benchmark/subprocess.hpp"
+#include "jolt/host/subprocess.hpp"
 
 #include <spawn.h>
 #include <sys/wait.h>
@@ -14,7 +14,7 @@
 
 extern char** environ;
 
-namespace jolt::core {
+namespace jolt::host {
 
 namespace {
 volatile std::sig_atomic_t g_child_pid = 0;  // the child run_process waits for, or 0
@@ -167,4 +167,4 @@ std::string format_duration(double seconds) {
   return buf;
 }
 
-}  // namespace jolt::core
+}  // namespace jolt::host

@@ -2,7 +2,7 @@
 // --plugin-path folders, JOLT_PLUGIN_PATH (colon-separated), the build tree's plugin folder next
 // to the executable, then the install's plugin folder. A path (containing '/') loads as is.
 //
-//   jolt::core::PluginLoader loader({"/opt/my-plugins"});
+//   jolt::host::PluginLoader loader({"/opt/my-plugins"});
 //   auto sink = loader.load("chrome", JOLT_PLUGIN_SINK).create<jolt::Sink>();
 //   sink->write(profile, ctx);   // the library stays loaded while `sink` lives
 //
@@ -20,7 +20,7 @@ namespace boost::dll {
 class shared_library;
 }
 
-namespace jolt::core {
+namespace jolt::host {
 
 class PluginError : public std::runtime_error {
  public:
@@ -81,4 +81,4 @@ class PluginLoader {
   std::vector<std::string> dirs_;
 };
 
-}  // namespace jolt::core
+}  // namespace jolt::host

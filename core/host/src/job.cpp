@@ -1,11 +1,11 @@
 // GuestJob construction from plugins or ad-hoc ELF files.
-#include "commands/profile/job.hpp"
+#include "jolt/host/job.hpp"
 
 #include <boost/filesystem.hpp>
 #include <fstream>
 #include <iterator>
 
-namespace jolt::core {
+namespace jolt::host {
 
 void validate_scale(std::uint32_t scale) {
   if (scale < 1 || scale > kMaxScale)
@@ -63,4 +63,4 @@ LoadedJob load_job(const PluginLoader& loader, const JobSpec& spec) {
   return out;
 }
 
-}  // namespace jolt::core
+}  // namespace jolt::host

@@ -15,7 +15,7 @@
 #include <jolt/prover/pipeline/prover.hpp>
 #include <jolt/workload.hpp>
 
-namespace jolt::core {
+namespace jolt::host {
 
 class PipelineError : public std::runtime_error {
  public:
@@ -87,4 +87,4 @@ ProveReport verify_job(const GuestJob& job, std::uint32_t scale, std::uint64_t t
                        std::span<const std::uint8_t> output, std::span<const std::uint8_t> proof,
                        jolt::prover::PcsKind pcs = jolt::prover::default_pcs_kind());
 
-}  // namespace jolt::core
+}  // namespace jolt::host

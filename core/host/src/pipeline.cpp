@@ -1,5 +1,5 @@
 // The measured pipeline: trace the guest, check its output, pad, prove (measured), verify.
-#include "commands/profile/pipeline.hpp"
+#include "jolt/host/pipeline.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -8,7 +8,7 @@
 #include <jolt/prover/tracer/tracer.hpp>
 #include <new>
 
-namespace jolt::core {
+namespace jolt::host {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -208,4 +208,4 @@ ProveReport verify_job(const GuestJob& job, std::uint32_t scale, std::uint64_t t
   return r;
 }
 
-}  // namespace jolt::core
+}  // namespace jolt::host

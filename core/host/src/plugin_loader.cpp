@@ -1,5 +1,5 @@
 // Plugin discovery, ABI checks and loading with Boost.DLL.
-#include "jolt/core/plugin_loader.hpp"
+#include "jolt/host/plugin_loader.hpp"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -18,7 +18,7 @@
 
 namespace fs = boost::filesystem;
 
-namespace jolt::core {
+namespace jolt::host {
 
 const char* plugin_kind_name(std::uint32_t kind) {
   switch (kind) {
@@ -266,4 +266,4 @@ std::vector<PluginListing> PluginLoader::list() const {
   return out;
 }
 
-}  // namespace jolt::core
+}  // namespace jolt::host

@@ -1,13 +1,13 @@
-// The proof-file envelope of `jolt-run prove|verify` (core/src/commands/profile/proof_file.hpp):
+// The proof-file envelope of `jolt-run prove|verify` (core/host/include/jolt/host/proof_file.hpp):
 // its bytes are pinned, and every malformed file is described, never thrown.
-#include "commands/profile/proof_file.hpp"
+#include "jolt/host/proof_file.hpp"
 
 #include <doctest/doctest.h>
 
 #include <boost/filesystem.hpp>
 #include <fstream>
 
-using namespace jolt::core;
+using namespace jolt::host;
 namespace fs = boost::filesystem;
 
 namespace {
@@ -16,12 +16,12 @@ std::vector<std::uint8_t> bytes_of(std::string_view s) {
   return {s.begin(), s.end()};
 }
 
-ProofFile sample() {
-  return ProofFile{"fib", 13, 0x0102030405, {0xaa, 0xbb}, {1, 2, 3}};
+jolt::host::ProofFile sample() {
+  return jolt::host::ProofFile{"fib", 13, 0x0102030405, {0xaa, 0xbb}, {1, 2, 3}};
 }
 
 std::string decode_error(const std::vector<std::uint8_t>& bytes) {
-  ProofFileResult r = decode_proof_file(bytes);
+  jolt::host::ProofFileResult r = jolt::host::decode_proof_file(bytes);
   CHECK_FALSE(r.file);
   return r.error;
 }
@@ -29,7 +29,7 @@ std::string decode_error(const std::vector<std::uint8_t>& bytes) {
 }  // namespace
 
 TEST_CASE("proof file format 1: the encoded bytes are pinned (a layout change bumps the version)") {
-  CHECK(kProofFileVersion == 1);
+  CHECK(jolt::host::kProofFileVersion == 1);
   // clang-format off
   const std::vector<std::uint8_t> expected = {
       'J', 'R', 'U', 'N', 'P', 'R', 'O', 'F',          // magic
@@ -40,21 +40,21 @@ TEST_CASE("proof file format 1: the encoded bytes are pinned (a layout change bu
       2, 0, 0, 0, 0, 0, 0, 0, 0xaa, 0xbb,              // output: u64 length, bytes
       3, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3};                // proof: u64 length, bytes
   // clang-format on
-  CHECK(encode_proof_file(sample()) == expected);
-  ProofFileResult r = decode_proof_file(expected);
+  CHECK(jolt::host::encode_proof_file(sample()) == expected);
+  jolt::host::ProofFileResult r = jolt::host::decode_proof_file(expected);
   REQUIRE(r.file);
   CHECK(*r.file == sample());
 }
 
 TEST_CASE("proof file: empty output and proof round-trip") {
-  const ProofFile f{"", 1, 0, {}, {}};
-  ProofFileResult r = decode_proof_file(encode_proof_file(f));
+  const jolt::host::ProofFile f{"", 1, 0, {}, {}};
+  jolt::host::ProofFileResult r = jolt::host::decode_proof_file(jolt::host::encode_proof_file(f));
   REQUIRE(r.file);
   CHECK(*r.file == f);
 }
 
 TEST_CASE("proof file: a malformed envelope names what is wrong") {
-  const std::vector<std::uint8_t> good = encode_proof_file(sample());
+  const std::vector<std::uint8_t> good = jolt::host::encode_proof_file(sample());
 
   CHECK(decode_error({}).find("not a jolt-run proof file (bad magic") == 0);
   CHECK(decode_error(bytes_of("JRUNPRO")).find("bad magic") != std::string::npos);
@@ -97,22 +97,22 @@ TEST_CASE("read_proof_file prefixes every error with the file's path") {
   const fs::path dir = fs::temp_directory_path() / fs::unique_path("jolt-prooffile-%%%%%%");
   fs::create_directories(dir);
   const std::string missing = (dir / "missing.proof").string();
-  ProofFileResult r = read_proof_file(missing);
+  jolt::host::ProofFileResult r = jolt::host::read_proof_file(missing);
   CHECK_FALSE(r.file);
   CHECK(r.error == "proof file " + missing + ": cannot open the file (does it exist?)");
 
   const std::string junk = (dir / "junk.proof").string();
   std::ofstream(junk, std::ios::binary) << "garbage";
-  r = read_proof_file(junk);
+  r = jolt::host::read_proof_file(junk);
   CHECK_FALSE(r.file);
   CHECK(r.error.find("proof file " + junk + ": not a jolt-run proof file (bad magic") == 0);
 
   const std::string ok = (dir / "ok.proof").string();
-  const std::vector<std::uint8_t> bytes = encode_proof_file(sample());
+  const std::vector<std::uint8_t> bytes = jolt::host::encode_proof_file(sample());
   std::ofstream(ok, std::ios::binary)
       .write(reinterpret_cast<const char*>(bytes.data()),
              static_cast<std::streamsize>(bytes.size()));
-  r = read_proof_file(ok);
+  r = jolt::host::read_proof_file(ok);
   REQUIRE(r.file);
   CHECK(*r.file == sample());
   fs::remove_all(dir);

@@ -7,10 +7,10 @@
 
 #include <jolt/workload.hpp>
 
-#include "commands/profile/pipeline.hpp"
-#include "jolt/core/plugin_loader.hpp"
+#include "jolt/host/pipeline.hpp"
+#include "jolt/host/plugin_loader.hpp"
 
-namespace jolt::core {
+namespace jolt::host {
 
 inline constexpr std::uint32_t kMaxScale = 40;
 
@@ -34,4 +34,4 @@ LoadedJob load_job(const PluginLoader& loader, const JobSpec& spec);
 // "--scale {s} out of range: expected a log2 trace length in 1..=40"
 void validate_scale(std::uint32_t scale);
 
-}  // namespace jolt::core
+}  // namespace jolt::host

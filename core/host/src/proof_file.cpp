@@ -1,12 +1,12 @@
 // Encoding and decoding of the proof-file envelope (layout in proof_file.hpp).
-#include "commands/profile/proof_file.hpp"
+#include "jolt/host/proof_file.hpp"
 
 #include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <new>
 
-namespace jolt::core {
+namespace jolt::host {
 namespace {
 
 template <class T>
@@ -138,4 +138,4 @@ ProofFileResult read_proof_file(const std::string& path) noexcept {
   }
 }
 
-}  // namespace jolt::core
+}  // namespace jolt::host

@@ -1,5 +1,5 @@
 // summary.json parsing with RapidJSON: schema check and strict numeric lookups.
-#include "commands/benchmark/summary_file.hpp"
+#include "jolt/host/summary_file.hpp"
 
 #include <rapidjson/error/en.h>
 #include <rapidjson/pointer.h>
@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace jolt::core {
+namespace jolt::host {
 
 rapidjson::Document parse_summary(const std::string& text, const std::string& source) {
   rapidjson::Document doc;
@@ -47,4 +47,4 @@ double summary_number(const rapidjson::Value& doc, const char* pointer, const st
   return v->GetDouble();
 }
 
-}  // namespace jolt::core
+}  // namespace jolt::host

@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-namespace jolt::core {
+namespace jolt::host {
 
 inline constexpr std::string_view kProofFileMagic = "JRUNPROF";
 inline constexpr std::uint16_t kProofFileVersion = 1;
@@ -54,4 +54,4 @@ ProofFileResult decode_proof_file(std::span<const std::uint8_t> bytes) noexcept;
 // Reads and decodes `path`; every error message starts with "proof file <path>: ".
 ProofFileResult read_proof_file(const std::string& path) noexcept;
 
-}  // namespace jolt::core
+}  // namespace jolt::host

@@ -23,7 +23,7 @@
 #include <thread>
 #include <vector>
 
-namespace jolt::core {
+namespace jolt::host {
 
 class ProveProgress {
  public:
@@ -62,4 +62,4 @@ class ProveProgress {
   std::thread thread_;
 };
 
-}  // namespace jolt::core
+}  // namespace jolt::host

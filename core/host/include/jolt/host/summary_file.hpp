@@ -1,7 +1,7 @@
 // Reading a run's summary.json (schema §3.3, schema_version 1 or 2) for the sweep-style commands.
 //
-//   rapidjson::Document s = jolt::core::load_summary(run_dir + "/summary.json");
-//   double fraction = jolt::core::summary_number(s, "/root/dark_time_fraction", path);
+//   rapidjson::Document s = jolt::host::load_summary(run_dir + "/summary.json");
+//   double fraction = jolt::host::summary_number(s, "/root/dark_time_fraction", path);
 //
 // Every accessor throws SummaryError naming the file and the JSON pointer; a missing field or a
 // null value is an error, never 0.
@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace jolt::core {
+namespace jolt::host {
 
 // The versions this reader accepts. Version 2 only added run.pcs and run.pcs_parameters, which
 // nothing here reads, so runs written before it (version 1) stay readable by `benchmark`,
@@ -34,4 +34,4 @@ rapidjson::Document load_summary(const std::string& path);
 // The number at JSON pointer `pointer` ("/root/wall_time_ns").
 double summary_number(const rapidjson::Value& doc, const char* pointer, const std::string& source);
 
-}  // namespace jolt::core
+}  // namespace jolt::host

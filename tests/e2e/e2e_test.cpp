@@ -442,6 +442,13 @@ TEST_CASE("prove writes a proof file that verify accepts; a truncated or foreign
   Result p = run("prove --workload fibonacci --scale 10 --proof '" + proof + "'", w.dir);
   INFO(p.output);
   REQUIRE(p.code == 0);
+  // The progress lines of `profile` (a pipe: one log line per stage), none with --quiet.
+  CHECK(p.output.find("proving: stage 1/10 prove_stage0") != std::string::npos);
+  CHECK(p.output.find("proving: stage 10/10 prove_stage8") != std::string::npos);
+  Result q = run("prove -q --workload fibonacci --scale 10 --proof '" + proof + "'", w.dir);
+  REQUIRE(q.code == 0);
+  CHECK(q.output.find("proving:") == std::string::npos);
+  CHECK(q.output.find("(verified)") != std::string::npos);
   const jolt::host::ProofFile env = load_envelope(proof);
   CHECK(env.workload == "fibonacci");
   CHECK(env.scale == 10);

@@ -95,8 +95,8 @@ struct RunInfo {
   std::string out_dir;     // the --out-dir (benchmark-runs) the run directory lives in
   // The commitment scheme that made (and verified) the proof: its name ("basefold", "ligero",
   // "reveal") and its one-line parameters string (CommitmentScheme::parameters() in
-  // prover/src/pcs/include/jolt/prover/pcs/scheme.hpp). `jolt-run profile` always proves, so it always
-  // sets both; they stay unset only in a Profile no prover made (summary.json writes null).
+  // prover/src/pcs/include/jolt/prover/pcs/scheme.hpp). `jolt-run profile` always proves, so it
+  // always sets both; they stay unset only in a Profile no prover made (summary.json writes null).
   std::optional<std::string> pcs;
   std::optional<std::string> pcs_parameters;
 };

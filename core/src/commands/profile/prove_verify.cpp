@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <iostream>
 #include <jolt/atomic_file.hpp>
+#include <jolt/taxonomy.hpp>
 #include <string_view>
 
 #include "commands/profile/common_options.hpp"
@@ -15,6 +16,7 @@
 #include "jolt/core/logging.hpp"
 #include "jolt/core/run_directory.hpp"
 #include "jolt/host/pipeline.hpp"
+#include "jolt/host/progress.hpp"
 #include "jolt/host/proof_file.hpp"
 
 namespace po = boost::program_options;
@@ -23,7 +25,7 @@ namespace jolt::core {
 namespace {
 
 int parse(const char* name, int argc, char** argv, GuestOptions& g, std::string& proof_path,
-          po::variables_map& vm) {
+          bool& quiet, po::variables_map& vm) {
   po::options_description desc(
       std::string("jolt-run ") + name + ": " +
       (std::string(name) == "prove" ? "prove a workload and write the proof to a file"
@@ -31,6 +33,9 @@ int parse(const char* name, int argc, char** argv, GuestOptions& g, std::string&
       "\nusage: jolt-run " + name +
       " --workload NAME|--elf PATH [--scale s] [--pcs NAME] --proof FILE\noptions");
   desc.add_options()("help,h", "show this help")("proof", po::value(&proof_path), "the proof file");
+  if (std::string(name) == "prove")
+    desc.add_options()("quiet,q", po::bool_switch(&quiet),
+                       "no progress line while proving (the result line is still printed)");
   g.add_to(desc);
   g.add_pcs_to(desc);
   if (auto rc = g.parse(name, desc, argc, argv, vm)) return *rc;
@@ -62,14 +67,20 @@ void check_claims_match(const std::string& path, const host::ProofFile& file,
 int run_prove(int argc, char** argv) {
   GuestOptions g;
   std::string proof_path;
+  bool quiet = false;
   po::variables_map vm;
-  if (int rc = parse("prove", argc, argv, g, proof_path, vm); rc >= 0) return rc;
+  if (int rc = parse("prove", argc, argv, g, proof_path, quiet, vm); rc >= 0) return rc;
   try {
     configure_logging(g.log_level);
     host::PluginLoader loader(g.plugin_paths);
     host::LoadedJob job = host::load_job(loader, g.spec);
+    // The progress line as in `profile`, without an estimate: prove keeps no run directory.
+    host::ProveProgress progress(host::ProveProgress::mode_for(quiet),
+                                 jolt::taxonomy::kEmittedStageSpans.size(), {});
     host::ProveReport r = host::prove_job(
-        job.job, job.scale, [] {}, [] {}, g.pcs);
+        job.job, job.scale, [] {}, [] {}, g.pcs,
+        [&](std::size_t k, std::string_view label) { progress.stage(k, label); });
+    progress.finish();
     const std::vector<std::uint8_t> file = host::encode_proof_file(
         host::ProofFile{job.job.workload, job.scale, r.trace_length, r.output, r.proof});
     if (jolt::Status st = jolt::write_file_atomically(
@@ -90,8 +101,9 @@ int run_prove(int argc, char** argv) {
 int run_verify(int argc, char** argv) {
   GuestOptions g;
   std::string proof_path;
+  bool quiet = false;
   po::variables_map vm;
-  if (int rc = parse("verify", argc, argv, g, proof_path, vm); rc >= 0) return rc;
+  if (int rc = parse("verify", argc, argv, g, proof_path, quiet, vm); rc >= 0) return rc;
   try {
     configure_logging(g.log_level);
     host::ProofFileResult read = host::read_proof_file(proof_path);

@@ -359,6 +359,53 @@ struct Oracle {
   pcs::MerkleTree tree;
 };
 
+// The encoder's two serial pieces, shared by rs_encode (whole codewords, block by block) and
+// rs_encode_at (one block at a time for chosen positions).
+//
+// Input of an NTT of size n·rep whose message occupies its first n entries (the rest zero), in
+// bit-reversed order with the first log2(rep) layers already applied — on zero padding those
+// layers only copy, so each entry appears rep times: dst[i·rep + k] = value(bit_reverse(i)) for
+// destination slots i in [begin, end) and k < rep.
+template <class Value>
+void fill_bit_reversed(Fr* dst, std::size_t begin, std::size_t end, unsigned log_n, std::size_t rep,
+                       const Value& value) {
+  for (std::size_t i = begin; i < end; ++i)
+    std::fill_n(dst + i * rep, rep, value(bit_reverse(i, log_n)));
+}
+
+// small[len/2 + j] = ω_len^j for every layer length len ≤ B (powers of two), read from the table
+// tw of ω_M^i (i < M/2) at stride tw_stride: each layer's twiddles contiguous for the block kernel.
+std::vector<Fr> block_twiddles(std::size_t B, std::size_t M, std::span<const Fr> tw,
+                               std::size_t tw_stride) {
+  std::vector<Fr> small(std::max<std::size_t>(B, 2));
+  for (std::size_t len = 2; len <= B; len <<= 1)
+    for (std::size_t j = 0; j < len / 2; ++j) small[len / 2 + j] = tw[j * (M / len) * tw_stride];
+  return small;
+}
+
+// Radix-2 decimation-in-time layers len = first_len, 2·first_len, …, B on one block of B entries
+// in place, with twiddles from block_twiddles.
+void butterfly_layers(Fr* blk, std::size_t B, std::size_t first_len, const Fr* small) {
+  for (std::size_t len = first_len; len <= B; len <<= 1) {
+    const std::size_t half = len / 2;
+    const Fr* w = small + half;
+    for (std::size_t base = 0; base < B; base += len) {
+      Fr* lo = blk + base;
+      Fr* hi = lo + half;
+      {
+        const Fr t = hi[0];
+        hi[0] = lo[0] - t;
+        lo[0] += t;
+      }
+      for (std::size_t j = 1; j < half; ++j) {
+        const Fr t = hi[j] * w[j];
+        hi[j] = lo[j] - t;
+        lo[j] += t;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 // ---- Reed–Solomon encoding ------------------------------------------------------------------
@@ -388,40 +435,17 @@ void rs_encode(std::span<const Fr> msg, unsigned log_inv_rate, std::span<Fr> out
   // Bit-reversed zero-padded input with the first log_inv_rate layers applied (copies).
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, msg.size(), 4096),
                     [&](const tbb::blocked_range<std::size_t>& rg) {
-                      for (std::size_t i = rg.begin(); i < rg.end(); ++i)
-                        std::fill_n(out.begin() + static_cast<std::ptrdiff_t>(i * rep), rep,
-                                    msg[bit_reverse(i, L)]);
+                      fill_bit_reversed(out.data(), rg.begin(), rg.end(), L, rep,
+                                        [&](std::size_t t) { return msg[t]; });
                     });
   // Layers with blocks of up to kBlock elements run block by block (cache-resident), each
   // layer's twiddles contiguous; the remaining layers run twiddle-outer over the whole array.
   constexpr std::size_t kBlock = std::size_t{1} << 13;
   const std::size_t B = std::min(M, kBlock);
-  std::vector<Fr> small(B);  // small[len/2 + j] = ω_len^j
-  for (std::size_t len = 2; len <= B; len <<= 1)
-    for (std::size_t j = 0; j < len / 2; ++j) small[len / 2 + j] = tw[j * (M / len) * tw_stride];
+  const std::vector<Fr> small = block_twiddles(B, M, tw, tw_stride);
   Fr* v = out.data();
-  const std::size_t first_len = rep * 2;
-  tbb::parallel_for(std::size_t{0}, M / B, [&](std::size_t b) {
-    Fr* blk = v + b * B;
-    for (std::size_t len = first_len; len <= B; len <<= 1) {
-      const std::size_t half = len / 2;
-      const Fr* w = small.data() + half;
-      for (std::size_t base = 0; base < B; base += len) {
-        Fr* lo = blk + base;
-        Fr* hi = lo + half;
-        {
-          const Fr t = hi[0];
-          hi[0] = lo[0] - t;
-          lo[0] += t;
-        }
-        for (std::size_t j = 1; j < half; ++j) {
-          const Fr t = hi[j] * w[j];
-          hi[j] = lo[j] - t;
-          lo[j] += t;
-        }
-      }
-    }
-  });
+  tbb::parallel_for(std::size_t{0}, M / B,
+                    [&](std::size_t b) { butterfly_layers(v + b * B, B, rep * 2, small.data()); });
   // Layers longer than B: the elements {c·B + j : c < M/B} for one j are the sub-transform those
   // layers apply, so a strip of W consecutive j runs all of them while its (M/B)·W elements stay
   // in cache (one pass over the array instead of one per layer).
@@ -475,21 +499,12 @@ void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
   // only for t < S/rep: the rate-2^-R encoding of msg[b + t·blocks], t < sub. Then
   // C[p] = Σ_b ω_M^(p·b) · A_b[p mod S], summed by Horner from the last block down.
   std::vector<Fr> A(S), acc(positions.size()), step(positions.size());
+  const std::vector<Fr> small = block_twiddles(S, M, tw, 1);
   for (std::size_t i = 0; i < positions.size(); ++i) step[i] = omega(positions[i]);
   for (std::size_t b = blocks; b-- > 0;) {
-    for (std::size_t t = 0; t < sub; ++t) {
-      const std::size_t q = bit_reverse(t, ls - log_inv_rate) * rep;  // bit-reversed, R copies
-      std::fill_n(A.begin() + static_cast<std::ptrdiff_t>(q), rep, msg[b + t * blocks]);
-    }
-    for (std::size_t len = 2 * rep; len <= S; len <<= 1) {
-      const std::size_t half = len / 2, stride = M / len;
-      for (std::size_t base = 0; base < S; base += len)
-        for (std::size_t j = 0; j < half; ++j) {
-          const Fr t = A[base + j + half] * tw[j * stride];
-          A[base + j + half] = A[base + j] - t;
-          A[base + j] += t;
-        }
-    }
+    fill_bit_reversed(A.data(), 0, sub, ls - log_inv_rate, rep,
+                      [&](std::size_t t) { return msg[b + t * blocks]; });
+    butterfly_layers(A.data(), S, 2 * rep, small.data());
     for (std::size_t i = 0; i < positions.size(); ++i)
       acc[i] = acc[i] * step[i] + A[positions[i] & (S - 1)];
   }

@@ -2,6 +2,8 @@
 workload display names, and a fatal-error exit that names the file at fault."""
 
 import base64
+import glob
+import json
 import os
 import sys
 
@@ -34,8 +36,51 @@ def ordered_workloads(names):
     return known + sorted(n for n in names if n not in known)
 
 
-def hardware_line():
-    """'Hardware: <cpu model>, <n> cores, <m> GiB RAM' from /proc/cpuinfo and /proc/meminfo."""
+def describe_host(model, cores, mem_bytes):
+    """'<cpu model>, <n> cores, <m> GiB RAM', 'unknown ...' for what is missing."""
+    parts = [model or "unknown CPU"]
+    parts.append(f"{cores} cores" if cores else "unknown core count")
+    parts.append(f"{mem_bytes / 2**30:.0f} GiB RAM" if mem_bytes else "unknown RAM")
+    return ", ".join(parts)
+
+
+def recorded_hosts(summaries):
+    """The distinct run.host records (summary.json schema 3) of parsed summaries, as strings."""
+    hosts = set()
+    for s in summaries:
+        host = (s.get("run") or {}).get("host") if isinstance(s, dict) else None
+        if isinstance(host, dict):
+            hosts.add(describe_host(host.get("cpu_model"), host.get("logical_cpus"),
+                                    host.get("memory_bytes")))
+    return hosts
+
+
+def hardware_line(summaries=None):
+    """The machine the runs happened on, from their summary.json run.host (schema 3): one
+    'Hardware: ...' line, or 'Hardware: N machines' when they differ. Without recorded hosts
+    (older summaries, or none given), this machine, said as such."""
+    hosts = recorded_hosts(summaries or [])
+    if len(hosts) == 1:
+        return "Hardware: " + next(iter(hosts))
+    if len(hosts) > 1:
+        return f"Hardware: {len(hosts)} machines ({'; '.join(sorted(hosts))})"
+    return "Hardware (this machine; the runs recorded none): " + this_machine()
+
+
+def latest_summaries(traces_dir):
+    """Parsed latest_*/summary.json under traces_dir (unreadable ones skipped)."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(traces_dir, "latest_*", "summary.json"))):
+        try:
+            with open(path, encoding="utf-8") as f:
+                out.append(json.load(f))
+        except (OSError, ValueError):
+            continue
+    return out
+
+
+def this_machine():
+    """The plotting machine from /proc/cpuinfo and /proc/meminfo."""
     model = None
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
@@ -55,10 +100,7 @@ def hardware_line():
                     break
     except (OSError, ValueError, IndexError):
         pass
-    parts = [model or "unknown CPU"]
-    parts.append(f"{cores} cores" if cores else "unknown core count")
-    parts.append(f"{mem_gib:.0f} GiB RAM" if mem_gib is not None else "unknown RAM")
-    return "Hardware: " + ", ".join(parts)
+    return describe_host(model, cores, mem_gib * 2**30 if mem_gib is not None else None)
 
 
 def use_agg():
@@ -73,8 +115,8 @@ def use_agg():
     return plt
 
 
-def write_html(path, title, pngs):
-    """A self-contained page embedding the given PNG files."""
+def write_html(path, title, pngs, hardware):
+    """A self-contained page embedding the given PNG files under the hardware line."""
     body = []
     for png in pngs:
         with open(png, "rb") as f:
@@ -83,5 +125,5 @@ def write_html(path, title, pngs):
                     f'src="data:image/png;base64,{data}"/></figure>')
     with open(path, "w", encoding="utf-8") as f:
         f.write(f"<!doctype html><html><head><meta charset=\"utf-8\"><title>{title}</title>"
-                f"</head><body><h1>{title}</h1><p>{hardware_line()}</p>{''.join(body)}"
+                f"</head><body><h1>{title}</h1><p>{hardware}</p>{''.join(body)}"
                 "</body></html>\n")

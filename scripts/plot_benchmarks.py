@@ -12,8 +12,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from jolt_plot_common import (die, hardware_line, label_for, ordered_workloads,  # noqa: E402
-                              use_agg, write_html)
+from jolt_plot_common import (die, hardware_line, label_for, latest_summaries,  # noqa: E402
+                              ordered_workloads, use_agg, write_html)
 
 def pow2_label(x, _pos):
     """Tick label 2^n (with the size in words for the round ones: 2^20 = 1 million)."""
@@ -71,7 +71,8 @@ def main():
     from matplotlib.ticker import FuncFormatter, MaxNLocator
     os.makedirs(args.output_dir, exist_ok=True)
     names = ordered_workloads({n for n, _ in rows})
-    hw = hardware_line()
+    # The runs' own host records: the latest_*/summary.json next to the CSV (benchmark writes both).
+    hw = hardware_line(latest_summaries(os.path.dirname(os.path.abspath(args.csv))))
     written = []
 
     if args.plot_type in ("all", "speed"):
@@ -116,7 +117,7 @@ def main():
 
     if args.html:
         page = os.path.join(args.output_dir, "benchmark_plots.html")
-        write_html(page, "Jolt zkVM Benchmark", written)
+        write_html(page, "Jolt zkVM Benchmark", written, hw)
         written.append(page)
     for w in written:
         print(f"wrote {w}")

@@ -23,12 +23,16 @@ def load_points(traces_dir):
     paths = sorted(glob.glob(os.path.join(traces_dir, "latest_*", "summary.json")))
     if not paths:
         die(f"{traces_dir}: no latest_*/summary.json (run profile/benchmark with --format chrome)")
-    points = {}
+    points, summaries = {}, []
     for path in paths:
         try:
             with open(path, encoding="utf-8") as f:
                 s = json.load(f)
-            workload, scale = s["run"]["workload"], int(s["run"]["scale_log2"])
+            workload = s["run"]["workload"]
+            # The padded scale actually proved (schema 3); older summaries have only the
+            # requested one.
+            padded = s["run"].get("padded_scale_log2")
+            scale = int(padded if isinstance(padded, int) else s["run"]["scale_log2"])
         except (OSError, ValueError, KeyError, TypeError) as e:
             print(f"warning: {path}: skipping unreadable summary ({e})", file=sys.stderr)
             continue
@@ -40,9 +44,10 @@ def load_points(traces_dir):
                   file=sys.stderr)
             continue
         points.setdefault(workload, []).append((scale, float(peak)))
+        summaries.append(s)
     if not points:
         die(f"{traces_dir}: no summary carried a peak memory value")
-    return points
+    return points, summaries
 
 
 def main():
@@ -56,7 +61,8 @@ def main():
     if ext not in (".png", ".html") or not base:
         die(f"--output-name {args.output_name}: expected a .png or .html file name")
 
-    points = load_points(args.traces_dir)
+    points, summaries = load_points(args.traces_dir)
+    hardware = hardware_line(summaries)
     plt = use_agg()
     from matplotlib.ticker import FuncFormatter, MaxNLocator
     os.makedirs(args.output_dir, exist_ok=True)
@@ -68,7 +74,7 @@ def main():
     ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _p: f"2^{int(x)}"))
     ax.set_xlabel("Scale (log2 of padded trace length)")
     ax.set_ylabel("Peak Memory Usage (GiB)")
-    ax.set_title(f"Jolt zkVM Peak Memory Usage\n{hardware_line()}", fontsize=11)
+    ax.set_title(f"Jolt zkVM Peak Memory Usage\n{hardware}", fontsize=11)
     ax.grid(True, alpha=0.3)
     ax.legend()
     png = os.path.join(args.output_dir, base + ".png")
@@ -77,7 +83,7 @@ def main():
     print(f"wrote {png}")
     if ext == ".html":
         page = os.path.join(args.output_dir, args.output_name)
-        write_html(page, "Jolt zkVM Peak Memory Usage", [png])
+        write_html(page, "Jolt zkVM Peak Memory Usage", [png], hardware)
         print(f"wrote {page}")
 
 

@@ -6,6 +6,9 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <string>
+#include <thread>
 
 namespace jolt {
 
@@ -28,6 +31,30 @@ std::optional<std::uint64_t> peak_rss_bytes() noexcept {
   struct rusage ru {};
   if (::getrusage(RUSAGE_SELF, &ru) != 0) return std::nullopt;
   return static_cast<std::uint64_t>(ru.ru_maxrss) * 1024u;  // Linux reports KiB
+}
+
+HostInfo read_host_info() {
+  HostInfo h;
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    if (line.rfind("model name", 0) != 0) continue;
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) break;
+    std::string model = line.substr(colon + 1);
+    model.erase(0, model.find_first_not_of(" \t"));
+    if (!model.empty()) h.cpu_model = model;
+    break;
+  }
+  const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
+  if (online > 0) h.logical_cpus = static_cast<std::uint32_t>(online);
+  std::ifstream meminfo("/proc/meminfo");
+  for (std::string line; std::getline(meminfo, line);) {
+    if (line.rfind("MemTotal:", 0) != 0) continue;
+    const unsigned long long kib = std::strtoull(line.c_str() + 9, nullptr, 10);
+    if (kib > 0) h.memory_bytes = static_cast<std::uint64_t>(kib) * 1024u;
+    break;
+  }
+  return h;
 }
 
 }  // namespace jolt

@@ -4,6 +4,7 @@
 #include <jolt/summary.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <limits>
 
@@ -87,6 +88,14 @@ ProfileSummary summarize(const Profile& profile) {
   out.run.git_rev = profile.run.git_rev;
   out.run.pcs = profile.run.pcs;
   out.run.pcs_parameters = profile.run.pcs_parameters;
+  out.run.trace_length = profile.trace_length;
+  if (profile.padded_trace_length != 0) {
+    out.run.padded_scale_log2 =
+        static_cast<std::uint32_t>(std::bit_width(profile.padded_trace_length) - 1);
+    out.run.proof_size_bytes = profile.proof_size_bytes;
+  }
+  out.run.verified = profile.verified;
+  out.run.host = profile.run.host;
   if (profile.peak_rss_bytes) out.peak_rss_gib = double(*profile.peak_rss_bytes) / kBytesPerGib;
 
   // Aggregate every replayed span; remember root and stage instances in global close order.

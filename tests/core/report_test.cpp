@@ -139,9 +139,13 @@ TEST_CASE("report text: 80 columns, every section, the summary's run fields") {
   CHECK(row.find("1.00 GiB") != std::string::npos);
   CHECK(text.find("top 8 of 8 span labels by self time:") != std::string::npos);
   CHECK(text.find("memory_gib") != std::string::npos);
-  // The fixture summary records neither proof size nor a verified flag: nothing is invented.
-  CHECK(text.find("proof") == std::string::npos);
-  CHECK(text.find("verified") == std::string::npos);
+  // Schema 3's record of what was proved and where, one line each (host's members by name).
+  CHECK(text.find("trace_length 40000") != std::string::npos);
+  CHECK(text.find("padded_scale_log2 16") != std::string::npos);
+  CHECK(text.find("proof_size_bytes 12345") != std::string::npos);
+  CHECK(text.find("verified true") != std::string::npos);
+  CHECK(text.find("host.cpu_model Test CPU @ 3.00GHz") != std::string::npos);
+  CHECK(text.find("host.logical_cpus 2") != std::string::npos);
 }
 
 TEST_CASE("report: fields the summary adds to run are shown; fields it lacks are left out") {

@@ -70,6 +70,7 @@ const Workspace& profiled() {
     Result r = run("profile --workload fibonacci --scale 13 --format chrome", w.dir);
     INFO(r.output);
     REQUIRE(r.code == 0);
+    std::ofstream(w.dir / "profile.out") << r.output;  // the console output, for the checks
   }
   return w;
 }
@@ -121,9 +122,24 @@ TEST_CASE("profile writes a run directory, moves latest_, and its artifacts are 
   rapidjson::Document s;
   s.Parse(slurp(run_dir / "summary.json").c_str());
   REQUIRE_FALSE(s.HasParseError());
-  CHECK(s["schema_version"].GetUint() == 2);
+  CHECK(s["schema_version"].GetUint() == 3);
   CHECK(std::string(s["run"]["workload"].GetString()) == "fibonacci");
   CHECK(s["run"]["scale_log2"].GetUint() == 13);
+  // What was proved, and where (schema v3).
+  const std::uint64_t rows = s["run"]["trace_length"].GetUint64();
+  const unsigned padded = s["run"]["padded_scale_log2"].GetUint();
+  CHECK(rows > 0);
+  CHECK(padded <= 13);
+  CHECK(rows < (std::uint64_t{1} << padded));
+  CHECK(s["run"]["proof_size_bytes"].GetUint64() > 0);
+  CHECK(s["run"]["verified"].GetBool());
+  REQUIRE(s["run"]["host"]["logical_cpus"].IsUint());
+  CHECK(s["run"]["host"]["logical_cpus"].GetUint() >= 1);
+  CHECK(s["run"]["host"]["memory_bytes"].GetUint64() > 0);
+  // The console says when the padded scale is below the requested one (the run keeps its name).
+  const std::string console = slurp(w.dir / "profile.out");
+  CHECK((console.find("proved at padded scale 2^" + std::to_string(padded)) != std::string::npos) ==
+        (padded < 13));
   CHECK(std::string(s["root"]["label"].GetString()) == "jolt_prover::prove");
   CHECK(s["root"]["wall_time_ns"].GetUint64() > 0);
   const double dark = s["root"]["dark_time_fraction"].GetDouble();
@@ -653,7 +669,7 @@ TEST_CASE("summary.json records the commitment scheme and its parameters (--pcs)
     s.Parse(slurp(runs / (std::string("latest_") + trace) / "summary.json").c_str());
     REQUIRE_FALSE(s.HasParseError());
     REQUIRE(s.IsObject());
-    CHECK(s["schema_version"].GetUint() == 2);
+    CHECK(s["schema_version"].GetUint() == 3);
     REQUIRE(s["run"]["pcs"].IsString());
     REQUIRE(s["run"]["pcs_parameters"].IsString());
     return std::pair<std::string, std::string>(s["run"]["pcs"].GetString(),

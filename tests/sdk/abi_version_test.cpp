@@ -3,26 +3,32 @@
 // entry, then update the pins below.
 #include <doctest/doctest.h>
 
+#include <jolt/process.hpp>
 #include <jolt/profile.hpp>
 #include <jolt/version.hpp>
 
-TEST_CASE("plugin ABI is 3.0, summary.json schema 2") {
-  CHECK(jolt::kAbiMajor == 3);
-  CHECK(jolt::kAbiMinor == 1);
-  CHECK(jolt::kSummarySchemaVersion == 2);
+TEST_CASE("plugin ABI is 4.0, summary.json schema 3") {
+  CHECK(jolt::kAbiMajor == 4);
+  CHECK(jolt::kAbiMinor == 0);
+  CHECK(jolt::kSummarySchemaVersion == 3);
 }
 
-TEST_CASE("the Profile and its rows have the fields ABI 3 promises, in order") {
+TEST_CASE("the Profile and its rows have the fields ABI 4 promises, in order") {
   // Structured bindings fail to compile when a field is added or removed.
   jolt::Profile p;
   auto& [run, threads, counters, stage_rss, heap, peak_rss, prove_time, proof_size, trace_length,
          padded_length, verified] = p;
   CHECK(threads.empty());
   // ABI 3: RunInfo gained pcs and pcs_parameters (the commitment scheme of the proof).
+  // ABI 4: RunInfo gained host (the machine the run happened on).
   auto& [workload, scale_log2, backend, timestamp, git_rev, trace_name, run_dir, out_dir, pcs,
-         pcs_parameters] = run;
+         pcs_parameters, host] = run;
   CHECK_FALSE(pcs);
   CHECK_FALSE(pcs_parameters);
+  auto& [cpu_model, logical_cpus, memory_bytes] = host;
+  CHECK_FALSE(cpu_model);
+  CHECK_FALSE(logical_cpus);
+  CHECK_FALSE(memory_bytes);
   jolt::StageRssRow row{"prove_stage0", 1, 2, 3, 4, 5};
   auto& [stage, rss_open, rss_close, row_tid, open_ns, close_ns] = row;
   CHECK(stage == "prove_stage0");
@@ -41,4 +47,18 @@ TEST_CASE("the Profile and its rows have the fields ABI 3 promises, in order") {
   (void)peak_rss, (void)prove_time;
   (void)proof_size, (void)trace_length, (void)padded_length, (void)verified, (void)rss_open;
   (void)rss_close, (void)label, (void)stacks, (void)name, (void)ph, (void)args;
+}
+
+TEST_CASE("read_host_info describes this machine") {
+  const jolt::HostInfo h = jolt::read_host_info();
+  // Linux always has /proc/meminfo and an online CPU count; the model name line is absent on some
+  // architectures, so only its form is checked.
+  REQUIRE(h.logical_cpus);
+  CHECK(*h.logical_cpus >= 1);
+  REQUIRE(h.memory_bytes);
+  CHECK(*h.memory_bytes > (std::uint64_t{64} << 20));
+  if (h.cpu_model) {
+    CHECK_FALSE(h.cpu_model->empty());
+    CHECK(h.cpu_model->front() != ' ');
+  }
 }

@@ -89,11 +89,40 @@ TEST_CASE("validator checks summaries against the embedded schema and semantics"
   no_label_field.replace(no_label_field.find("\"wall_time_ns\""), 14, "\"wall_time_xx\"");
   CHECK_FALSE(validate_text(no_label_field).ok());
 
-  std::string v3 = good;
-  v3.replace(v3.find("\"schema_version\": 2"), 19, "\"schema_version\": 3");
-  auto r3 = validate_text(v3);
-  CHECK_FALSE(r3.ok());
-  CHECK(mentions(r3, "schema_version is 3"));
+  std::string v4 = good;
+  v4.replace(v4.find("\"schema_version\": 3"), 19, "\"schema_version\": 4");
+  auto r4 = validate_text(v4);
+  CHECK_FALSE(r4.ok());
+  CHECK(mentions(r4, "schema_version is 4"));
+}
+
+TEST_CASE("the run record of what was proved must agree with itself (schema v3 semantics)") {
+  auto with = [](auto change) {
+    rapidjson::Document d;
+    d.Parse(jolt::sinks::summary_to_json(jolt::summarize(jolt::testing::fixture_profile())));
+    change(d["run"], d.GetAllocator());
+    rapidjson::StringBuffer sb;
+    rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+    d.Accept(w);
+    return validate_text(sb.GetString());
+  };
+  CHECK(with([](rapidjson::Value&, auto&) {}).ok());
+  // Proved at a larger scale than the one asked for.
+  auto big = with([](rapidjson::Value& run, auto&) { run["padded_scale_log2"].SetUint(17); });
+  CHECK(mentions(big, "/run/padded_scale_log2 exceeds the requested scale_log2"));
+  // More trace rows than the padded length holds.
+  auto rows = with([](rapidjson::Value& run, auto&) { run["trace_length"].SetUint64(65536); });
+  CHECK(mentions(rows, "/run/trace_length does not fit in 2^padded_scale_log2 rows"));
+  // No prover (null padded scale) but a proof size.
+  auto ghost = with([](rapidjson::Value& run, auto&) { run["padded_scale_log2"].SetNull(); });
+  CHECK(mentions(ghost, "no prover ran"));
+  // No prover and nothing claimed: fine.
+  auto none = with([](rapidjson::Value& run, auto&) {
+    run["padded_scale_log2"].SetNull();
+    run["proof_size_bytes"].SetNull();
+    run["verified"].SetBool(false);
+  });
+  CHECK_MESSAGE(none.ok(), jolt::validate::format_report("summary.json", none));
 }
 
 TEST_CASE("a summary.json of schema version 1 (before run.pcs) is named as older, not as broken") {
@@ -112,7 +141,7 @@ TEST_CASE("a summary.json of schema version 1 (before run.pcs) is named as older
   CHECK_FALSE(r.ok());
   REQUIRE(r.errors.size() == 1);
   CHECK(mentions(r, "schema_version is 1: written by an older jolt-run"));
-  CHECK(mentions(r, "validates version 2"));
+  CHECK(mentions(r, "validates version 3"));
   CHECK_FALSE(mentions(r, "schema violation"));
 }
 
@@ -134,37 +163,37 @@ TEST_CASE("validate never crashes on hostile input: each case is an error naming
   CHECK(mentions(dr, "nested deeper than 256 levels"));
   // Unterminated deep nesting is a parse error, not a crash.
   CHECK(mentions(validate_text(std::string(150000, '{')), "not valid JSON"));
-  // schema_version 2^32 + 2 is not 2.
+  // schema_version 2^32 + 3 is not 3.
   const std::string good =
       jolt::sinks::summary_to_json(jolt::summarize(jolt::testing::fixture_profile()));
   std::string wrap = good;
-  wrap.replace(wrap.find("\"schema_version\": 2"), 19, "\"schema_version\": 4294967298");
+  wrap.replace(wrap.find("\"schema_version\": 3"), 19, "\"schema_version\": 4294967299");
   auto w = validate_text(wrap);
   CHECK_FALSE(w.ok());
-  CHECK(mentions(w, "schema_version is 4294967298"));
+  CHECK(mentions(w, "schema_version is 4294967299"));
 }
 
 TEST_CASE("--schema: a permissive schema checks what is there; a self-referencing one is refused") {
   // {} accepts any shape: the semantic checks must not assume one.
-  for (const char* doc : {R"({"schema_version": 2})", R"({"schema_version": 2, "root": 3,
+  for (const char* doc : {R"({"schema_version": 3})", R"({"schema_version": 3, "root": 3,
         "spans": [], "stages": {}, "counters": {"c": 5}, "heap": {"h": {"roots": 1}}})",
-                          R"({"schema_version": 2, "root": {"label": 7}, "spans": {"s": 1},
+                          R"({"schema_version": 3, "root": {"label": 7}, "spans": {"s": 1},
         "stages": [1, {"label": []}], "heap": {"h": {"roots": {"a": "x"}, "total_bytes": 0}}})"}) {
     INFO(doc);
     auto r = jolt::validate::validate_summary(doc, "{}");
     CHECK(r.kind == jolt::validate::FileKind::kSummary);
   }
-  auto v3 = jolt::validate::validate_summary(R"({"schema_version": 3})", "{}");
-  CHECK(mentions(v3, "schema_version is 3"));
+  auto v4 = jolt::validate::validate_summary(R"({"schema_version": 4})", "{}");
+  CHECK(mentions(v4, "schema_version is 4"));
   for (const char* schema :
        {R"({"$ref": "#"})", R"({"definitions": {"a": {"$ref": "#/definitions/b"},
         "b": {"$ref": "#/definitions/a"}}, "$ref": "#/definitions/a"})"}) {
     INFO(schema);
-    auto r = jolt::validate::validate_summary(R"({"schema_version": 2})", schema);
+    auto r = jolt::validate::validate_summary(R"({"schema_version": 3})", schema);
     CHECK_FALSE(r.ok());
     CHECK(mentions(r, "cycle of references"));
   }
-  auto remote = jolt::validate::validate_summary(R"({"schema_version": 2})",
+  auto remote = jolt::validate::validate_summary(R"({"schema_version": 3})",
                                                  R"({"$ref": "http://example.invalid/s.json"})");
   CHECK(mentions(remote, "only local"));
   CHECK(mentions(jolt::validate::validate_summary("{}", "[]"), "not a JSON Schema"));

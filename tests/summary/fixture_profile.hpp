@@ -30,6 +30,7 @@ inline Profile fixture_profile() {
   p.run.pcs = "ligero";
   p.run.pcs_parameters = "rate=1/4 queries=189 security_bits=100";
   p.run.trace_name = "modular_fibonacci_16";
+  p.run.host = HostInfo{"Test CPU @ 3.00GHz", 2, std::uint64_t{24} << 30};
   ThreadTrack main{1, "main", {}};
   main.events = {
       b("jolt_prover::prove", 0, {{"trace_length", std::int64_t{65536}}}),

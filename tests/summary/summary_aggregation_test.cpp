@@ -20,7 +20,13 @@ Profile one_thread(std::vector<TraceEvent> events) {
 
 TEST_CASE("aggregation computes totals, self and dark time of the fixture") {
   const ProfileSummary s = summarize(jolt::testing::fixture_profile());
-  CHECK(s.schema_version == 2);
+  CHECK(s.schema_version == 3);
+  // What was proved and where (schema v3), from the Profile the host filled in.
+  CHECK(s.run.trace_length == 40000);
+  CHECK(s.run.padded_scale_log2 == std::optional<std::uint32_t>(16));
+  CHECK(s.run.proof_size_bytes == std::optional<std::uint64_t>(12345));
+  CHECK(s.run.verified);
+  CHECK(s.run.host == jolt::testing::fixture_profile().run.host);
   CHECK(s.taxonomy_version == 1);
   CHECK(s.spans.at("jolt_prover::prove").total_ns == 2'500'000);
   CHECK(s.spans.at("prove_stage0").total_ns == 900'000);
@@ -188,9 +194,12 @@ TEST_CASE("dark time uses the longest root instance; other threads never subtrac
 
 TEST_CASE("no events: empty summary with null root") {
   const ProfileSummary s = summarize(Profile{});
-  CHECK(s.schema_version == 2);
+  CHECK(s.schema_version == 3);
   CHECK_FALSE(s.run.pcs);  // no prover made this Profile
   CHECK_FALSE(s.run.pcs_parameters);
+  CHECK_FALSE(s.run.padded_scale_log2);
+  CHECK_FALSE(s.run.proof_size_bytes);
+  CHECK_FALSE(s.run.verified);
   CHECK_FALSE(s.root);
   CHECK_FALSE(s.peak_rss_gib);
   CHECK(s.spans.empty());

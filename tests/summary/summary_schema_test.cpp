@@ -112,7 +112,7 @@ TEST_CASE("the run record says which commitment scheme made the proof (schema v2
   rapidjson::Document d;
   d.Parse(json);
   REQUIRE_FALSE(d.HasParseError());
-  CHECK(d["schema_version"].GetUint() == 2);
+  CHECK(d["schema_version"].GetUint() == 3);
   CHECK(std::string(d["run"]["pcs"].GetString()) == "ligero");
   CHECK(std::string(d["run"]["pcs_parameters"].GetString()) ==
         "rate=1/4 queries=189 security_bits=100");
@@ -126,7 +126,42 @@ TEST_CASE("the run record says which commitment scheme made the proof (schema v2
   REQUIRE_FALSE(d.HasParseError());
   CHECK(d["run"]["pcs"].IsNull());
   CHECK(d["run"]["pcs_parameters"].IsNull());
+  CHECK(d["run"]["padded_scale_log2"].IsNull());
+  CHECK(d["run"]["proof_size_bytes"].IsNull());
+  CHECK_FALSE(d["run"]["verified"].GetBool());
+  CHECK(d["run"]["host"]["cpu_model"].IsNull());
   CHECK(validate(empty) == "");
+}
+
+TEST_CASE("the run record says what was proved and on which machine (schema v3)") {
+  const std::string json =
+      jolt::sinks::summary_to_json(jolt::summarize(jolt::testing::fixture_profile()));
+  rapidjson::Document d;
+  d.Parse(json);
+  REQUIRE_FALSE(d.HasParseError());
+  const rapidjson::Value& run = d["run"];
+  CHECK(run["trace_length"].GetUint64() == 40000);
+  CHECK(run["padded_scale_log2"].GetUint() == 16);
+  CHECK(run["proof_size_bytes"].GetUint64() == 12345);
+  CHECK(run["verified"].GetBool());
+  CHECK(std::string(run["host"]["cpu_model"].GetString()) == "Test CPU @ 3.00GHz");
+  CHECK(run["host"]["logical_cpus"].GetUint() == 2);
+  CHECK(run["host"]["memory_bytes"].GetUint64() == (std::uint64_t{24} << 30));
+  // In the run object after pcs_parameters, in this order.
+  CHECK(json.find("\"pcs_parameters\"") < json.find("\"trace_length\""));
+  CHECK(json.find("\"trace_length\"") < json.find("\"padded_scale_log2\""));
+  CHECK(json.find("\"proof_size_bytes\"") < json.find("\"verified\""));
+  CHECK(json.find("\"verified\"") < json.find("\"host\""));
+  CHECK(json.find("\"host\"") < json.find("\"root\""));
+  CHECK(validate(json) == "");
+  // The schema holds host to its three members.
+  rapidjson::Document extra;
+  extra.Parse(json);
+  extra["run"]["host"].AddMember("gpu", "none", extra.GetAllocator());
+  rapidjson::StringBuffer buf;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buf);
+  extra.Accept(w);
+  CHECK(validate(buf.GetString()) != "");
 }
 
 TEST_CASE("schema properties and rendered fields are the same sets (drift lock)") {

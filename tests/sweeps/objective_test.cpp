@@ -143,7 +143,7 @@ TEST_CASE("absent labels and null values are errors, never 0") {
                  "no entry \"peak_rss_gib\""));
 }
 
-TEST_CASE("summary.json schema: versions 1 and 2 are read; 3, 0 and non-summaries are refused") {
+TEST_CASE("summary.json schema: versions 1 to 3 are read; 4, 0 and non-summaries are refused") {
   // The reader knows the version the SDK writes; a bump must revisit summary_file.hpp.
   CHECK(jolt::host::kNewestSummarySchemaVersion == static_cast<int>(jolt::kSummarySchemaVersion));
   // Version 2 only added run.pcs / run.pcs_parameters: runs written before it stay readable.
@@ -153,12 +153,20 @@ TEST_CASE("summary.json schema: versions 1 and 2 are read; 3, 0 and non-summarie
              "\"git_rev\": null, \"pcs\": \"basefold\", \"pcs_parameters\": \"rate=1/4\"");
   v2.replace(v2.find("\"schema_version\": 1"), 19, "\"schema_version\": 2");
   CHECK(value("telemetry:fibonacci:prover_time_s", v2.c_str()) == doctest::Approx(2.0));
-  for (const char* bad : {"\"schema_version\": 3", "\"schema_version\": 0"}) {
+  // Version 3 only added run.trace_length, padded_scale_log2, proof_size_bytes, verified, host.
+  std::string v3 = v2;
+  v3.replace(v3.find("\"pcs_parameters\": \"rate=1/4\""), 28,
+             "\"pcs_parameters\": \"rate=1/4\", \"trace_length\": 1000, \"padded_scale_log2\": 10, "
+             "\"proof_size_bytes\": 5, \"verified\": true, \"host\": {\"cpu_model\": null, "
+             "\"logical_cpus\": 2, \"memory_bytes\": null}");
+  v3.replace(v3.find("\"schema_version\": 2"), 19, "\"schema_version\": 3");
+  CHECK(value("telemetry:fibonacci:prover_time_s", v3.c_str()) == doctest::Approx(2.0));
+  for (const char* bad : {"\"schema_version\": 4", "\"schema_version\": 0"}) {
     std::string v = kSummary;
     v.replace(v.find("\"schema_version\": 1"), 19, bad);
     CHECK(contains(error_of([&] { jolt::host::parse_summary(v, "s.json"); }),
                    std::string("schema_version ") + bad[18] +
-                       " is not supported (this build reads versions 1 to 2)"));
+                       " is not supported (this build reads versions 1 to 3)"));
   }
   CHECK(contains(error_of([&] { jolt::host::parse_summary("{\"spans\": {}}", "s.json"); }),
                  "no integer schema_version"));

@@ -22,11 +22,15 @@ def run(script, *args, cwd=None):
                           capture_output=True, text=True, timeout=60)
 
 
-def summary(workload, scale, peak_rss, peak_mem=0.5, schema_version=2):
+def summary(workload, scale, peak_rss, peak_mem=0.5, schema_version=3, cpu="Recorded CPU"):
     run = {"workload": workload, "scale_log2": scale, "backend": "reference",
            "timestamp_unix_secs": 1, "git_rev": None}
     if schema_version >= 2:  # version 2 added the commitment scheme to the run record
         run.update(pcs="basefold", pcs_parameters="basefold rate=1/4 queries=124")
+    if schema_version >= 3:  # version 3: what was proved and on which machine
+        run.update(trace_length=2**(scale - 1), padded_scale_log2=scale, proof_size_bytes=1000,
+                   verified=True, host={"cpu_model": cpu, "logical_cpus": 2,
+                                        "memory_bytes": 24 * 2**30})
     return {"schema_version": schema_version, "taxonomy_version": 1, "run": run,
             "root": {"label": "jolt_prover::prove", "wall_time_ns": 10**9, "dark_time_ns": 0,
                      "dark_time_fraction": 0.0, "peak_memory_gib": peak_mem},
@@ -97,7 +101,18 @@ class ScriptsTest(unittest.TestCase):
         with open(os.path.join(out, "benchmark_plot.png"), "rb") as f:
             self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
         with open(os.path.join(out, "benchmark_plots.html")) as f:
-            self.assertIn("Hardware: ", f.read())
+            # No summaries next to the CSV: the plotting machine, said as such.
+            self.assertIn("Hardware (this machine; the runs recorded none): ", f.read())
+        # With the sweep's latest_*/summary.json next to the CSV: the machine the runs recorded.
+        d = os.path.join(self.dir, "20260101-000000_modular_fibonacci_10")
+        os.makedirs(d)
+        with open(os.path.join(d, "summary.json"), "w") as f:
+            json.dump(summary("fibonacci", 10, 0.2), f)
+        os.symlink(os.path.basename(d), os.path.join(self.dir, "latest_modular_fibonacci_10"))
+        r = run("plot_benchmarks.py", "--csv", self.csv, "--output-dir", out, "--html")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out, "benchmark_plots.html")) as f:
+            self.assertIn("Hardware: Recorded CPU, 2 cores, 24 GiB RAM", f.read())
         out2 = os.path.join(self.dir, "speed-only")
         r = run("plot_benchmarks.py", "--csv", self.csv, "--output-dir", out2,
                 "--plot-type", "speed")
@@ -118,9 +133,9 @@ class ScriptsTest(unittest.TestCase):
 
     def test_memory_plot(self):
         runs = os.path.join(self.dir, "runs")
-        # A version-1 summary (a run from before schema v2) is read like a current one.
+        # Version-1 and -2 summaries (runs from before schema v2 and v3) are read like current ones.
         for w, s, rss, v in (("fibonacci", 10, 0.2, 1), ("fibonacci", 11, 0.3, 2),
-                             ("sha2-chain", 11, 0.4, 2)):
+                             ("sha2-chain", 11, 0.4, 3)):
             d = os.path.join(runs, f"20260101-000000_modular_{w.replace('-', '_')}_{s}")
             os.makedirs(d)
             with open(os.path.join(d, "summary.json"), "w") as f:
@@ -138,7 +153,22 @@ class ScriptsTest(unittest.TestCase):
         self.assertIn("latest_modular_btreemap_10/summary.json: skipping", r.stderr)
         self.assertNotIn("modular_fibonacci_10/summary.json", r.stderr)  # the version-1 run
         self.assertTrue(os.path.getsize(os.path.join(out, "mem.png")) > 1000)
-        self.assertTrue(os.path.isfile(os.path.join(out, "mem.html")))
+        with open(os.path.join(out, "mem.html")) as f:
+            page = f.read()
+        # Only the version-3 run recorded its host; that is the machine named.
+        self.assertIn("Hardware: Recorded CPU, 2 cores, 24 GiB RAM", page)
+        # Runs on two machines are said to be so.
+        d = os.path.join(runs, "20260101-000000_modular_sha3_12")
+        os.makedirs(d)
+        with open(os.path.join(d, "summary.json"), "w") as f:
+            json.dump(summary("sha3", 12, 0.5, cpu="Other CPU"), f)
+        os.symlink(os.path.basename(d), os.path.join(runs, "latest_modular_sha3_12"))
+        r = run("plot_memory_usage.py", "--traces-dir", runs, "--output-dir", out,
+                "--output-name", "mem.html")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(out, "mem.html")) as f:
+            self.assertIn("Hardware: 2 machines (Other CPU, 2 cores, 24 GiB RAM; Recorded CPU",
+                          f.read())
 
     def test_memory_plot_bad_input(self):
         r = run("plot_memory_usage.py", "--traces-dir", self.dir, "--output-dir", self.dir)

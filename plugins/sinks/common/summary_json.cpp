@@ -1,4 +1,4 @@
-// summary.json rendering with RapidJSON's PrettyWriter, field order as schema v2.
+// summary.json rendering with RapidJSON's PrettyWriter, field order as schema v3.
 #include "summary_json.hpp"
 
 #include <cmath>
@@ -49,6 +49,23 @@ std::string summary_to_json(const ProfileSummary& s) {
   s.run.pcs ? str(w, *s.run.pcs) : void(w.Null());
   w.Key("pcs_parameters");
   s.run.pcs_parameters ? str(w, *s.run.pcs_parameters) : void(w.Null());
+  w.Key("trace_length");
+  w.Uint64(s.run.trace_length);
+  w.Key("padded_scale_log2");
+  s.run.padded_scale_log2 ? void(w.Uint(*s.run.padded_scale_log2)) : void(w.Null());
+  w.Key("proof_size_bytes");
+  s.run.proof_size_bytes ? void(w.Uint64(*s.run.proof_size_bytes)) : void(w.Null());
+  w.Key("verified");
+  w.Bool(s.run.verified);
+  w.Key("host");
+  w.StartObject();
+  w.Key("cpu_model");
+  s.run.host.cpu_model ? str(w, *s.run.host.cpu_model) : void(w.Null());
+  w.Key("logical_cpus");
+  s.run.host.logical_cpus ? void(w.Uint(*s.run.host.logical_cpus)) : void(w.Null());
+  w.Key("memory_bytes");
+  s.run.host.memory_bytes ? void(w.Uint64(*s.run.host.memory_bytes)) : void(w.Null());
+  w.EndObject();
   w.EndObject();
   w.Key("root");
   if (s.root) {

@@ -84,6 +84,15 @@ struct HeapSnapshotRecord {
   std::uint64_t ts_ns = 0;
 };
 
+// The machine a run happened on, read by the host when the run starts (read_host_info() in
+// process.hpp); a field stays unset when the system does not say.
+struct HostInfo {
+  std::optional<std::string> cpu_model;       // /proc/cpuinfo "model name" of the first CPU
+  std::optional<std::uint32_t> logical_cpus;  // CPUs online
+  std::optional<std::uint64_t> memory_bytes;  // /proc/meminfo MemTotal
+  bool operator==(const HostInfo&) const = default;
+};
+
 struct RunInfo {
   std::string workload;          // hyphenated name, e.g. "sha2-chain"
   std::uint32_t scale_log2 = 0;  // requested scale
@@ -99,6 +108,7 @@ struct RunInfo {
   // always sets both; they stay unset only in a Profile no prover made (summary.json writes null).
   std::optional<std::string> pcs;
   std::optional<std::string> pcs_parameters;
+  HostInfo host;  // since ABI 4
 };
 
 struct Profile {

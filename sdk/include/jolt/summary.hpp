@@ -1,4 +1,4 @@
-// Summary aggregation: the numbers of summary.json (schema v2), computed once, the same way, for
+// Summary aggregation: the numbers of summary.json (schema v3), computed once, the same way, for
 // every sink and tool that reads a Profile.
 //
 //   #include <jolt/summary.hpp>
@@ -47,6 +47,13 @@ struct SummaryRunMetadata {
   std::optional<std::string> git_rev;
   std::optional<std::string> pcs;             // since schema v2; see RunInfo::pcs
   std::optional<std::string> pcs_parameters;  // since schema v2
+  // Since schema v3: what was proved and where. A Profile no prover made (padded_trace_length 0)
+  // has no padded scale and no proof size (null in summary.json) and is not verified.
+  std::uint64_t trace_length = 0;                  // unpadded trace rows
+  std::optional<std::uint32_t> padded_scale_log2;  // log2 of the padded length proved
+  std::optional<std::uint64_t> proof_size_bytes;
+  bool verified = false;
+  HostInfo host;
 };
 
 struct RootSummary {
@@ -85,7 +92,7 @@ struct HeapSnapshot {
   std::optional<std::uint64_t> at_ns;          // snapshot instant relative to root start
 };
 
-// Mirrors summary.json schema v2 field for field (maps are sorted, nullable fields optional).
+// Mirrors summary.json schema v3 field for field (maps are sorted, nullable fields optional).
 struct ProfileSummary {
   std::uint32_t schema_version = kSummarySchemaVersion;
   std::uint32_t taxonomy_version = 1;

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <bit>
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
@@ -248,7 +249,8 @@ int run_profile(int argc, char** argv) {
                                 run.path,
                                 boost::filesystem::absolute(out_dir).string(),
                                 std::string(scheme->name()),
-                                scheme->parameters()};
+                                scheme->parameters(),
+                                jolt::read_host_info()};
     profile.prove_time_ns = report.prove_time_ns;
     profile.proof_size_bytes = report.proof.size();
     profile.trace_length = report.trace_length;
@@ -267,6 +269,14 @@ int run_profile(int argc, char** argv) {
           format_memory(static_cast<double>(*profile.peak_rss_bytes) / jolt::kBytesPerGib).c_str());
     std::printf("modular %s (2^%u): proof %zu bytes, verified\n", loaded.job.workload.c_str(),
                 loaded.scale, report.proof.size());
+    // The run keeps the original's name (the requested scale); say so when the trace was padded
+    // to a smaller power of two than that, as summary.json's run.padded_scale_log2 records.
+    if (report.padded_length != 0 && report.padded_length < (std::uint64_t{1} << loaded.scale))
+      std::printf(
+          "modular %s (2^%u): proved at padded scale 2^%d (%llu trace rows); the run is "
+          "named by the requested scale\n",
+          loaded.job.workload.c_str(), loaded.scale, std::countr_zero(report.padded_length),
+          static_cast<unsigned long long>(report.trace_length));
 
     if (const jolt::SpanTree tree = jolt::replay_spans(profile); tree.dropped_or_closed() != 0)
       spdlog::warn(

@@ -244,26 +244,34 @@ RunReport report_from_summary_json(const rapidjson::Value& s, const std::string&
 
   const rapidjson::Value& run = member(s, "run", "", source);
   if (!run.IsObject()) throw host::SummaryError(source + ": /run is not an object");
-  for (auto it = run.MemberBegin(); it != run.MemberEnd(); ++it) {
-    ReportRunField f;
-    f.key.assign(it->name.GetString(), it->name.GetStringLength());
-    const rapidjson::Value& v = it->value;
-    if (v.IsNull())
-      f.value = std::monostate{};
-    else if (v.IsBool())
-      f.value = v.GetBool();
-    else if (v.IsUint64())
-      f.value = v.GetUint64();
-    else if (v.IsInt64())
-      f.value = v.GetInt64();
-    else if (v.IsNumber())
-      f.value = v.GetDouble();
-    else if (v.IsString())
-      f.value = std::string(v.GetString(), v.GetStringLength());
-    else
-      continue;  // nested values are for the JSON itself, not a one-line field
-    r.run.push_back(std::move(f));
-  }
+  // One line per scalar field; an object's members (run.host) become "host.cpu_model" etc.
+  auto add_fields = [&r](const rapidjson::Value& obj, const std::string& prefix,
+                         auto& self) -> void {
+    for (auto it = obj.MemberBegin(); it != obj.MemberEnd(); ++it) {
+      ReportRunField f;
+      f.key = prefix + std::string(it->name.GetString(), it->name.GetStringLength());
+      const rapidjson::Value& v = it->value;
+      if (v.IsNull())
+        f.value = std::monostate{};
+      else if (v.IsBool())
+        f.value = v.GetBool();
+      else if (v.IsUint64())
+        f.value = v.GetUint64();
+      else if (v.IsInt64())
+        f.value = v.GetInt64();
+      else if (v.IsNumber())
+        f.value = v.GetDouble();
+      else if (v.IsString())
+        f.value = std::string(v.GetString(), v.GetStringLength());
+      else if (v.IsObject() && prefix.empty()) {
+        self(v, f.key + ".", self);
+        continue;
+      } else
+        continue;  // arrays and deeper nesting are for the JSON itself
+      r.run.push_back(std::move(f));
+    }
+  };
+  add_fields(run, "", add_fields);
 
   {
     auto it = s.FindMember("root");

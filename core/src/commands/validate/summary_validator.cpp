@@ -59,6 +59,24 @@ std::uint64_t uint_or(const rapidjson::Value* v, std::uint64_t fallback) {
 void semantic_checks(const rapidjson::Document& d, Report& r) {
   check_version(d, "schema_version", kSummarySchemaVersion, r);
   check_version(d, "taxonomy_version", taxonomy::kTaxonomyVersion, r);
+  if (const rapidjson::Value* run = member(d, "run"); run && run->IsObject()) {
+    // What was proved agrees with itself: the padded scale is at most the requested one and
+    // holds the trace with at least one padding row; no prover, no proof.
+    const rapidjson::Value* padded = member(*run, "padded_scale_log2");
+    const std::uint64_t rows = uint_or(member(*run, "trace_length"), 0);
+    if (padded && padded->IsUint64()) {
+      const std::uint64_t p = padded->GetUint64();
+      if (p > uint_or(member(*run, "scale_log2"), ~0ull))
+        r.errors.push_back("/run/padded_scale_log2 exceeds the requested scale_log2");
+      if (p < 64 && rows >= (std::uint64_t{1} << p))
+        r.errors.push_back("/run/trace_length does not fit in 2^padded_scale_log2 rows");
+    } else if (padded && padded->IsNull()) {
+      const rapidjson::Value* size = member(*run, "proof_size_bytes");
+      const rapidjson::Value* verified = member(*run, "verified");
+      if ((size && !size->IsNull()) || (verified && verified->IsTrue()))
+        r.errors.push_back("/run: a proof size or verified without a padded scale (no prover ran)");
+    }
+  }
   if (const rapidjson::Value* root = member(d, "root"); root && root->IsObject()) {
     const rapidjson::Value* label = member(*root, "label");
     if (label && label->IsString() && label->GetString() != std::string(taxonomy::kRootSpan))
@@ -78,8 +96,7 @@ void semantic_checks(const rapidjson::Document& d, Report& r) {
   if (const rapidjson::Value* stages = member(d, "stages"); stages && stages->IsArray())
     for (const auto& st : stages->GetArray()) {
       const rapidjson::Value* label = member(st, "label");
-      if (label && label->IsString() &&
-          !taxonomy::is_stage_span(label->GetString()))
+      if (label && label->IsString() && !taxonomy::is_stage_span(label->GetString()))
         r.errors.push_back("/stages: label \"" + std::string(label->GetString()) +
                            "\" is not a prove_stage* span");
     }

@@ -1,4 +1,4 @@
-// Reading a run's summary.json (schema §3.3, schema_version 1 or 2) for the sweep-style commands.
+// Reading a run's summary.json (schema_version 1 to 3) for the sweep-style commands.
 //
 //   rapidjson::Document s = jolt::host::load_summary(run_dir + "/summary.json");
 //   double fraction = jolt::host::summary_number(s, "/root/dark_time_fraction", path);
@@ -13,13 +13,14 @@
 
 namespace jolt::host {
 
-// The versions this reader accepts. Version 2 only added run.pcs and run.pcs_parameters, which
-// nothing here reads, so runs written before it (version 1) stay readable by `benchmark`,
-// `overhead` and `measure-objectives`. kNewest equals jolt::kSummarySchemaVersion (sdk
+// The versions this reader accepts. Version 2 only added run.pcs and run.pcs_parameters, version
+// 3 only added run.trace_length, padded_scale_log2, proof_size_bytes, verified and host; nothing
+// here requires them, so runs written before them stay readable by `benchmark`, `overhead` and
+// `measure-objectives` (`report` shows them when present). kNewest equals jolt::kSummarySchemaVersion (sdk
 // version.hpp; tests/sweeps/objective_test.cpp pins it): when the SDK's version moves, decide
 // whether the change touches a field read here before raising kNewest.
 inline constexpr int kOldestSummarySchemaVersion = 1;
-inline constexpr int kNewestSummarySchemaVersion = 2;
+inline constexpr int kNewestSummarySchemaVersion = 3;
 
 class SummaryError : public std::runtime_error {
  public:

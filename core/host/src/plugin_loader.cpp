@@ -215,6 +215,15 @@ LoadedPlugin PluginLoader::load(const std::string& name_or_path,
         break;
       }
     }
+    // No such file: a plugin whose descriptor has that name (what --list-plugins shows), first
+    // in search order.
+    if (path.empty())
+      for (const auto& l : list())
+        if (l.problem.empty() && l.name == name_or_path &&
+            (expected_kind == 0 || l.kind == plugin_kind_name(expected_kind))) {
+          path = l.path;
+          break;
+        }
     if (path.empty()) {
       std::vector<std::string> names;
       for (const auto& l : list())

@@ -42,6 +42,18 @@ TEST_CASE("a well-formed sink loads by path and by bare name from --plugin-path"
   CHECK(loader.load("nullsink", JOLT_PLUGIN_SINK).path() == p.path());
 }
 
+TEST_CASE("a bare name matches the descriptor name when no file has it") {
+  jolt::host::PluginLoader loader({JOLT_TEST_PLUGIN_DIR});
+  // libfile_named.so's descriptor says "descriptor-named": both names load it.
+  auto by_file = loader.load("file_named", JOLT_PLUGIN_SINK);
+  CHECK(by_file.name() == "descriptor-named");
+  auto by_descriptor = loader.load("descriptor-named", JOLT_PLUGIN_SINK);
+  CHECK(by_descriptor.path() == by_file.path());
+  // Of another kind than asked for: still unknown, with what exists listed by descriptor name.
+  std::string wrong = error_of(loader, "descriptor-named", JOLT_PLUGIN_WORKLOAD);
+  CHECK(wrong.find("unknown workload 'descriptor-named'") != std::string::npos);
+}
+
 TEST_CASE("the object keeps its library loaded after the loader's handle is gone") {
   std::shared_ptr<jolt::Sink> sink;
   {

@@ -1,6 +1,8 @@
 // Plugin discovery and loading (Boost.DLL). Bare names resolve to lib<name>.so in, in order:
 // --plugin-path folders, JOLT_PLUGIN_PATH (colon-separated), the build tree's plugin folder next
-// to the executable, then the install's plugin folder. A path (containing '/') loads as is.
+// to the executable, then the install's plugin folder; when no such file exists, to the first
+// plugin of the expected kind whose descriptor has that name (the name --list-plugins shows). A
+// path (containing '/') loads as is.
 //
 //   jolt::host::PluginLoader loader({"/opt/my-plugins"});
 //   auto sink = loader.load("chrome", JOLT_PLUGIN_SINK).create<jolt::Sink>();

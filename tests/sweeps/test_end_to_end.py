@@ -81,6 +81,12 @@ def main():
         failed_lines = [l for l in r.stdout.splitlines()
                         if l.startswith("     ") and "no-such-workload" in l]
         check(len(failed_lines) == 2, "the summary lists each failed command", log)
+        # The closing hint names the scripts by a path that exists (the build's source tree
+        # here; <prefix>/share/jolt-run/scripts when installed).
+        hints = [l.split()[1] for l in r.stdout.splitlines()
+                 if l.startswith("  /usr/bin/python3 ")]
+        check(len(hints) == 3 and all(os.path.isfile(h) for h in hints),
+              "the hint names the result scripts by existing paths", str(hints))
         check(f"=== Running benchmarks at scale 2^{lo} ===" in r.stdout and
               f"=== Running benchmarks at scale 2^{hi} ===" in r.stdout, "a banner per scale", log)
         check("[1/4] fibonacci" in r.stdout and "[4/4] no-such-workload" in r.stdout and

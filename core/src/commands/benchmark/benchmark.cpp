@@ -24,6 +24,19 @@ namespace fs = boost::filesystem;
 namespace jolt::core {
 namespace {
 
+// Where the result scripts are: installed next to the binary (<prefix>/bin/jolt-run ->
+// <prefix>/share/jolt-run/scripts, `cmake --install`), else the source tree this binary was built
+// from; "scripts" (relative) when neither is there.
+std::string result_scripts_dir() {
+  const fs::path exe = fs::path(host::self_executable());
+  for (const fs::path& dir : {exe.parent_path().parent_path() / JOLT_SCRIPTS_INSTALL_SUBDIR,
+                              fs::path(JOLT_SCRIPTS_SOURCE_DIR)}) {
+    boost::system::error_code ec;
+    if (fs::exists(dir / "plot_benchmarks.py", ec)) return fs::canonical(dir, ec).string();
+  }
+  return "scripts";
+}
+
 constexpr std::uint32_t kMaxSweepScale = 40;
 const char* const kDefaultWorkloads = "fibonacci,sha2-chain,sha3-chain,btreemap";
 
@@ -214,11 +227,13 @@ int run_benchmark(int argc, char** argv) {
   }
   const std::string csv = (fs::path(out_dir) / "modular_timings.csv").string();
   std::printf("\nResults accumulate in %s. Render them with:\n", csv.c_str());
-  std::printf("  /usr/bin/python3 scripts/benchmark_summary.py --csv %s\n", csv.c_str());
-  std::printf("  /usr/bin/python3 scripts/plot_benchmarks.py --csv %s --output-dir %s\n",
-              csv.c_str(), out_dir.c_str());
-  std::printf("  /usr/bin/python3 scripts/plot_memory_usage.py --traces-dir %s --output-dir %s\n",
-              out_dir.c_str(), out_dir.c_str());
+  const std::string scripts = result_scripts_dir();
+  std::printf("  /usr/bin/python3 %s/benchmark_summary.py --csv %s\n", scripts.c_str(),
+              csv.c_str());
+  std::printf("  /usr/bin/python3 %s/plot_benchmarks.py --csv %s --output-dir %s\n",
+              scripts.c_str(), csv.c_str(), out_dir.c_str());
+  std::printf("  /usr/bin/python3 %s/plot_memory_usage.py --traces-dir %s --output-dir %s\n",
+              scripts.c_str(), out_dir.c_str(), out_dir.c_str());
   std::fflush(stdout);
   if (interrupted) {
     std::fprintf(stderr, "jolt-run benchmark: interrupted (%s)\n", strsignal(interrupt_signal));

@@ -209,6 +209,35 @@ TEST_CASE("a sink that crashes the process leaves nothing that blocks a rerun") 
   CHECK(fs::exists(w.runs() / (std::string("latest_") + kTrace) / "summary.json"));
 }
 
+TEST_CASE("--sink NAME:key=value passes options; a wrong option fails before proving") {
+  Workspace w;
+  Result ok = run("profile --workload fibonacci --scale 10 --sink '" JOLT_OPTIONS_SINK
+                  ":file=opts.txt,note=hello' --sink summary",
+                  w.dir);
+  INFO(ok.output);
+  REQUIRE(ok.code == 0);
+  CHECK(slurp(w.runs() / "latest_modular_fibonacci_10" / "opts.txt") == "note=hello\n");
+  // The sink names the key it does not know; nothing was proved (no "proving:" line), no run
+  // directory was left.
+  Result bad = run("profile --workload fibonacci --scale 10 --sink '" JOLT_OPTIONS_SINK
+                   ":file=o.txt,colour=red'",
+                   w.dir);
+  CHECK(bad.code != 0);
+  CHECK(bad.output.find("sink 'options'") != std::string::npos);
+  CHECK(bad.output.find("unknown option 'colour'") != std::string::npos);
+  CHECK(bad.output.find("proving:") == std::string::npos);
+  // A built-in sink takes no options: said before proving too.
+  Result builtin = run("profile --workload fibonacci --scale 10 --sink summary:depth=3", w.dir);
+  CHECK(builtin.code != 0);
+  CHECK(builtin.output.find("sink 'summary'") != std::string::npos);
+  CHECK(builtin.output.find("takes no options (got 'depth')") != std::string::npos);
+  CHECK(builtin.output.find("proving:") == std::string::npos);
+  // A malformed option list is named.
+  Result malformed = run("profile --workload fibonacci --scale 10 --sink summary:a=1,b", w.dir);
+  CHECK(malformed.code != 0);
+  CHECK(malformed.output.find("option 'b' is not key=value") != std::string::npos);
+}
+
 TEST_CASE("bad plugin arguments get errors that name the plugin and what to do") {
   Workspace w;
   Result twice =

@@ -1,11 +1,38 @@
-// Sinks that fail: "failing" returns an error Status (proves a failed sink leaves latest_ and
-// earlier runs untouched while the other sinks still run); built with JOLT_TEST_CRASHING_SINK it
-// is "crashing", which kills the process (proves a crash leaves nothing that blocks a rerun).
+// Test sinks. "failing" returns an error Status (proves a failed sink leaves latest_ and earlier
+// runs untouched while the other sinks still run); built with JOLT_TEST_CRASHING_SINK it is
+// "crashing", which kills the process (proves a crash leaves nothing that blocks a rerun); built
+// with JOLT_TEST_OPTIONS_SINK it is "options", which takes the options file=NAME (required) and
+// note=TEXT and writes "note=TEXT" into NAME in the run directory.
 #include <csignal>
+#include <fstream>
 #include <jolt/plugin.hpp>
 #include <jolt/sink.hpp>
 
 namespace {
+#ifdef JOLT_TEST_OPTIONS_SINK
+class OptionsSink final : public jolt::Sink {
+ public:
+  jolt::Status configure(const jolt::SinkOptions& options) noexcept override {
+    for (const auto& [key, value] : options) {
+      if (key == "file")
+        file_ = value;
+      else if (key == "note")
+        note_ = value;
+      else
+        return jolt::Status::error("unknown option '" + key + "' (this sink takes file and note)");
+    }
+    if (file_.empty()) return jolt::Status::error("option file=NAME is required");
+    return {};
+  }
+  jolt::Status write(const jolt::Profile&, const jolt::SinkContext& ctx) noexcept override {
+    std::ofstream(ctx.run_dir + "/" + file_) << "note=" << note_ << "\n";
+    return {};
+  }
+
+ private:
+  std::string file_, note_;
+};
+#endif
 class FailingSink final : public jolt::Sink {
  public:
   jolt::Status write(const jolt::Profile&, const jolt::SinkContext& ctx) noexcept override {
@@ -17,7 +44,9 @@ class FailingSink final : public jolt::Sink {
 };
 }  // namespace
 
-#ifdef JOLT_TEST_CRASHING_SINK
+#if defined(JOLT_TEST_OPTIONS_SINK)
+JOLT_DEFINE_SINK_PLUGIN(OptionsSink, "options", "writes its options (test fixture)", 0)
+#elif defined(JOLT_TEST_CRASHING_SINK)
 JOLT_DEFINE_SINK_PLUGIN(FailingSink, "crashing", "kills the process (test fixture)", 0)
 #else
 JOLT_DEFINE_SINK_PLUGIN(FailingSink, "failing", "always fails (test fixture)", 0)

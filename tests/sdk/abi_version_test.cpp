@@ -5,6 +5,7 @@
 
 #include <jolt/process.hpp>
 #include <jolt/profile.hpp>
+#include <jolt/sink.hpp>
 #include <jolt/version.hpp>
 
 TEST_CASE("plugin ABI is 4.0, summary.json schema 3") {
@@ -47,6 +48,36 @@ TEST_CASE("the Profile and its rows have the fields ABI 4 promises, in order") {
   (void)peak_rss, (void)prove_time;
   (void)proof_size, (void)trace_length, (void)padded_length, (void)verified, (void)rss_open;
   (void)rss_close, (void)label, (void)stacks, (void)name, (void)ph, (void)args;
+}
+
+namespace {
+// Compiles only while Sink has write() and configure() with these signatures (ABI 4).
+class PinnedSink final : public jolt::Sink {
+ public:
+  jolt::Status write(const jolt::Profile&, const jolt::SinkContext&) noexcept override {
+    return {};
+  }
+  jolt::Status configure(const jolt::SinkOptions& o) noexcept override {
+    return o.count("k") ? jolt::Status{} : jolt::Status::error("k missing");
+  }
+};
+class DefaultSink final : public jolt::Sink {
+ public:
+  jolt::Status write(const jolt::Profile&, const jolt::SinkContext&) noexcept override {
+    return {};
+  }
+};
+}  // namespace
+
+TEST_CASE("Sink::configure: the default takes no options, an override reads its own") {
+  DefaultSink d;
+  CHECK(d.configure({}).ok);
+  const jolt::Status st = d.configure({{"depth", "3"}});
+  CHECK_FALSE(st.ok);
+  CHECK(st.message == "takes no options (got 'depth')");
+  PinnedSink p;
+  CHECK(p.configure({{"k", "v"}}).ok);
+  CHECK_FALSE(p.configure({}).ok);
 }
 
 TEST_CASE("read_host_info describes this machine") {

@@ -245,6 +245,31 @@ LoadedPlugin PluginLoader::load(const std::string& name_or_path,
   return p;
 }
 
+SinkSpec parse_sink_spec(const std::string& arg) {
+  SinkSpec spec{arg, {}};
+  const auto colon = arg.rfind(':');
+  if (colon == std::string::npos || arg.find('=', colon) == std::string::npos) return spec;
+  spec.plugin = arg.substr(0, colon);
+  if (spec.plugin.empty())
+    throw PluginError("--sink " + arg + ": no sink name before ':' (expected NAME:key=value,...)");
+  const std::string opts = arg.substr(colon + 1);
+  std::size_t start = 0;
+  while (start <= opts.size()) {
+    const auto comma = opts.find(',', start);
+    const std::string pair =
+        opts.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const auto eq = pair.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw PluginError("--sink " + arg + ": option '" + pair +
+                        "' is not key=value (expected NAME:key=value,key2=value2)");
+    if (!spec.options.emplace(pair.substr(0, eq), pair.substr(eq + 1)).second)
+      throw PluginError("--sink " + arg + ": option '" + pair.substr(0, eq) + "' is given twice");
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return spec;
+}
+
 std::vector<PluginListing> PluginLoader::list() const {
   std::vector<PluginListing> out;
   std::set<std::string> seen;

@@ -16,7 +16,13 @@
 // write() runs once per run, after prove and verify, on the main thread. It must not throw;
 // report failure through the Status (naming the file and what to do). Write files atomically
 // (jolt::write_file_atomically) so an earlier artifact is never half-overwritten.
+//
+// Options: `--sink NAME:key=value,key2=value2` hands the pairs to configure(), called once right
+// after the sink is created and before anything is proved, so a wrong option fails the run before
+// it starts. The default accepts none; a sink with options overrides it, keeps what it needs and
+// names any key it does not know in the returned Status.
 #pragma once
+#include <map>
 #include <string>
 
 #include <jolt/profile.hpp>
@@ -29,10 +35,17 @@ struct SinkContext {
   std::string out_dir;  // the benchmark-runs folder; shared files such as modular_timings.csv
 };
 
+using SinkOptions = std::map<std::string, std::string>;
+
 class Sink {
  public:
   virtual ~Sink() = default;
   virtual Status write(const Profile& profile, const SinkContext& ctx) noexcept = 0;
+  // Since ABI 4.
+  virtual Status configure(const SinkOptions& options) noexcept {
+    if (options.empty()) return {};
+    return Status::error("takes no options (got '" + options.begin()->first + "')");
+  }
 };
 
 }  // namespace jolt

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 #include <jolt/sink.hpp>
+#include <map>
 #include <string>
 
 #include "jolt/host/plugin_loader.hpp"
@@ -161,4 +162,28 @@ TEST_CASE("a truncated plugin library is reported, not mapped (no SIGBUS in dlop
     CHECK(listed);
   }
   boost::filesystem::remove_all(dir);
+}
+
+TEST_CASE("--sink NAME:key=value,... splits into the plugin and its options") {
+  using jolt::host::parse_sink_spec;
+  CHECK(parse_sink_spec("chrome").plugin == "chrome");
+  CHECK(parse_sink_spec("chrome").options.empty());
+  const auto s = parse_sink_spec("summary:depth=3,mode=a=b");
+  CHECK(s.plugin == "summary");
+  CHECK(s.options == std::map<std::string, std::string>{{"depth", "3"}, {"mode", "a=b"}});
+  // A path with ':' in it and no options part keeps its colon.
+  CHECK(parse_sink_spec("/tmp/a:b/libx.so").plugin == "/tmp/a:b/libx.so");
+  CHECK(parse_sink_spec("/tmp/a:b/libx.so:k=").options.at("k").empty());
+  auto error = [](const std::string& arg) {
+    try {
+      parse_sink_spec(arg);
+    } catch (const jolt::host::PluginError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(error("x:a=1,a=2").find("option 'a' is given twice") != std::string::npos);
+  CHECK(error("x:a=1,,b=2").find("option '' is not key=value") != std::string::npos);
+  CHECK(error("x:=1").find("option '=1' is not key=value") != std::string::npos);
+  CHECK(error(":a=1").find("no sink name before ':'") != std::string::npos);
 }

@@ -120,10 +120,12 @@ int run_profile(int argc, char** argv) {
   bool list_plugins = false, heap = false, quiet = false;
   po::options_description desc(
       "jolt-run profile: prove a workload under the profiler, verify the proof, write the run's "
-      "artifacts\nusage: jolt-run [profile] --workload NAME|PATH [--sink NAME|PATH]... "
+      "artifacts\nusage: jolt-run [profile] --workload NAME|PATH [--sink "
+      "NAME|PATH[:key=value,...]]... "
       "[options]\noptions");
-  desc.add_options()("help,h", "show this help")("sink,s", po::value(&sinks)->composing(),
-                                                 "sink plugin by name or path (repeatable)")(
+  desc.add_options()("help,h", "show this help")(
+      "sink,s", po::value(&sinks)->composing(),
+      "sink plugin by name or path (repeatable); NAME:key=value,... passes options to it")(
       "format", po::value(&format),
       "chrome = chrome+summary+csv sinks; none = no recorder (prove() timed alone, csv only); "
       "default = console report only. Default: chrome unless --sink is given")(
@@ -157,21 +159,28 @@ int run_profile(int argc, char** argv) {
     if (format_given && format != "chrome" && format != "none" && format != "default")
       throw host::PipelineError("--format " + format + ": expected chrome, none or default");
     if (!format_given) format = sinks.empty() ? "chrome" : "";
-    std::vector<std::string> sink_names = sinks;
-    if (format == "chrome") {
-      for (const char* s : {"chrome", "summary", "csv"}) sink_names.push_back(s);
-    } else if (format == "none" || format == "default") {
-      sink_names.push_back("csv");
+    // --sink NAME[:key=value,...]: the plugin and the options its configure() receives.
+    std::vector<host::SinkSpec> sink_specs;
+    std::vector<std::string> explicit_names;
+    for (const auto& s : sinks) {
+      sink_specs.push_back(host::parse_sink_spec(s));
+      explicit_names.push_back(sink_specs.back().plugin);
     }
-    if (heap) sink_names.push_back("folded");
+    if (format == "chrome") {
+      for (const char* s : {"chrome", "summary", "csv"}) sink_specs.push_back({s, {}});
+    } else if (format == "none" || format == "default") {
+      sink_specs.push_back({"csv", {}});
+    }
+    if (heap) sink_specs.push_back({"folded", {}});
 
     std::vector<LoadedSink> loaded_sinks;
     std::set<std::string> seen_paths;
-    for (const auto& s : sink_names) {
+    for (const auto& spec : sink_specs) {
+      const std::string& s = spec.plugin;
       host::LoadedPlugin p = loader.load(s, JOLT_PLUGIN_SINK);
       if (!seen_paths.insert(p.path()).second) {
         // The shorthand and an explicit --sink may name the same plugin: that is one sink.
-        bool explicit_twice = std::count(sinks.begin(), sinks.end(), s) > 1;
+        bool explicit_twice = std::count(explicit_names.begin(), explicit_names.end(), s) > 1;
         if (explicit_twice)
           throw host::PipelineError(
               "sink '" + s + "' is given twice; each sink runs once per run — drop the repeat");
@@ -183,6 +192,9 @@ int run_profile(int argc, char** argv) {
                                     p.path() + "); pass only one of them");
       loaded_sinks.push_back(
           LoadedSink{p.name(), p.path(), p.descriptor().capabilities, p.create<jolt::Sink>()});
+      // Options are checked now, before anything is proved.
+      if (const jolt::Status st = loaded_sinks.back().sink->configure(spec.options); !st)
+        throw host::PluginError("sink '" + p.name() + "' (" + p.path() + "): " + st.message);
     }
     bool needs_trace = format == "default";
     bool wants_heap = false;

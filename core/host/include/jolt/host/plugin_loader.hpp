@@ -11,6 +11,7 @@
 // Every failure throws PluginError whose message names the plugin and what to do.
 // Not thread-safe; load plugins from one thread.
 #pragma once
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -66,6 +67,16 @@ struct PluginListing {
   std::string description;
   std::string problem;  // non-empty when the file could not be loaded as a plugin
 };
+
+// A --sink argument: the plugin (bare name or path) and its options,
+// "NAME[:key=value[,key=value]...]". The options part follows the last ':' when that part holds
+// an '=' (so a path may contain ':'). Throws PluginError for an empty key, a pair without '=' or
+// a key given twice, naming the argument.
+struct SinkSpec {
+  std::string plugin;
+  std::map<std::string, std::string> options;
+};
+SinkSpec parse_sink_spec(const std::string& arg);
 
 class PluginLoader {
  public:

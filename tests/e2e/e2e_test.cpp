@@ -171,6 +171,25 @@ TEST_CASE("profile writes a run directory, moves latest_, and its artifacts are 
                   0) == 0);
 }
 
+TEST_CASE("diff compares a run with itself: no change, noise unknown, no regression") {
+  const Workspace& w = profiled();
+  const std::string dir = (w.runs() / (std::string("latest_") + kTrace)).string();
+  Result d = run("diff '" + dir + "' '" + dir + "/summary.json' --fail-on-regression 1", w.dir);
+  INFO(d.output);
+  CHECK(d.code == 0);
+  CHECK(d.output.find("A: fibonacci 2^13 (1 run)") != std::string::npos);
+  CHECK(d.output.find("stage prove_stage0") != std::string::npos);
+  CHECK(d.output.find("+0.0%") != std::string::npos);
+  CHECK(d.output.find("noise unknown") != std::string::npos);
+  Result md = run("diff '" + dir + "' '" + dir + "' --markdown", w.dir);
+  CHECK(md.output.find("| metric | A (median) | B (median) | change | verdict |") !=
+        std::string::npos);
+  Result missing = run("diff '" + dir + "' /nonexistent", w.dir);
+  CHECK(missing.code == 1);
+  CHECK(missing.output.find("/nonexistent") != std::string::npos);
+  CHECK(run("diff '" + dir + "'", w.dir).code == 2);
+}
+
 TEST_CASE("a failing sink listed first: the other sinks still run, the run fails, latest_ stays") {
   const Workspace& w = profiled();
   const fs::path latest = w.runs() / (std::string("latest_") + kTrace);
@@ -800,7 +819,8 @@ TEST_CASE("--help, help and no arguments list every command; --version names the
     Result h = run(args, w.dir);
     INFO(args, h.output);
     CHECK(h.code == 0);
-    for (const char* cmd : {"profile", "prove", "verify", "report", "validate", "benchmark"})
+    for (const char* cmd :
+         {"profile", "prove", "verify", "report", "validate", "benchmark", "diff"})
       CHECK(h.output.find(std::string("\n  ") + cmd + " ") != std::string::npos);
   }
   Result help_report = run("help report", w.dir);

@@ -47,4 +47,13 @@ double summary_number(const rapidjson::Value& doc, const char* pointer, const st
   return v->GetDouble();
 }
 
+std::string summary_string(const rapidjson::Value& doc, const char* pointer,
+                           const std::string& source) {
+  const rapidjson::Value* v = rapidjson::Pointer(pointer).Get(doc);
+  if (!v) throw SummaryError(source + ": " + pointer + " is absent");
+  if (v->IsNull()) throw SummaryError(source + ": " + pointer + " is null");
+  if (!v->IsString()) throw SummaryError(source + ": " + pointer + " is not a string");
+  return std::string(v->GetString(), v->GetStringLength());
+}
+
 }  // namespace jolt::host

@@ -16,9 +16,9 @@ namespace jolt::host {
 // The versions this reader accepts. Version 2 only added run.pcs and run.pcs_parameters, version
 // 3 only added run.trace_length, padded_scale_log2, proof_size_bytes, verified and host; nothing
 // here requires them, so runs written before them stay readable by `benchmark`, `overhead` and
-// `measure-objectives` (`report` shows them when present). kNewest equals jolt::kSummarySchemaVersion (sdk
-// version.hpp; tests/sweeps/objective_test.cpp pins it): when the SDK's version moves, decide
-// whether the change touches a field read here before raising kNewest.
+// `measure-objectives` (`report` shows them when present). kNewest equals
+// jolt::kSummarySchemaVersion (sdk version.hpp; tests/sweeps/objective_test.cpp pins it): when the
+// SDK's version moves, decide whether the change touches a field read here before raising kNewest.
 inline constexpr int kOldestSummarySchemaVersion = 1;
 inline constexpr int kNewestSummarySchemaVersion = 3;
 
@@ -34,5 +34,8 @@ rapidjson::Document load_summary(const std::string& path);
 
 // The number at JSON pointer `pointer` ("/root/wall_time_ns").
 double summary_number(const rapidjson::Value& doc, const char* pointer, const std::string& source);
+// The string at a JSON pointer ("/run/workload"); same errors as summary_number.
+std::string summary_string(const rapidjson::Value& doc, const char* pointer,
+                           const std::string& source);
 
 }  // namespace jolt::host

@@ -1,0 +1,255 @@
+// jolt-run diff: metric extraction from summary.json, the rank test, the rendering.
+#include "commands/diff/diff.hpp"
+
+#include <rapidjson/document.h>
+
+#include <algorithm>
+#include <boost/filesystem.hpp>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "jolt/host/summary_file.hpp"
+
+namespace jolt::core {
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), f, v);
+  return buf;
+}
+
+std::string format_ns(double ns) {
+  if (ns >= 1e9) return fmt("%.3f s", ns / 1e9);
+  if (ns >= 1e6) return fmt("%.2f ms", ns / 1e6);
+  return fmt("%.1f us", ns / 1e3);
+}
+
+std::string side_label(const DiffInput& in) {
+  if (in.runs.empty()) return "(no runs)";
+  const DiffRun& r = in.runs.front();
+  return r.workload + " 2^" + std::to_string(r.scale_log2) + " (" + std::to_string(in.runs.size()) +
+         (in.runs.size() == 1 ? " run)" : " runs)");
+}
+
+std::vector<double> values_of(const DiffInput& in, const std::string& metric) {
+  std::vector<double> out;
+  for (const DiffRun& r : in.runs)
+    for (const auto& [name, v] : r.metrics)
+      if (name == metric) out.push_back(v);
+  return out;
+}
+
+std::string verdict_cell(const MetricDiff& m, const DiffReport& d) {
+  std::string s = verdict_text(m.verdict);
+  if (m.p_value) s += fmt(" (p=%.3f)", *m.p_value);
+  (void)d;
+  return s;
+}
+
+}  // namespace
+
+const char* verdict_text(Verdict v) {
+  switch (v) {
+    case Verdict::kSlower:
+      return "SLOWER";
+    case Verdict::kFaster:
+      return "faster";
+    case Verdict::kNoChange:
+      return "no significant change";
+    case Verdict::kNoiseUnknown:
+      return "noise unknown";
+    case Verdict::kMissing:
+      return "only on one side";
+  }
+  return "";
+}
+
+DiffInput load_side(const std::vector<std::string>& paths) {
+  DiffInput in;
+  for (const std::string& p : paths) {
+    const std::string file = boost::filesystem::is_directory(p) ? p + "/summary.json" : p;
+    const rapidjson::Document s = host::load_summary(file);
+    DiffRun r;
+    r.source = file;
+    r.workload = host::summary_string(s, "/run/workload", file);
+    r.scale_log2 = static_cast<std::uint32_t>(host::summary_number(s, "/run/scale_log2", file));
+    if (auto root = s.FindMember("root"); root != s.MemberEnd() && root->value.IsObject())
+      r.metrics.emplace_back("prove", host::summary_number(s, "/root/wall_time_ns", file));
+    if (auto st = s.FindMember("stages"); st != s.MemberEnd() && st->value.IsArray())
+      for (rapidjson::SizeType i = 0; i < st->value.Size(); ++i) {
+        const std::string at = "/stages/" + std::to_string(i);
+        r.metrics.emplace_back("stage " + host::summary_string(s, (at + "/label").c_str(), file),
+                               host::summary_number(s, (at + "/wall_time_ns").c_str(), file));
+      }
+    if (auto sp = s.FindMember("spans"); sp != s.MemberEnd() && sp->value.IsObject())
+      for (auto it = sp->value.MemberBegin(); it != sp->value.MemberEnd(); ++it) {
+        auto total = it->value.FindMember("total_ns");
+        if (total != it->value.MemberEnd() && total->value.IsNumber())
+          r.metrics.emplace_back("span " + std::string(it->name.GetString()),
+                                 total->value.GetDouble());
+      }
+    in.runs.push_back(std::move(r));
+  }
+  return in;
+}
+
+double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b) {
+  const std::size_t na = a.size(), nb = b.size();
+  if (na == 0 || nb == 0) return 1.0;
+  // Midranks of the pooled sample.
+  std::vector<std::pair<double, int>> pooled;
+  for (double x : a) pooled.emplace_back(x, 0);
+  for (double x : b) pooled.emplace_back(x, 1);
+  std::sort(pooled.begin(), pooled.end());
+  double rank_sum_a = 0;
+  for (std::size_t i = 0; i < pooled.size();) {
+    std::size_t j = i;
+    while (j < pooled.size() && pooled[j].first == pooled[i].first) ++j;
+    const double midrank = (static_cast<double>(i + 1) + static_cast<double>(j)) / 2.0;
+    for (std::size_t k = i; k < j; ++k)
+      if (pooled[k].second == 0) rank_sum_a += midrank;
+    i = j;
+  }
+  const double u = rank_sum_a - static_cast<double>(na * (na + 1)) / 2.0;
+  const std::size_t umax = na * nb;
+  if (na > 50 || nb > 50) {  // normal approximation with continuity correction
+    const double mean = static_cast<double>(umax) / 2.0;
+    const double sd = std::sqrt(static_cast<double>(na * nb * (na + nb + 1)) / 12.0);
+    const double z = (std::abs(u - mean) - 0.5) / sd;
+    return std::min(1.0, std::erfc(std::max(0.0, z) / std::sqrt(2.0)));
+  }
+  // Exact null distribution: count[i][j][u] = count[i-1][j][u-j] + count[i][j-1][u] (the
+  // largest of i + j values is an a or a b), built row by row in doubles.
+  std::vector<std::vector<std::vector<double>>> c(
+      na + 1, std::vector<std::vector<double>>(nb + 1, std::vector<double>(umax + 1, 0.0)));
+  for (std::size_t i = 0; i <= na; ++i)
+    for (std::size_t j = 0; j <= nb; ++j) {
+      if (i == 0 || j == 0) {
+        c[i][j][0] = 1;
+        continue;
+      }
+      for (std::size_t v = 0; v <= i * j; ++v)
+        c[i][j][v] = (v >= j ? c[i - 1][j][v - j] : 0.0) + c[i][j - 1][v];
+    }
+  double total = 0;
+  for (double x : c[na][nb]) total += x;
+  double lower = 0, upper = 0;
+  for (std::size_t v = 0; v <= umax; ++v) {
+    if (static_cast<double>(v) <= std::floor(u)) lower += c[na][nb][v];
+    if (static_cast<double>(v) >= std::ceil(u)) upper += c[na][nb][v];
+  }
+  return std::min(1.0, 2.0 * std::min(lower, upper) / total);
+}
+
+DiffReport diff_runs(const DiffInput& a, const DiffInput& b, std::size_t top_labels) {
+  DiffReport d;
+  d.runs_a = a.runs.size();
+  d.runs_b = b.runs.size();
+  d.label_a = side_label(a);
+  d.label_b = side_label(b);
+  std::set<std::pair<std::string, std::uint32_t>> what;
+  for (const DiffInput* side : {&a, &b})
+    for (const DiffRun& r : side->runs) what.emplace(r.workload, r.scale_log2);
+  if (what.size() > 1)
+    d.notes.push_back("the runs are of " + std::to_string(what.size()) +
+                      " different workload/scale pairs: the comparison is not like for like");
+
+  // Metric order: prove, the stages as they first appear, then the span labels with the largest
+  // median total time on either side.
+  std::vector<std::string> names{"prove"};
+  std::set<std::string> seen{"prove"};
+  std::map<std::string, double> span_weight;
+  for (const DiffInput* side : {&a, &b})
+    for (const DiffRun& r : side->runs)
+      for (const auto& [name, v] : r.metrics) {
+        (void)v;
+        if (name.rfind("stage ", 0) == 0 && seen.insert(name).second) names.push_back(name);
+        if (name.rfind("span ", 0) == 0 && !span_weight.count(name))
+          span_weight[name] = std::max(values_of(a, name).empty() ? 0 : median(values_of(a, name)),
+                                       values_of(b, name).empty() ? 0 : median(values_of(b, name)));
+      }
+  std::vector<std::pair<double, std::string>> spans;
+  for (const auto& [name, w] : span_weight) spans.emplace_back(-w, name);
+  std::sort(spans.begin(), spans.end());
+  for (std::size_t i = 0; i < spans.size() && i < top_labels; ++i) names.push_back(spans[i].second);
+
+  for (const std::string& name : names) {
+    const std::vector<double> va = values_of(a, name), vb = values_of(b, name);
+    if (va.empty() && vb.empty()) continue;
+    MetricDiff m;
+    m.metric = name;
+    if (!va.empty()) m.median_a_ns = median(va);
+    if (!vb.empty()) m.median_b_ns = median(vb);
+    if (va.empty() || vb.empty()) {
+      m.verdict = Verdict::kMissing;
+    } else {
+      if (*m.median_a_ns > 0) m.change = (*m.median_b_ns - *m.median_a_ns) / *m.median_a_ns;
+      if (va.size() >= kMinRepeats && vb.size() >= kMinRepeats) {
+        m.p_value = mann_whitney_p(va, vb);
+        m.verdict = *m.p_value >= kAlpha              ? Verdict::kNoChange
+                    : *m.median_b_ns > *m.median_a_ns ? Verdict::kSlower
+                                                      : Verdict::kFaster;
+      } else {
+        m.verdict = Verdict::kNoiseUnknown;
+      }
+    }
+    d.metrics.push_back(std::move(m));
+  }
+  return d;
+}
+
+bool regressed(const DiffReport& d, double pct) {
+  for (const MetricDiff& m : d.metrics)
+    if (m.metric == "prove")
+      return m.change && *m.change * 100.0 > pct && m.verdict != Verdict::kNoChange &&
+             m.verdict != Verdict::kFaster;
+  return false;
+}
+
+std::string render_diff_text(const DiffReport& d) {
+  std::string out = "A: " + d.label_a + "\nB: " + d.label_b + "\n";
+  for (const std::string& n : d.notes) out += "note: " + n + "\n";
+  char head[96];
+  std::snprintf(head, sizeof(head), "%-36s%12s%12s%9s  verdict\n", "metric", "A", "B", "change");
+  out += head;
+  for (const MetricDiff& m : d.metrics) {
+    std::string name = m.metric.size() > 35 ? m.metric.substr(0, 34) + "~" : m.metric;
+    char line[96];
+    std::snprintf(line, sizeof(line), "%-36s%12s%12s%9s", name.c_str(),
+                  m.median_a_ns ? format_ns(*m.median_a_ns).c_str() : "-",
+                  m.median_b_ns ? format_ns(*m.median_b_ns).c_str() : "-",
+                  m.change ? fmt("%+.1f%%", *m.change * 100.0).c_str() : "-");
+    out += line;
+    out += "  " + verdict_cell(m, d) + "\n";
+  }
+  out += "medians; change = (B - A) / A. A verdict needs " + std::to_string(kMinRepeats) +
+         " runs per side (two-sided\nMann-Whitney rank test, p < " + fmt("%.2f", kAlpha) +
+         "); with fewer the noise is unknown (" + std::to_string(d.runs_a) + " vs " +
+         std::to_string(d.runs_b) + " runs here).\n";
+  return out;
+}
+
+std::string render_diff_markdown(const DiffReport& d) {
+  std::string out = "**A**: " + d.label_a + "  \n**B**: " + d.label_b + "\n\n";
+  for (const std::string& n : d.notes) out += "> note: " + n + "\n\n";
+  out += "| metric | A (median) | B (median) | change | verdict |\n|---|---:|---:|---:|---|\n";
+  for (const MetricDiff& m : d.metrics)
+    out += "| `" + m.metric + "` | " + (m.median_a_ns ? format_ns(*m.median_a_ns) : "-") + " | " +
+           (m.median_b_ns ? format_ns(*m.median_b_ns) : "-") + " | " +
+           (m.change ? fmt("%+.1f%%", *m.change * 100.0) : "-") + " | " + verdict_cell(m, d) +
+           " |\n";
+  out += "\nMedians; change = (B − A) / A; a verdict needs " + std::to_string(kMinRepeats) +
+         " runs per side (two-sided Mann–Whitney rank test, p < " + fmt("%.2f", kAlpha) + ").\n";
+  return out;
+}
+
+}  // namespace jolt::core

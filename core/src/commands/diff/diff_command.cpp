@@ -1,0 +1,81 @@
+// `jolt-run diff A B`: two runs, or two sets of repeated runs, compared metric by metric from
+// their summary.json files (see diff.hpp for the verdicts). Exit 0 when printed, 1 when a file
+// cannot be read or --fail-on-regression trips, 2 on usage errors.
+#include <algorithm>
+#include <boost/algorithm/string.hpp>
+#include <boost/program_options.hpp>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "commands/diff/diff.hpp"
+#include "jolt/core/command.hpp"
+#include "jolt/host/summary_file.hpp"
+
+namespace jolt::core {
+namespace {
+
+namespace po = boost::program_options;
+
+int run_diff(int argc, char** argv) {
+  std::string a_arg, b_arg;
+  std::size_t top = 10;
+  double fail_pct = -1;
+  po::options_description visible(
+      "jolt-run diff: compare two runs (or two sets of repeated runs) stage by stage\n"
+      "usage: jolt-run diff A B [options]\n"
+      "A and B: a run directory or a summary.json, or a comma-separated list of them (repeated\n"
+      "runs of one side); with 4 or more runs per side each metric gets a rank-test verdict\n"
+      "options");
+  visible.add_options()("help,h", "show this help")(
+      "top", po::value(&top)->default_value(10),
+      "how many span labels to compare (largest total time on either side)")(
+      "markdown", "print a Markdown table")(
+      "fail-on-regression", po::value(&fail_pct),
+      "exit 1 when the prove time of B is more than PCT percent above A's (and, with repeats, "
+      "the rank test agrees)");
+  po::options_description all;
+  all.add(visible).add_options()("a", po::value(&a_arg))("b", po::value(&b_arg));
+  po::positional_options_description pos;
+  pos.add("a", 1).add("b", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "jolt-run diff: " << e.what() << "\n" << visible << "\n";
+    return 2;
+  }
+  if (vm.count("help")) {
+    std::cout << visible << "\n";
+    return 0;
+  }
+  if (a_arg.empty() || b_arg.empty()) {
+    std::cerr << "jolt-run diff: two sides are needed: jolt-run diff A B\n";
+    return 2;
+  }
+  try {
+    auto side = [](const std::string& arg) {
+      std::vector<std::string> paths;
+      boost::split(paths, arg, boost::is_any_of(","));
+      paths.erase(std::remove(paths.begin(), paths.end(), std::string()), paths.end());
+      return load_side(paths);
+    };
+    const DiffReport d = diff_runs(side(a_arg), side(b_arg), top);
+    std::cout << (vm.count("markdown") ? render_diff_markdown(d) : render_diff_text(d));
+    if (fail_pct >= 0 && regressed(d, fail_pct)) {
+      std::cerr << "jolt-run diff: prove time regressed by more than " << fail_pct << "%\n";
+      return 1;
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "jolt-run diff: error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+const CommandRegistration kDiff{"diff", "compare two runs or two sets of runs, stage by stage",
+                                &run_diff};
+
+}  // namespace
+}  // namespace jolt::core

@@ -13,6 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!r.ok() && r.errors.empty() && r.kind != jolt::validate::FileKind::kUnknown) std::abort();
   (void)jolt::validate::format_report("fuzz", r);
   (void)jolt::validate::validate_chrome_trace(text);
-  (void)jolt::validate::validate_summary(R"({"schema_version": 2, "spans": {}})", text);
+  (void)jolt::validate::validate_summary(
+      R"({"schema_version": 3, "spans": {}, "run": {"scale_log2": 12, "trace_length": 300, "padded_scale_log2": 9, "proof_size_bytes": 5, "verified": true}})",
+      text);
   return 0;
 }

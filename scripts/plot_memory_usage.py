@@ -32,7 +32,8 @@ def load_points(traces_dir):
             # The padded scale actually proved (schema 3); older summaries have only the
             # requested one.
             padded = s["run"].get("padded_scale_log2")
-            scale = int(padded if isinstance(padded, int) else s["run"]["scale_log2"])
+            requested = int(s["run"]["scale_log2"])
+            scale = int(padded) if isinstance(padded, int) else requested
         except (OSError, ValueError, KeyError, TypeError) as e:
             print(f"warning: {path}: skipping unreadable summary ({e})", file=sys.stderr)
             continue
@@ -43,11 +44,18 @@ def load_points(traces_dir):
             print(f"warning: {path}: no peak_rss_gib or root.peak_memory_gib; skipped",
                   file=sys.stderr)
             continue
-        points.setdefault(workload, []).append((scale, float(peak)))
+        if scale != requested:
+            print(f"note: {path}: requested 2^{requested}, proved at 2^{scale}; plotted there",
+                  file=sys.stderr)
+        runs = points.setdefault(workload, {})
+        if scale in runs:
+            print(f"note: {path}: {workload} was already proved at 2^{scale} by another run; "
+                  "the later one (by name) is plotted", file=sys.stderr)
+        runs[scale] = float(peak)
         summaries.append(s)
     if not points:
         die(f"{traces_dir}: no summary carried a peak memory value")
-    return points, summaries
+    return {w: sorted(r.items()) for w, r in points.items()}, summaries
 
 
 def main():

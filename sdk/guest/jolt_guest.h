@@ -7,7 +7,7 @@
  *     jolt_write_output(&r, 4); return 0;  // main's return value is the exit status
  *   }
  *
- * Memory map (must match prover/include/jolt/prover/tracer/tracer.hpp):
+ * Memory map (must match prover/src/tracer/include/jolt/prover/tracer/tracer.hpp):
  *   RAM 0x80000000 + 64 MiB (code, data, bss, bump heap, 1 MiB stack at the top);
  *   input 0x20000000: u32 little-endian length, then the bytes (read-only);
  *   output 0x30000000: u32 length, then the bytes (at most 1 MiB - 4).

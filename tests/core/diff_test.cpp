@@ -55,6 +55,9 @@ TEST_CASE("Mann-Whitney p-values: exact for small samples, 1 for identical ones"
   // 3 vs 3 can never reach p < 0.05 (the smallest is 2/20): why a verdict needs 4 per side.
   CHECK(mann_whitney_p({1, 2, 3}, {4, 5, 6}) == doctest::Approx(0.1));
   CHECK(mann_whitney_p({1, 1, 1, 1}, {1, 1, 1, 1}) == doctest::Approx(1.0));
+  CHECK(mann_whitney_u({1, 2}, {3, 4}) == 0.0);
+  CHECK(mann_whitney_u({3, 4}, {1, 2}) == 4.0);
+  CHECK(mann_whitney_u({1, 2}, {2, 3}) == 0.5);  // the tie counts one half
   CHECK(mann_whitney_p({1, 3, 5, 7}, {2, 4, 6, 8}) > 0.5);
 }
 
@@ -119,6 +122,11 @@ TEST_CASE("load_side reads run directories and summary.json files") {
   std::size_t spans = 0;
   for (const MetricDiff& m : d.metrics) spans += m.metric.rfind("span ", 0) == 0;
   CHECK(spans == 3);  // --top
+  // The root and the stage spans are the prove and stage rows, not span rows again.
+  for (const MetricDiff& m : d.metrics) {
+    CHECK(m.metric != "span jolt_prover::prove");
+    CHECK(m.metric.rfind("span prove_stage", 0) != 0);
+  }
   CHECK_THROWS_WITH_AS(load_side({(dir / "missing").string()}),
                        doctest::Contains("jolt_diff_test/missing"), std::exception);
   std::filesystem::remove_all(dir);

@@ -245,6 +245,10 @@ TEST_CASE("--sink NAME:key=value passes options; a wrong option fails before pro
   CHECK(bad.output.find("sink 'options'") != std::string::npos);
   CHECK(bad.output.find("unknown option 'colour'") != std::string::npos);
   CHECK(bad.output.find("proving:") == std::string::npos);
+  std::size_t run_dirs = 0;
+  for (const auto& e : fs::directory_iterator(w.runs()))
+    run_dirs += e.path().filename().string().rfind("2", 0) == 0;  // yyyymmdd-... directories
+  CHECK(run_dirs == 1);  // only the first, successful run's
   // A built-in sink takes no options: said before proving too.
   Result builtin = run("profile --workload fibonacci --scale 10 --sink summary:depth=3", w.dir);
   CHECK(builtin.code != 0);

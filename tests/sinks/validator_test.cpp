@@ -110,9 +110,16 @@ TEST_CASE("the run record of what was proved must agree with itself (schema v3 s
   // Proved at a larger scale than the one asked for.
   auto big = with([](rapidjson::Value& run, auto&) { run["padded_scale_log2"].SetUint(17); });
   CHECK(mentions(big, "/run/padded_scale_log2 exceeds the requested scale_log2"));
-  // More trace rows than the padded length holds.
+  // More trace rows than the padded length holds, or a padded length the rule would not pick.
   auto rows = with([](rapidjson::Value& run, auto&) { run["trace_length"].SetUint64(65536); });
-  CHECK(mentions(rows, "/run/trace_length does not fit in 2^padded_scale_log2 rows"));
+  CHECK(mentions(rows, "/run/padded_scale_log2 is not the padding rule's for trace_length 65536"));
+  auto small = with([](rapidjson::Value& run, auto&) { run["trace_length"].SetUint64(0); });
+  CHECK(mentions(small, "is not the padding rule's for trace_length 0"));
+  auto too_small = with([](rapidjson::Value& run, auto&) {
+    run["trace_length"].SetUint64(100);
+    run["padded_scale_log2"].SetUint(7);
+  });
+  CHECK(mentions(too_small, "is not the padding rule's for trace_length 100"));
   // No prover (null padded scale) but a proof size.
   auto ghost = with([](rapidjson::Value& run, auto&) { run["padded_scale_log2"].SetNull(); });
   CHECK(mentions(ghost, "no prover ran"));

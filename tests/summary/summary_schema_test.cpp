@@ -180,6 +180,7 @@ TEST_CASE("schema properties and rendered fields are the same sets (drift lock)"
   const auto& defs = sd["definitions"];
   CHECK(keys(sd["properties"]) == keys(d));
   CHECK(keys(defs["RunMetadata"]["properties"]) == keys(d["run"]));
+  CHECK(keys(defs["HostInfo"]["properties"]) == keys(d["run"]["host"]));
   CHECK(keys(defs["RootSummary"]["properties"]) == keys(d["root"]));
   CHECK(keys(defs["SpanAggregate"]["properties"]) == keys(d["spans"]["prove_batch"]));
   CHECK(keys(defs["StageSummary"]["properties"]) == keys(d["stages"][0]));

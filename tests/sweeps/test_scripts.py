@@ -22,13 +22,15 @@ def run(script, *args, cwd=None):
                           capture_output=True, text=True, timeout=60)
 
 
-def summary(workload, scale, peak_rss, peak_mem=0.5, schema_version=3, cpu="Recorded CPU"):
+def summary(workload, scale, peak_rss, peak_mem=0.5, schema_version=3, cpu="Recorded CPU",
+            padded=None):
     run = {"workload": workload, "scale_log2": scale, "backend": "reference",
            "timestamp_unix_secs": 1, "git_rev": None}
     if schema_version >= 2:  # version 2 added the commitment scheme to the run record
         run.update(pcs="basefold", pcs_parameters="basefold rate=1/4 queries=124")
     if schema_version >= 3:  # version 3: what was proved and on which machine
-        run.update(trace_length=2**(scale - 1), padded_scale_log2=scale, proof_size_bytes=1000,
+        padded = scale if padded is None else padded
+        run.update(trace_length=2**(padded - 1), padded_scale_log2=padded, proof_size_bytes=1000,
                    verified=True, host={"cpu_model": cpu, "logical_cpus": 2,
                                         "memory_bytes": 24 * 2**30})
     return {"schema_version": schema_version, "taxonomy_version": 1, "run": run,
@@ -157,6 +159,21 @@ class ScriptsTest(unittest.TestCase):
             page = f.read()
         # Only the version-3 run recorded its host; that is the machine named.
         self.assertIn("Hardware: Recorded CPU, 2 cores, 24 GiB RAM", page)
+        # A run proved below its requested scale is placed at the padded one, and said so; a
+        # second run at the same padded scale is said to replace the first.
+        for requested in (13, 12):
+            d = os.path.join(runs, f"20260101-000000_modular_btreemap_{requested}")
+            os.makedirs(d)
+            with open(os.path.join(d, "summary.json"), "w") as f:
+                json.dump(summary("btreemap", requested, 0.1, padded=11), f)
+            os.symlink(os.path.basename(d),
+                       os.path.join(runs, f"latest_modular_btreemap_{requested}"))
+        r = run("plot_memory_usage.py", "--traces-dir", runs, "--output-dir", out,
+                "--output-name", "mem.html")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("latest_modular_btreemap_12/summary.json: requested 2^12, proved at 2^11; "
+                      "plotted there", r.stderr)
+        self.assertIn("btreemap was already proved at 2^11 by another run", r.stderr)
         # Runs on two machines are said to be so.
         d = os.path.join(runs, "20260101-000000_modular_sha3_12")
         os.makedirs(d)

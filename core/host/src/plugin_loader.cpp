@@ -247,7 +247,14 @@ LoadedPlugin PluginLoader::load(const std::string& name_or_path,
 
 SinkSpec parse_sink_spec(const std::string& arg) {
   SinkSpec spec{arg, {}};
-  const auto colon = arg.rfind(':');
+  // Where the options start: after a bare name's first ':' (a bare name holds no ':' or '/'), or
+  // after a path's first ".so:" (folder names may hold ':'); values may hold ':' and '/', as in
+  // endpoint=http://h:4318. Only when an '=' follows.
+  auto colon = arg.find(':');
+  if (colon != std::string::npos && arg.find('/') < colon) {
+    const auto so = arg.find(".so:");
+    colon = so == std::string::npos ? std::string::npos : so + 3;
+  }
   if (colon == std::string::npos || arg.find('=', colon) == std::string::npos) return spec;
   spec.plugin = arg.substr(0, colon);
   if (spec.plugin.empty())

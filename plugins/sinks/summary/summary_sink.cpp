@@ -29,5 +29,5 @@ class SummarySink final : public jolt::Sink {
 }  // namespace
 
 JOLT_DEFINE_SINK_PLUGIN(SummarySink, "summary",
-                        "summary.json: per-span, stage, counter and heap aggregates (schema v2)",
+                        "summary.json: per-span, stage, counter and heap aggregates (schema v3)",
                         JOLT_CAP_NEEDS_TRACE)

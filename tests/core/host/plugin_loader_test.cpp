@@ -171,9 +171,15 @@ TEST_CASE("--sink NAME:key=value,... splits into the plugin and its options") {
   const auto s = parse_sink_spec("summary:depth=3,mode=a=b");
   CHECK(s.plugin == "summary");
   CHECK(s.options == std::map<std::string, std::string>{{"depth", "3"}, {"mode", "a=b"}});
-  // A path with ':' in it and no options part keeps its colon.
+  // A path with ':' in a folder name keeps it; a value may hold ':'.
   CHECK(parse_sink_spec("/tmp/a:b/libx.so").plugin == "/tmp/a:b/libx.so");
   CHECK(parse_sink_spec("/tmp/a:b/libx.so:k=").options.at("k").empty());
+  CHECK(parse_sink_spec("/tmp/a:k=v/libx.so").plugin == "/tmp/a:k=v/libx.so");
+  const auto url = parse_sink_spec("otlp:endpoint=http://h:4318,note=12:30");
+  CHECK(url.plugin == "otlp");
+  CHECK(url.options.at("endpoint") == "http://h:4318");
+  CHECK(url.options.at("note") == "12:30");
+  CHECK(parse_sink_spec("/p/libx.so:endpoint=http://h:1").options.at("endpoint") == "http://h:1");
   auto error = [](const std::string& arg) {
     try {
       parse_sink_spec(arg);

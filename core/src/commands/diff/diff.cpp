@@ -10,6 +10,8 @@
 #include <map>
 #include <set>
 
+#include <jolt/taxonomy.hpp>
+
 #include "jolt/host/summary_file.hpp"
 
 namespace jolt::core {
@@ -93,18 +95,19 @@ DiffInput load_side(const std::vector<std::string>& paths) {
     if (auto sp = s.FindMember("spans"); sp != s.MemberEnd() && sp->value.IsObject())
       for (auto it = sp->value.MemberBegin(); it != sp->value.MemberEnd(); ++it) {
         auto total = it->value.FindMember("total_ns");
+        const std::string label(it->name.GetString(), it->name.GetStringLength());
+        // The root and the stage spans are the "prove" and "stage" rows already.
+        if (label == taxonomy::kRootSpan || taxonomy::is_stage_span(label)) continue;
         if (total != it->value.MemberEnd() && total->value.IsNumber())
-          r.metrics.emplace_back("span " + std::string(it->name.GetString()),
-                                 total->value.GetDouble());
+          r.metrics.emplace_back("span " + label, total->value.GetDouble());
       }
     in.runs.push_back(std::move(r));
   }
   return in;
 }
 
-double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b) {
-  const std::size_t na = a.size(), nb = b.size();
-  if (na == 0 || nb == 0) return 1.0;
+double mann_whitney_u(const std::vector<double>& a, const std::vector<double>& b) {
+  const std::size_t na = a.size();
   // Midranks of the pooled sample.
   std::vector<std::pair<double, int>> pooled;
   for (double x : a) pooled.emplace_back(x, 0);
@@ -119,7 +122,13 @@ double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b
       if (pooled[k].second == 0) rank_sum_a += midrank;
     i = j;
   }
-  const double u = rank_sum_a - static_cast<double>(na * (na + 1)) / 2.0;
+  return rank_sum_a - static_cast<double>(na * (na + 1)) / 2.0;
+}
+
+double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b) {
+  const std::size_t na = a.size(), nb = b.size();
+  if (na == 0 || nb == 0) return 1.0;
+  const double u = mann_whitney_u(a, b);
   const std::size_t umax = na * nb;
   if (na > 50 || nb > 50) {  // normal approximation with continuity correction
     const double mean = static_cast<double>(umax) / 2.0;
@@ -128,24 +137,28 @@ double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b
     return std::min(1.0, std::erfc(std::max(0.0, z) / std::sqrt(2.0)));
   }
   // Exact null distribution: count[i][j][u] = count[i-1][j][u-j] + count[i][j-1][u] (the
-  // largest of i + j values is an a or a b), built row by row in doubles.
-  std::vector<std::vector<std::vector<double>>> c(
-      na + 1, std::vector<std::vector<double>>(nb + 1, std::vector<double>(umax + 1, 0.0)));
-  for (std::size_t i = 0; i <= na; ++i)
+  // largest of i + j values is an a or a b), two rows of i kept, in doubles.
+  std::vector<std::vector<double>> prev(nb + 1, std::vector<double>(umax + 1, 0.0)), cur = prev;
+  for (std::size_t j = 0; j <= nb; ++j) prev[j][0] = 1;  // i = 0
+  for (std::size_t i = 1; i <= na; ++i) {
     for (std::size_t j = 0; j <= nb; ++j) {
-      if (i == 0 || j == 0) {
-        c[i][j][0] = 1;
+      std::fill(cur[j].begin(), cur[j].end(), 0.0);
+      if (j == 0) {
+        cur[0][0] = 1;
         continue;
       }
       for (std::size_t v = 0; v <= i * j; ++v)
-        c[i][j][v] = (v >= j ? c[i - 1][j][v - j] : 0.0) + c[i][j - 1][v];
+        cur[j][v] = (v >= j ? prev[j][v - j] : 0.0) + cur[j - 1][v];
     }
+    std::swap(prev, cur);
+  }
+  const std::vector<double>& dist = prev[nb];
   double total = 0;
-  for (double x : c[na][nb]) total += x;
+  for (double x : dist) total += x;
   double lower = 0, upper = 0;
   for (std::size_t v = 0; v <= umax; ++v) {
-    if (static_cast<double>(v) <= std::floor(u)) lower += c[na][nb][v];
-    if (static_cast<double>(v) >= std::ceil(u)) upper += c[na][nb][v];
+    if (static_cast<double>(v) <= std::floor(u)) lower += dist[v];
+    if (static_cast<double>(v) >= std::ceil(u)) upper += dist[v];
   }
   return std::min(1.0, 2.0 * std::min(lower, upper) / total);
 }
@@ -195,9 +208,13 @@ DiffReport diff_runs(const DiffInput& a, const DiffInput& b, std::size_t top_lab
       if (*m.median_a_ns > 0) m.change = (*m.median_b_ns - *m.median_a_ns) / *m.median_a_ns;
       if (va.size() >= kMinRepeats && vb.size() >= kMinRepeats) {
         m.p_value = mann_whitney_p(va, vb);
-        m.verdict = *m.p_value >= kAlpha              ? Verdict::kNoChange
-                    : *m.median_b_ns > *m.median_a_ns ? Verdict::kSlower
-                                                      : Verdict::kFaster;
+        // The direction of the test itself: A's U below its null mean means B ranks higher
+        // (slower), whatever the medians say.
+        const double u = mann_whitney_u(va, vb);
+        const double mean = static_cast<double>(va.size() * vb.size()) / 2.0;
+        m.verdict = *m.p_value >= kAlpha ? Verdict::kNoChange
+                    : u < mean           ? Verdict::kSlower
+                                         : Verdict::kFaster;
       } else {
         m.verdict = Verdict::kNoiseUnknown;
       }

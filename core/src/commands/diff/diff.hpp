@@ -54,7 +54,10 @@ struct DiffReport {
 // Reads each path (a run directory or a summary.json); throws host::SummaryError naming the file.
 DiffInput load_side(const std::vector<std::string>& paths);
 
-// Two-sided p-value of the Mann–Whitney U test (exact null distribution; ties take midranks).
+// U of sample a: the (a, b) pairs with a > b, ties counting one half (midranks).
+double mann_whitney_u(const std::vector<double>& a, const std::vector<double>& b);
+// Two-sided p-value of the Mann–Whitney U test (exact null distribution up to 50 runs per side,
+// normal approximation above; ties take midranks).
 double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b);
 
 DiffReport diff_runs(const DiffInput& a, const DiffInput& b, std::size_t top_labels);

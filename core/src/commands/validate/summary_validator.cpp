@@ -13,6 +13,7 @@
 #include <rapidjson/stringbuffer.h>
 
 #include <jolt/taxonomy.hpp>
+#include <jolt/trace_length.hpp>
 #include <jolt/version.hpp>
 
 #include "trace_validator.hpp"
@@ -60,16 +61,17 @@ void semantic_checks(const rapidjson::Document& d, Report& r) {
   check_version(d, "schema_version", kSummarySchemaVersion, r);
   check_version(d, "taxonomy_version", taxonomy::kTaxonomyVersion, r);
   if (const rapidjson::Value* run = member(d, "run"); run && run->IsObject()) {
-    // What was proved agrees with itself: the padded scale is at most the requested one and
-    // holds the trace with at least one padding row; no prover, no proof.
+    // What was proved agrees with itself: the padded scale is the padding rule's for the trace
+    // length (jolt/trace_length.hpp) and at most the requested one; no prover, no proof.
     const rapidjson::Value* padded = member(*run, "padded_scale_log2");
     const std::uint64_t rows = uint_or(member(*run, "trace_length"), 0);
     if (padded && padded->IsUint64()) {
       const std::uint64_t p = padded->GetUint64();
       if (p > uint_or(member(*run, "scale_log2"), ~0ull))
         r.errors.push_back("/run/padded_scale_log2 exceeds the requested scale_log2");
-      if (p < 64 && rows >= (std::uint64_t{1} << p))
-        r.errors.push_back("/run/trace_length does not fit in 2^padded_scale_log2 rows");
+      if (rows >= (std::uint64_t{1} << 40) || p != jolt::log_padded_trace_length(rows))
+        r.errors.push_back("/run/padded_scale_log2 is not the padding rule's for trace_length " +
+                           std::to_string(rows) + " (max(256, the next power of two above it))");
     } else if (padded && padded->IsNull()) {
       const rapidjson::Value* size = member(*run, "proof_size_bytes");
       const rapidjson::Value* verified = member(*run, "verified");

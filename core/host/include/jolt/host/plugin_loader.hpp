@@ -69,9 +69,10 @@ struct PluginListing {
 };
 
 // A --sink argument: the plugin (bare name or path) and its options,
-// "NAME[:key=value[,key=value]...]". The options part follows the last ':' when that part holds
-// an '=' (so a path may contain ':'). Throws PluginError for an empty key, a pair without '=' or
-// a key given twice, naming the argument.
+// "NAME[:key=value[,key=value]...]" or "PATH.so[:key=value...]". The options part follows a bare
+// name's first ':' or a path's first ".so:", when an '=' follows (so a folder name and a value may
+// contain ':'). Throws PluginError for
+// an empty key, a pair without '=' or a key given twice, naming the argument.
 struct SinkSpec {
   std::string plugin;
   std::map<std::string, std::string> options;

@@ -1,7 +1,7 @@
 // The proof file `jolt-run prove --proof FILE` writes and `jolt-run verify --proof FILE` reads: an
 // envelope around the prover's proof bytes carrying the claims the verifier builds its statement
 // from, so verifying never runs the guest. A public schema: any change to the layout bumps
-// kProofFileVersion (tests/core/proof_file_test.cpp pins the bytes).
+// kProofFileVersion (tests/core/host/proof_file_test.cpp pins the bytes).
 //
 // Layout (all integers little-endian):
 //   magic          8 bytes  "JRUNPROF"

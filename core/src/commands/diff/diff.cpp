@@ -50,10 +50,9 @@ std::vector<double> values_of(const DiffInput& in, const std::string& metric) {
   return out;
 }
 
-std::string verdict_cell(const MetricDiff& m, const DiffReport& d) {
+std::string verdict_cell(const MetricDiff& m) {
   std::string s = verdict_text(m.verdict);
   if (m.p_value) s += fmt(" (p=%.3f)", *m.p_value);
-  (void)d;
   return s;
 }
 
@@ -186,9 +185,10 @@ DiffReport diff_runs(const DiffInput& a, const DiffInput& b, std::size_t top_lab
       for (const auto& [name, v] : r.metrics) {
         (void)v;
         if (name.rfind("stage ", 0) == 0 && seen.insert(name).second) names.push_back(name);
-        if (name.rfind("span ", 0) == 0 && !span_weight.count(name))
-          span_weight[name] = std::max(values_of(a, name).empty() ? 0 : median(values_of(a, name)),
-                                       values_of(b, name).empty() ? 0 : median(values_of(b, name)));
+        if (name.rfind("span ", 0) == 0 && !span_weight.count(name)) {
+          const std::vector<double> va = values_of(a, name), vb = values_of(b, name);
+          span_weight[name] = std::max(va.empty() ? 0 : median(va), vb.empty() ? 0 : median(vb));
+        }
       }
   std::vector<std::pair<double, std::string>> spans;
   for (const auto& [name, w] : span_weight) spans.emplace_back(-w, name);
@@ -246,7 +246,7 @@ std::string render_diff_text(const DiffReport& d) {
                   m.median_b_ns ? format_ns(*m.median_b_ns).c_str() : "-",
                   m.change ? fmt("%+.1f%%", *m.change * 100.0).c_str() : "-");
     out += line;
-    out += "  " + verdict_cell(m, d) + "\n";
+    out += "  " + verdict_cell(m) + "\n";
   }
   out += "medians; change = (B - A) / A. A verdict needs " + std::to_string(kMinRepeats) +
          " runs per side (two-sided\nMann-Whitney rank test, p < " + fmt("%.2f", kAlpha) +
@@ -262,8 +262,7 @@ std::string render_diff_markdown(const DiffReport& d) {
   for (const MetricDiff& m : d.metrics)
     out += "| `" + m.metric + "` | " + (m.median_a_ns ? format_ns(*m.median_a_ns) : "-") + " | " +
            (m.median_b_ns ? format_ns(*m.median_b_ns) : "-") + " | " +
-           (m.change ? fmt("%+.1f%%", *m.change * 100.0) : "-") + " | " + verdict_cell(m, d) +
-           " |\n";
+           (m.change ? fmt("%+.1f%%", *m.change * 100.0) : "-") + " | " + verdict_cell(m) + " |\n";
   out += "\nMedians; change = (B − A) / A; a verdict needs " + std::to_string(kMinRepeats) +
          " runs per side (two-sided Mann–Whitney rank test, p < " + fmt("%.2f", kAlpha) + ").\n";
   return out;

@@ -194,3 +194,30 @@ TEST_CASE("both multiply paths give a·b·2^-256 mod r on the raw limbs (GMP)") 
 #endif
   }
 }
+
+TEST_CASE("products with small integers equal products with their field elements") {
+  std::mt19937_64 rng(77);
+  const std::vector<std::uint64_t> edge = {
+      0, 1, 255, 256, 0xffffffffu, 0x100000000u, ~std::uint64_t{0}};
+  std::vector<Fr> a(64);
+  std::vector<std::uint64_t> v(64);
+  for (int it = 0; it < 200; ++it) {
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      a[i] = i == 0 ? -Fr::one() : random_fr(rng);
+      v[i] = i < edge.size() ? edge[(i + static_cast<std::size_t>(it)) % edge.size()] : rng();
+    }
+    Fr want = Fr::zero();
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      want += a[i] * Fr::from_u64(v[i]);
+      CHECK(Fr::mul_small(a[i].scaled_for_small(), v[i]) == a[i] * Fr::from_u64(v[i]));
+    }
+    CHECK(Fr::sum_small(a.data(), v.data(), a.size()) == want);
+    std::vector<std::uint8_t> bytes(v.size());
+    Fr want8 = Fr::zero();
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      bytes[i] = static_cast<std::uint8_t>(v[i]);
+      want8 += a[i] * Fr::from_u64(bytes[i]);
+    }
+    CHECK(Fr::sum_small(a.data(), bytes.data(), a.size()) == want8);
+  }
+}

@@ -150,13 +150,14 @@ TEST_CASE("optimised outer Spartan kernel agrees with the naive oracle") {
   // Corrupt two cycles so the sum is non-zero and the polynomials are not trivial.
   cols[r1cs::kRamAddress][3] += Fr::one();
   cols[r1cs::kNextExpandedPC][17] += Fr::from_u64(5);
-  auto [az, bz] = r1cs::outer_tables(cols);
+  const WitnessColumns wc = WitnessColumns::from_dense(cols);
+  auto [az, bz] = r1cs::outer_tables(wc);
   Expr e;
   e.add_product(Fr::one(), {Linear::leaf(0), Linear::leaf(1), Linear::leaf(2)});
   std::vector<std::vector<Fr>> leaves = {EqPolynomial::evals(tau), az, bz};
   const Fr claim = hypercube_sum(e, leaves);
   NaiveKernel naive(kTestLabels, leaves, e);
-  SpartanOuterKernel opt(cols, tau);
+  SpartanOuterKernel opt(wc, tau);
   Transcript t1("agree"), t2("agree");
   auto a = prove_batch({{&naive, claim}}, t1);
   auto b = prove_batch({{&opt, claim}}, t2);

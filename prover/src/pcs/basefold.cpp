@@ -1,6 +1,7 @@
 // Basefold commit / batched same-point open / verify (protocol and soundness: basefold.hpp), and
 // the scheme behind the CommitmentScheme seam (make_basefold_commitment).
 #include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
@@ -193,11 +194,25 @@ Digest layer0_leaf(std::span<const Fr> values, unsigned G) {
   return d;
 }
 
-// Encodes tables [g0, g0 + n) into buf (n codewords of M, poly-major).
-void encode_group(std::span<const std::span<const Fr>> polys, std::size_t g0, std::size_t n,
-                  unsigned log_inv_rate, std::span<const Fr> tw, Fr* buf, std::size_t M) {
+// Table i of the batch as Fr entries: its own storage, or read into `scratch`.
+std::span<const Fr> table_of(const PolynomialBatch& polys, std::size_t i,
+                             std::vector<Fr>& scratch) {
+  const std::span<const Fr> v = polys.view(i);
+  if (v.data()) return v;
+  scratch.resize(polys.table_size());
+  polys.read(i, 0, scratch);
+  return scratch;
+}
+
+// Encodes tables [g0, g0 + n) into buf (n codewords of M, poly-major); scratch holds n tables
+// read from a batch that does not store Fr entries.
+void encode_group(const PolynomialBatch& polys, std::size_t g0, std::size_t n,
+                  unsigned log_inv_rate, std::span<const Fr> tw, Fr* buf, std::size_t M,
+                  std::vector<std::vector<Fr>>& scratch) {
+  scratch.resize(std::max(scratch.size(), n));
   tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) {
-    rs_encode(polys[g0 + i], log_inv_rate, std::span<Fr>(buf + i * M, M), tw, 1);
+    rs_encode(table_of(polys, g0 + i, scratch[i]), log_inv_rate, std::span<Fr>(buf + i * M, M), tw,
+              1);
   });
 }
 
@@ -592,22 +607,22 @@ std::string Basefold::parameters() const {
   return buf;
 }
 
-Committed Basefold::commit(std::span<const std::span<const Fr>> polys) const {
-  if (polys.empty()) throw std::invalid_argument("basefold::commit: no polynomials given");
-  const std::size_t len = polys[0].size();
+Committed Basefold::commit(const PolynomialBatch& polys) const {
+  if (polys.num_polys() == 0) throw std::invalid_argument("basefold::commit: no polynomials given");
+  const std::size_t len = polys.table_size();
   if (len < 2 || !std::has_single_bit(len))
     throw std::invalid_argument("basefold::commit: table length " + std::to_string(len) +
                                 " is not a power of two ≥ 2");
-  for (std::size_t i = 0; i < polys.size(); ++i)
-    if (polys[i].size() != len)
+  for (std::size_t i = 0; i < polys.num_polys(); ++i)
+    if (const auto v = polys.view(i); v.data() && v.size() != len)
       throw std::invalid_argument("basefold::commit: table " + std::to_string(i) + " has " +
-                                  std::to_string(polys[i].size()) + " entries, table 0 has " +
+                                  std::to_string(v.size()) + " entries, table 0 has " +
                                   std::to_string(len));
   const unsigned n = static_cast<unsigned>(std::countr_zero(len));
   if (n + params_.log_inv_rate > Fr::two_adicity())
     throw std::invalid_argument("basefold::commit: 2^" + std::to_string(n) +
                                 " entries exceed the NTT domains of Fr at this rate");
-  const unsigned k = static_cast<unsigned>(polys.size());
+  const unsigned k = static_cast<unsigned>(polys.num_polys());
   JOLT_SPAN("basefold::commit", jolt::arg("num_vars", n), jolt::arg("num_polys", k));
   auto data = std::make_unique<CommitmentTree>();
   data->shape = Shape::make(n, k, params_);
@@ -616,12 +631,13 @@ Committed Basefold::commit(std::span<const std::span<const Fr>> polys) const {
   const std::size_t G = std::min<std::size_t>(params_.leaf_group, k);
   const std::vector<Fr> tw = twiddles(log_m);
   pcs::FrArray buf(G * M);  // G codewords at a time
+  std::vector<std::vector<Fr>> scratch;
   std::vector<Digest> leaf(half);
   for (std::size_t g0 = 0; g0 < k; g0 += G) {
     const std::size_t gk = std::min(G, k - g0);
     {
       JOLT_SPAN("basefold::encode", jolt::arg("polys", gk));
-      encode_group(polys, g0, gk, params_.log_inv_rate, tw, buf.data(), M);
+      encode_group(polys, g0, gk, params_.log_inv_rate, tw, buf.data(), M, scratch);
     }
     JOLT_SPAN("basefold::hash_leaves", jolt::arg("polys", gk));
     const Fr* cw = buf.data();
@@ -638,6 +654,7 @@ Committed Basefold::commit(std::span<const std::span<const Fr>> polys) const {
                       });
   }
   buf = pcs::FrArray();  // free the group buffer before the tree is built
+  std::vector<std::vector<Fr>>().swap(scratch);
   data->tree = pcs::MerkleTree::from_leaves(leaf);
   Committed c;
   c.root = data->tree.root();
@@ -647,21 +664,21 @@ Committed Basefold::commit(std::span<const std::span<const Fr>> polys) const {
   return c;
 }
 
-std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data,
-                                         std::span<const std::span<const Fr>> polys,
+std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const PolynomialBatch& polys,
                                          std::span<const Fr> point, std::span<const Fr> evals,
                                          Transcript& transcript, const Tamper* tamper) const {
   static const Tamper kHonest{};
   const Tamper& tp = tamper ? *tamper : kHonest;
   const Shape& s = data.shape;
   const unsigned n = s.num_vars, k = s.num_polys;
-  if (polys.size() != k || point.size() != n || evals.size() != k)
-    throw std::invalid_argument("basefold::open: " + std::to_string(polys.size()) + " tables, " +
-                                std::to_string(point.size()) + " coordinates, " +
+  if (polys.num_polys() != k || point.size() != n || evals.size() != k)
+    throw std::invalid_argument("basefold::open: " + std::to_string(polys.num_polys()) +
+                                " tables, " + std::to_string(point.size()) + " coordinates, " +
                                 std::to_string(evals.size()) + " claims for a commitment of " +
                                 std::to_string(k) + " tables of 2^" + std::to_string(n));
-  for (const auto& p : polys)
-    if (p.size() != (std::size_t{1} << n))
+  for (std::size_t i = 0; i < k; ++i)
+    if (const auto v = polys.view(i);
+        polys.table_size() != (std::size_t{1} << n) || (v.data() && v.size() != polys.table_size()))
       throw std::invalid_argument("basefold::open: a table does not have 2^" + std::to_string(n) +
                                   " entries (not the committed tables)");
   JOLT_SPAN("basefold::open", jolt::arg("num_vars", n), jolt::arg("num_polys", k));
@@ -680,11 +697,10 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data,
     JOLT_SPAN("basefold::combine");
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, N, kGrain),
                       [&](const tbb::blocked_range<std::size_t>& rg) {
-                        for (std::size_t x = rg.begin(); x < rg.end(); ++x) {
-                          Fr acc = polys[0][x];
-                          for (unsigned i = 1; i < k; ++i) acc += gp[i] * polys[i][x];
-                          f[x] = acc;
-                        }
+                        const std::span<Fr> block(f.data() + rg.begin(), rg.size());
+                        polys.read(0, rg.begin(), block);
+                        for (unsigned i = 1; i < k; ++i)
+                          polys.accumulate(i, rg.begin(), gp[i], block);
                       });
     E = eq_table(point);
   }
@@ -804,9 +820,10 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data,
           at.push_back(j + half);
         }
         lo.values.resize(uniq.size() * 2 * k);
+        tbb::enumerable_thread_specific<std::vector<Fr>> scratch;
         tbb::parallel_for(std::size_t{0}, std::size_t{k}, [&](std::size_t i) {
           std::vector<Fr> got(at.size());
-          rs_encode_at(polys[i], params_.log_inv_rate, at, tw, got);
+          rs_encode_at(table_of(polys, i, scratch.local()), params_.log_inv_rate, at, tw, got);
           for (std::size_t u = 0; u < uniq.size(); ++u) {
             lo.values[u * 2 * k + 2 * i] = got[2 * u];
             lo.values[u * 2 * k + 2 * i + 1] = got[2 * u + 1];
@@ -1030,7 +1047,10 @@ class BasefoldScheme final : public CommitmentScheme {
   std::string_view name() const override { return "basefold"; }
   std::string parameters() const override { return bf_.parameters(); }
 
-  CommitOutput commit(std::span<const std::span<const Fr>> polys) const override {
+  using CommitmentScheme::commit;
+  using CommitmentScheme::open;
+
+  CommitOutput commit(const PolynomialBatch& polys) const override {
     basefold::Committed c = bf_.commit(polys);
     CommitOutput out;
     out.commitment.bytes.assign(c.root.begin(), c.root.end());
@@ -1040,7 +1060,7 @@ class BasefoldScheme final : public CommitmentScheme {
     return out;
   }
 
-  std::vector<std::uint8_t> open(const ProverData& data, std::span<const std::span<const Fr>> polys,
+  std::vector<std::uint8_t> open(const ProverData& data, const PolynomialBatch& polys,
                                  std::span<const Fr> point, std::span<const Fr> evals,
                                  Transcript& transcript) const override {
     const auto* cw = dynamic_cast<const basefold::CommitmentTree*>(&data);

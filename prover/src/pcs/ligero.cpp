@@ -159,7 +159,9 @@ std::string LigeroPCS::parameters() const {
   return params_.describe();
 }
 
-CommitOutput LigeroPCS::commit(std::span<const std::span<const Fr>> polys) const {
+CommitOutput LigeroPCS::commit(const PolynomialBatch& batch) const {
+  const BatchTables tables(batch, "Ligero::commit");
+  const std::span<const std::span<const Fr>> polys = tables.spans();
   JOLT_SPAN("Ligero::commit", jolt::arg("num_polys", polys.size()));
   if (polys.empty()) throw std::invalid_argument("Ligero::commit: no polynomials");
   const std::size_t len = polys[0].size();
@@ -302,13 +304,13 @@ LigeroProof LigeroPCS::prove(const LigeroProverData& data,
   return proof;
 }
 
-std::vector<std::uint8_t> LigeroPCS::open(const ProverData& data,
-                                          std::span<const std::span<const Fr>> polys,
+std::vector<std::uint8_t> LigeroPCS::open(const ProverData& data, const PolynomialBatch& batch,
                                           std::span<const Fr> point, std::span<const Fr> evals,
                                           Transcript& transcript) const {
   const auto* ld = dynamic_cast<const LigeroProverData*>(&data);
   if (ld == nullptr) throw std::invalid_argument("Ligero::open: prover data of another scheme");
-  return prove(*ld, polys, point, evals, transcript).encode();
+  const BatchTables tables(batch, "Ligero::open");
+  return prove(*ld, tables.spans(), point, evals, transcript).encode();
 }
 
 std::optional<VerifyError> LigeroPCS::verify(const Commitment& commitment,

@@ -56,7 +56,12 @@ class RevealScheme final : public CommitmentScheme {
     return "evaluations in the clear, binding by BLAKE2b-256 (128-bit collision resistance)";
   }
 
-  CommitOutput commit(std::span<const std::span<const Fr>> polys) const override {
+  using CommitmentScheme::commit;
+  using CommitmentScheme::open;
+
+  CommitOutput commit(const PolynomialBatch& batch) const override {
+    const BatchTables tables(batch, "reveal::commit");
+    const std::span<const std::span<const Fr>> polys = tables.spans();
     const std::uint32_t n = check_tables(polys, "reveal::commit");
     CommitOutput out;
     const pcs::Digest d = pcs::blake2b_256(serialize(polys));
@@ -67,9 +72,11 @@ class RevealScheme final : public CommitmentScheme {
     return out;
   }
 
-  std::vector<std::uint8_t> open(const ProverData& data, std::span<const std::span<const Fr>> polys,
+  std::vector<std::uint8_t> open(const ProverData& data, const PolynomialBatch& batch,
                                  std::span<const Fr> point, std::span<const Fr> evals,
                                  Transcript& transcript) const override {
+    const BatchTables tables(batch, "reveal::open");
+    const std::span<const std::span<const Fr>> polys = tables.spans();
     const std::uint32_t n = check_tables(polys, "reveal::open");
     if (n != data.num_vars() || polys.size() != data.num_polys())
       throw std::invalid_argument("reveal::open: tables differ in shape from the commitment");

@@ -1,4 +1,5 @@
 // The commitment-scheme factory: every PcsKind, its name, the default (scheme.hpp).
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -9,6 +10,44 @@
 namespace jolt::prover {
 
 std::unique_ptr<CommitmentScheme> make_reveal_commitment();  // reveal.cpp
+
+void PolynomialBatch::accumulate(std::size_t i, std::size_t begin, const Fr& coeff,
+                                 std::span<Fr> acc) const {
+  std::vector<Fr> block(acc.size());
+  read(i, begin, block);
+  for (std::size_t j = 0; j < acc.size(); ++j) acc[j] += coeff * block[j];
+}
+
+std::span<const Fr> PolynomialBatch::view(std::size_t) const {
+  return {};
+}
+
+void SpanBatch::read(std::size_t i, std::size_t begin, std::span<Fr> out) const {
+  std::copy_n(polys_[i].begin() + static_cast<std::ptrdiff_t>(begin), out.size(), out.begin());
+}
+
+void SpanBatch::accumulate(std::size_t i, std::size_t begin, const Fr& coeff,
+                           std::span<Fr> acc) const {
+  const Fr* p = polys_[i].data() + begin;
+  for (std::size_t j = 0; j < acc.size(); ++j) acc[j] += coeff * p[j];
+}
+
+BatchTables::BatchTables(const PolynomialBatch& batch, const char* who) {
+  const std::size_t k = batch.num_polys(), len = batch.table_size();
+  spans_.resize(k);
+  for (std::size_t i = 0; i < k; ++i) {
+    spans_[i] = batch.view(i);
+    if (!spans_[i].data() && len != 0) {
+      copies_.emplace_back(len);
+      batch.read(i, 0, copies_.back());
+      spans_[i] = copies_.back();
+    }
+    if (spans_[i].size() != len)
+      throw std::invalid_argument(std::string(who) + ": table " + std::to_string(i) + " has " +
+                                  std::to_string(spans_[i].size()) + " entries, table 0 has " +
+                                  std::to_string(len));
+  }
+}
 
 PcsKind default_pcs_kind() {
   return PcsKind::kBasefold;

@@ -60,14 +60,12 @@ constexpr KernelLabels kReductionLabels = {"ColumnClaimReduction::prepare",
 
 // Session state passed between stages.
 struct Witness : jolt::HeapReportable {
-  std::vector<std::vector<Fr>> columns;
+  WitnessColumns columns;  // each in its narrowest width (witness_columns.hpp)
   std::size_t log_t = 0;
   bool self_check = true;
   void visit_heap(jolt::HeapVisitor& v) const override {
     jolt::HeapScope s(v, "Witness");
-    std::uint64_t b = columns.capacity() * sizeof(std::vector<Fr>);
-    for (const auto& c : columns) b += c.capacity() * sizeof(Fr);
-    v.bytes("columns", b);
+    v.bytes("columns", columns.bytes());
   }
 };
 struct Stage1Out {
@@ -106,22 +104,14 @@ struct Stage7Out {
 };
 
 // All columns at one point: one eq table, one dot product per column (parallel over columns).
-std::vector<Fr> evaluate_columns(const std::vector<std::vector<Fr>>& cols,
+std::vector<Fr> evaluate_columns(const WitnessColumns& cols,
                                  const std::vector<std::uint32_t>& which,
                                  std::span<const Fr> point) {
   const std::vector<Fr> e = EqPolynomial::evals(point);
   std::vector<Fr> out(which.size());
-  tbb::parallel_for(std::size_t{0}, which.size(), [&](std::size_t i) {
-    const auto& c = cols[which[i]];
-    Fr acc = Fr::zero();
-    for (std::size_t t = 0; t < c.size(); ++t) acc += e[t] * c[t];
-    out[i] = acc;
-  });
+  tbb::parallel_for(std::size_t{0}, which.size(),
+                    [&](std::size_t i) { out[i] = cols[which[i]].dot(e); });
   return out;
-}
-
-std::vector<std::span<const Fr>> column_spans(const std::vector<std::vector<Fr>>& cols) {
-  return std::vector<std::span<const Fr>>(cols.begin(), cols.end());
 }
 
 std::vector<std::uint32_t> all_columns() {
@@ -152,7 +142,7 @@ std::vector<std::uint32_t> multiplicities(const Witness& w, const std::vector<Tr
     by_pc[tuples[k][0].to_canonical_limbs()[0]].push_back(static_cast<std::uint32_t>(k));
   }
   std::vector<std::uint32_t> m(table.size(), 0);
-  const std::size_t T = w.columns[0].size();
+  const std::size_t T = w.columns.length();
   for (std::size_t t = 0; t < T; ++t) {
     Tuple row;
     for (std::size_t i = 0; i < r1cs::kNumBytecodeColumns; ++i)
@@ -189,7 +179,7 @@ void nonzero_pairs(const std::vector<std::uint32_t>& m, std::vector<std::uint32_
 void byte_multiplicities(const Witness& w, std::vector<std::uint32_t>& entries,
                          std::vector<std::uint32_t>& counts) {
   using namespace r1cs;
-  const std::size_t T = w.columns[0].size();
+  const std::size_t T = w.columns.length();
   std::vector<std::uint32_t> m(protocol::kByteTableSize, 0);
   // A witness "byte" x ≥ 256 (self-checks off) is counted as entry 256·x + y, which the
   // verifier's table does not have (stage6b.multiplicities).
@@ -224,7 +214,7 @@ void byte_multiplicities(const Witness& w, std::vector<std::uint32_t>& entries,
 void shift_multiplicities(const Witness& w, std::vector<std::uint32_t>& entries,
                           std::vector<std::uint32_t>& counts) {
   using namespace r1cs;
-  const std::size_t T = w.columns[0].size();
+  const std::size_t T = w.columns.length();
   std::vector<std::uint32_t> m(protocol::kShiftTableSize, 0);
   for (std::size_t t = 0; t < T; ++t) {
     const auto a = w.columns[kShiftAmountByte][t].to_canonical_limbs();
@@ -241,7 +231,7 @@ void shift_multiplicities(const Witness& w, std::vector<std::uint32_t>& entries,
   nonzero_pairs(m, entries, counts);
 }
 
-using ColumnSource = std::function<std::vector<std::vector<Fr>>()>;
+using ColumnSource = std::function<WitnessColumns()>;
 
 class StagedProver {
  public:
@@ -264,7 +254,7 @@ class StagedProver {
     {
       JOLT_SPAN("commit_witness", jolt::arg("columns", kNumColumns), jolt::arg("log_t", w.log_t));
       w.columns = make_columns();
-      CommitOutput c = pcs_->commit(column_spans(w.columns));
+      CommitOutput c = pcs_->commit(w.columns);
       proof_.commitment = std::move(c.commitment.bytes);
       pcs_data_ = std::move(c.data);
     }
@@ -309,7 +299,7 @@ class StagedProver {
       JOLT_SPAN(kProductLabels.prepare);
       std::vector<std::vector<Fr>> leaves;
       leaves.push_back(EqPolynomial::evals(s1.r1));
-      for (std::uint32_t c : factors) leaves.push_back(w.columns[c]);
+      for (std::uint32_t c : factors) leaves.push_back(w.columns[c].to_vector());
       k = std::make_unique<NaiveKernel>(kProductLabels, std::move(leaves), expr);
     }
     snapshot("Stage2Batch_prepared", {&w, k.get(), pcs_data_.get()});
@@ -339,16 +329,16 @@ class StagedProver {
     const Expr shift = protocol::shift_expr(gamma);
     const Expr point = protocol::point_expr();
     const Expr entry = protocol::entry_expr();
-    const std::size_t T = w.columns[0].size();
+    const std::size_t T = w.columns.length();
     const std::uint64_t last = st_.trace_length == 0 ? 0 : st_.trace_length - 1;
     std::unique_ptr<NaiveKernel> ks, ke, kx;
     {
       JOLT_SPAN(kShiftLabels.prepare);
       std::vector<std::vector<Fr>> leaves;
       leaves.push_back(EqPlusOnePolynomial::evals(s1.r1));
-      leaves.push_back(w.columns[r1cs::kUnexpandedPC]);
-      leaves.push_back(w.columns[r1cs::kIsNoop]);
-      leaves.push_back(w.columns[r1cs::kSequenceIndex]);
+      leaves.push_back(w.columns[r1cs::kUnexpandedPC].to_vector());
+      leaves.push_back(w.columns[r1cs::kIsNoop].to_vector());
+      leaves.push_back(w.columns[r1cs::kSequenceIndex].to_vector());
       ks = std::make_unique<NaiveKernel>(kShiftLabels, std::move(leaves), shift);
     }
     auto indicator = [T](std::uint64_t c) {
@@ -360,15 +350,15 @@ class StagedProver {
       JOLT_SPAN(kEntryLabels.prepare);
       std::vector<std::vector<Fr>> leaves;
       leaves.push_back(indicator(0));
-      leaves.push_back(w.columns[r1cs::kUnexpandedPC]);
-      leaves.push_back(w.columns[r1cs::kSequenceIndex]);
+      leaves.push_back(w.columns[r1cs::kUnexpandedPC].to_vector());
+      leaves.push_back(w.columns[r1cs::kSequenceIndex].to_vector());
       ke = std::make_unique<NaiveKernel>(kEntryLabels, std::move(leaves), entry);
     }
     {
       JOLT_SPAN(kExitLabels.prepare);
       std::vector<std::vector<Fr>> leaves;
       leaves.push_back(indicator(last));
-      leaves.push_back(w.columns[r1cs::kIsEcall]);
+      leaves.push_back(w.columns[r1cs::kIsEcall].to_vector());
       kx = std::make_unique<NaiveKernel>(kExitLabels, std::move(leaves), point);
     }
     snapshot("Stage3_prepared", {&w, ks.get(), ke.get(), kx.get(), pcs_data_.get()});
@@ -402,7 +392,7 @@ class StagedProver {
     JOLT_STAGE_SPAN("prove_stage4");
     JOLT_SPAN("Stage4::prove");
     const Witness& w = session_.get<Witness>();
-    const std::size_t T = w.columns[0].size();
+    const std::size_t T = w.columns.length();
     const r1cs::RegisterState fin = r1cs::final_register_state(w.columns);
     proof_.register_final_values.assign(fin.value.begin(), fin.value.end());
     proof_.register_final_timestamps.assign(fin.timestamp.begin(), fin.timestamp.end());
@@ -476,7 +466,7 @@ class StagedProver {
     JOLT_STAGE_SPAN("prove_stage5");
     JOLT_SPAN("Stage5::prove");
     const Witness& w = session_.get<Witness>();
-    const std::size_t T = w.columns[0].size();
+    const std::size_t T = w.columns.length();
     const Fr alpha = t_.challenge("range_alpha");
     std::vector<Fr> P(8 * T), Q(8 * T);
     {
@@ -527,7 +517,7 @@ class StagedProver {
     JOLT_SPAN("Stage6a::prove");
     const Witness& w = session_.get<Witness>();
     const std::vector<TraceRow> table = bytecode_table(st_.program);
-    const std::size_t T = w.columns[0].size();
+    const std::size_t T = w.columns.length();
     {
       JOLT_SPAN("BytecodeMultiplicities::count", jolt::arg("entries", table.size()));
       proof_.bytecode_multiplicities = multiplicities(w, table);
@@ -541,12 +531,10 @@ class StagedProver {
       JOLT_SPAN("BytecodeFractionTree::leaves");
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 4096),
                         [&](const tbb::blocked_range<std::size_t>& rg) {
-                          for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
-                            Fr f = Fr::zero();
-                            for (std::size_t i = 0; i < r1cs::kNumBytecodeColumns; ++i)
-                              f += gp[i] * w.columns[r1cs::kBytecodeColumns[i]][t];
-                            q[t] = alpha - f;
-                          }
+                          const std::span<Fr> f(q.data() + rg.begin(), rg.size());
+                          for (std::size_t i = 0; i < r1cs::kNumBytecodeColumns; ++i)
+                            w.columns[r1cs::kBytecodeColumns[i]].accumulate(rg.begin(), gp[i], f);
+                          for (Fr& x : f) x = alpha - x;
                         });
     }
     snapshot("Stage6a_prepared", {&w, pcs_data_.get()});
@@ -574,7 +562,7 @@ class StagedProver {
     JOLT_STAGE_SPAN("prove_stage6b");
     JOLT_SPAN("Stage6b::prove");
     const Witness& w = session_.get<Witness>();
-    const std::size_t T = w.columns[0].size();
+    const std::size_t T = w.columns.length();
     {
       JOLT_SPAN("ByteLookupMultiplicities::count", jolt::arg("lookups", 8 * T));
       byte_multiplicities(w, proof_.byte_lookup_entries, proof_.byte_lookup_counts);
@@ -624,7 +612,7 @@ class StagedProver {
   // entry.
   void prove_shift_lookup(const Witness& w, Stage6bOut& s) {
     JOLT_SPAN("ShiftLookup::prove");
-    const std::size_t T = w.columns[0].size();
+    const std::size_t T = w.columns.length();
     shift_multiplicities(w, proof_.shift_lookup_entries, proof_.shift_lookup_counts);
     protocol::absorb_sparse_multiplicities(t_, "shift_lookup_multiplicities",
                                            proof_.shift_lookup_entries, proof_.shift_lookup_counts);
@@ -682,7 +670,7 @@ class StagedProver {
     {
       JOLT_SPAN(kReductionLabels.prepare);
       // Fold each group's columns once with the β weights: the kernel has 2 leaves per group.
-      const std::size_t T = w.columns[0].size();
+      const std::size_t T = w.columns.length();
       std::vector<std::vector<Fr>> leaves;
       for (const auto* pt : points) leaves.push_back(EqPolynomial::evals(*pt));
       std::size_t k = 0;
@@ -691,12 +679,9 @@ class StagedProver {
         const std::size_t base = k;
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 1024),
                           [&](const tbb::blocked_range<std::size_t>& rg) {
-                            for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
-                              Fr a = Fr::zero();
-                              for (std::size_t i = 0; i < g.size(); ++i)
-                                a += weights[base + i] * w.columns[g[i]][t];
-                              f[t] = a;
-                            }
+                            const std::span<Fr> a(f.data() + rg.begin(), rg.size());
+                            for (std::size_t i = 0; i < g.size(); ++i)
+                              w.columns[g[i]].accumulate(rg.begin(), weights[base + i], a);
                           });
         k += g.size();
         leaves.push_back(std::move(f));
@@ -732,7 +717,7 @@ class StagedProver {
       JOLT_SPAN("JointOpeningPolynomials::prepare", jolt::arg("polys", w.columns.size()));
       if (s7.v7.size() != w.columns.size()) throw std::logic_error("stage 8: claim count mismatch");
     }
-    proof_.pcs_opening = pcs_->open(*pcs_data_, column_spans(w.columns), s7.r7, s7.v7, t_);
+    proof_.pcs_opening = pcs_->open(*pcs_data_, w.columns, s7.r7, s7.v7, t_);
     // The stage's working set (witness columns, PCS prover data) is freed inside the stage, so
     // the time the allocator spends releasing it is attributed here rather than to dark time.
     session_ = ProofSession{};
@@ -834,7 +819,7 @@ std::vector<std::uint8_t> prove(const Statement& st, std::span<const TraceRow> r
   }
   return in_arena(opt.num_threads, [&] {
     return run_prover(
-        st, log2_exact(rows.size()), [&] { return r1cs::extract_columns(rows); }, opt);
+        st, log2_exact(rows.size()), [&] { return r1cs::extract_witness(rows); }, opt);
   });
 }
 
@@ -847,7 +832,8 @@ std::vector<std::uint8_t> prove_columns(const Statement& st, std::vector<std::ve
     if (c.size() != columns[0].size()) throw std::invalid_argument("prove_columns: ragged columns");
   return in_arena(opt.num_threads, [&] {
     return run_prover(
-        st, log2_exact(columns[0].size()), [&] { return std::move(columns); }, opt);
+        st, log2_exact(columns[0].size()), [&] { return WitnessColumns::from_dense(columns); },
+        opt);
   });
 }
 

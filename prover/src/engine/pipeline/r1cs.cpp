@@ -5,6 +5,7 @@
 #include <jolt/prover/pipeline/r1cs.hpp>
 #include <jolt/prover/tracer/tracer.hpp>
 #include <map>
+#include <shared_mutex>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -562,77 +563,115 @@ std::array<Fr, kNumBytecodeColumns> bytecode_values(const TraceRow& r) {
   return out;
 }
 
-std::vector<std::vector<Fr>> extract_columns(std::span<const TraceRow> rows) {
+namespace {
+
+// Every column of row t (the row and the next one decide it), except the register and RAM
+// timestamps and range counts, which fill_register_columns adds by a scan in trace order.
+void row_values(std::span<const TraceRow> rows, std::size_t t, RowValues& c) {
+  const std::size_t T = rows.size();
+  const Fr one = Fr::one();
+  const TraceRow& r = rows[t];
+  c.fill(Fr::zero());
+  auto set = [&](std::uint32_t col_id, const Fr& v) { c[col_id] = v; };
+  auto flag = [&](std::uint32_t col_id, bool b) { c[col_id] = b ? one : Fr::zero(); };
+  const InstructionFlags f = instruction_flags(r);
+  const bool noop = f.noop, branch = f.branch, jump = f.jump, left_rs1 = f.left_rs1,
+             left_pc = f.left_pc, right_rs2 = f.right_rs2, right_imm = f.right_imm, load = f.load,
+             store = f.store;
+  const std::array<Fr, kNumBytecodeColumns> fixed = bytecode_values(r);
+  for (std::size_t i = 0; i < kNumBytecodeColumns; ++i) set(kBytecodeColumns[i], fixed[i]);
+
+  const Fr pc = Fr::from_u64(r.pc);
+  const Fr rs1 = Fr::from_u64(r.rs1_val), rs2 = Fr::from_u64(r.rs2_val);
+  set(kRs1Value, rs1);
+  set(kRs2Value, rs2);
+  set(kRdWriteValue, Fr::from_u64(r.rd_post));
+  set(kRdReadValue, Fr::from_u64(r.rd_pre));
+  set(kRamAddress, (load || store) ? Fr::from_u64(r.mem_addr) : Fr::zero());
+  set(kRamReadValue, (load || store) ? Fr::from_u64(r.mem_pre) : Fr::zero());
+  set(kRamWriteValue, (load || store) ? Fr::from_u64(r.mem_post) : Fr::zero());
+  const Fr left = left_rs1 ? rs1 : (left_pc ? pc : Fr::zero());
+  const Fr right = right_rs2 ? rs2 : (right_imm ? c[kImm] : Fr::zero());
+  set(kLeftInstructionInput, left);
+  set(kRightInstructionInput, right);
+  const std::uint32_t lo = noop ? 0 : lookup_output(r);
+  set(kLookupOutput, Fr::from_u64(lo));
+  const bool last = t + 1 == T;
+  const bool next_noop = last ? true : rows[t + 1].opcode == Opcode::kNoop;
+  set(kNextExpandedPC,
+      last ? Fr::zero() : Fr::from_u64(64 * std::uint64_t{rows[t + 1].pc} + rows[t + 1].sequence));
+  flag(kNextIsNoop, next_noop);
+  const bool should_branch = branch && lo == 1;
+  flag(kShouldBranch, should_branch);
+  flag(kShouldJump, jump && !next_noop);
+  flag(kBranchToNext, should_branch && !next_noop);
+  flag(kStepToNext, !next_noop && !jump && !should_branch && r.sequence_remaining == 0);
+  flag(kEcallContinues, r.opcode == Opcode::kEcall && !next_noop);
+  set(kRs1Squared, rs1 * rs1);
+  fill_alu_row(c);
+}
+
+}  // namespace
+
+WitnessColumns extract_witness(std::span<const TraceRow> rows) {
   const std::size_t T = rows.size();
   if (T == 0 || (T & (T - 1)) != 0)
     throw std::invalid_argument("r1cs::extract_columns: row count must be a power of two");
-  std::vector<std::vector<Fr>> c(kNumColumns, std::vector<Fr>(T));
-  const Fr one = Fr::one();
-  // Each row's columns depend on that row and the next only: rows in parallel; the register and
-  // RAM timestamps (a scan in trace order) follow serially.
+  WitnessColumns w(kNumColumns, T);
+  // Rows in parallel, a block at a time: each block's columns are computed densely, then stored
+  // in the width each column needs — widening a column (rare: at most three times) takes the
+  // lock exclusively, storing a block into columns already wide enough shares it.
+  std::shared_mutex widths;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 1024), [&](const auto& rg) {
+    using Canonical = std::array<std::uint64_t, 4>;
+    std::vector<std::array<Canonical, kNumColumns>> block(rg.size());
+    std::array<ColumnWidth, kNumColumns> need{};
+    RowValues v;
     for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
-      const TraceRow& r = rows[t];
-      auto set = [&](std::uint32_t col_id, const Fr& v) { c[col_id][t] = v; };
-      auto flag = [&](std::uint32_t col_id, bool b) { c[col_id][t] = b ? one : Fr::zero(); };
-      const InstructionFlags f = instruction_flags(r);
-      const bool noop = f.noop, branch = f.branch, jump = f.jump, left_rs1 = f.left_rs1,
-                 left_pc = f.left_pc, right_rs2 = f.right_rs2, right_imm = f.right_imm,
-                 load = f.load, store = f.store;
-      const std::array<Fr, kNumBytecodeColumns> fixed = bytecode_values(r);
-      for (std::size_t i = 0; i < kNumBytecodeColumns; ++i) set(kBytecodeColumns[i], fixed[i]);
-
-      const Fr pc = Fr::from_u64(r.pc);
-      const Fr rs1 = Fr::from_u64(r.rs1_val), rs2 = Fr::from_u64(r.rs2_val);
-      set(kRs1Value, rs1);
-      set(kRs2Value, rs2);
-      set(kRdWriteValue, Fr::from_u64(r.rd_post));
-      set(kRdReadValue, Fr::from_u64(r.rd_pre));
-      set(kRamAddress, (load || store) ? Fr::from_u64(r.mem_addr) : Fr::zero());
-      set(kRamReadValue, (load || store) ? Fr::from_u64(r.mem_pre) : Fr::zero());
-      set(kRamWriteValue, (load || store) ? Fr::from_u64(r.mem_post) : Fr::zero());
-      const Fr left = left_rs1 ? rs1 : (left_pc ? pc : Fr::zero());
-      const Fr right = right_rs2 ? rs2 : (right_imm ? c[kImm][t] : Fr::zero());
-      set(kLeftInstructionInput, left);
-      set(kRightInstructionInput, right);
-      const std::uint32_t lo = noop ? 0 : lookup_output(r);
-      set(kLookupOutput, Fr::from_u64(lo));
-      const bool last = t + 1 == T;
-      const bool next_noop = last ? true : rows[t + 1].opcode == Opcode::kNoop;
-      set(kNextExpandedPC,
-          last ? Fr::zero()
-               : Fr::from_u64(64 * std::uint64_t{rows[t + 1].pc} + rows[t + 1].sequence));
-      flag(kNextIsNoop, next_noop);
-      const bool should_branch = branch && lo == 1;
-      flag(kShouldBranch, should_branch);
-      flag(kShouldJump, jump && !next_noop);
-      flag(kBranchToNext, should_branch && !next_noop);
-      flag(kStepToNext, !next_noop && !jump && !should_branch && r.sequence_remaining == 0);
-      flag(kEcallContinues, r.opcode == Opcode::kEcall && !next_noop);
-      set(kRs1Squared, rs1 * rs1);
-      fill_alu_columns(c, t);
+      row_values(rows, t, v);
+      auto& out = block[t - rg.begin()];
+      for (std::uint32_t c = 0; c < kNumColumns; ++c) {
+        out[c] = v[c].to_canonical_limbs();
+        need[c] = std::max(need[c], width_for(out[c]));
+      }
     }
+    bool wide_enough = true;
+    {
+      std::shared_lock lk(widths);
+      for (std::uint32_t c = 0; c < kNumColumns; ++c) wide_enough &= need[c] <= w[c].width();
+    }
+    if (!wide_enough) {
+      std::unique_lock lk(widths);
+      for (std::uint32_t c = 0; c < kNumColumns; ++c) w[c].widen(need[c]);
+    }
+    std::shared_lock lk(widths);
+    for (std::uint32_t c = 0; c < kNumColumns; ++c)
+      for (std::size_t t = rg.begin(); t < rg.end(); ++t) w[c].store(t, block[t - rg.begin()][c]);
   });
-  fill_register_columns(c);
-  return c;
+  fill_register_columns(w);
+  return w;
 }
 
-void fill_alu_columns(std::vector<std::vector<Fr>>& c, std::size_t t) {
-  auto on = [&](std::uint32_t flag) { return c[flag][t] == Fr::one(); };
-  const Fr left = c[kLeftInstructionInput][t], right = c[kRightInstructionInput][t];
+std::vector<std::vector<Fr>> extract_columns(std::span<const TraceRow> rows) {
+  return extract_witness(rows).to_dense();
+}
+
+void fill_alu_row(RowValues& c) {
+  auto on = [&](std::uint32_t flag) { return c[flag] == Fr::one(); };
+  const Fr left = c[kLeftInstructionInput], right = c[kRightInstructionInput];
   const bool add = on(kAddOperands), sub = on(kSubtractOperands), mul = on(kMultiplyOperands);
   const Fr two32 = Fr::from_u64(std::uint64_t{1} << 32);
-  c[kProduct][t] = left * right;
-  c[kLeftLookupOperand][t] = (add || sub || mul) ? Fr::zero() : left;
+  c[kProduct] = left * right;
+  c[kLeftLookupOperand] = (add || sub || mul) ? Fr::zero() : left;
   Fr rl = right;
   if (add) rl = left + right;
   if (sub) rl = left - right + two32;
-  if (mul) rl = c[kProduct][t];
-  c[kRightLookupOperand][t] = rl;
+  if (mul) rl = c[kProduct];
+  c[kRightLookupOperand] = rl;
   // The words as integers (an input that is no 32-bit word leaves them 0: its relation then
   // fails, as it must).
   const std::uint64_t l = canonical_u64(left), rt = canonical_u64(right);
-  const std::uint64_t out = canonical_u64(c[kLookupOutput][t]);
+  const std::uint64_t out = canonical_u64(c[kLookupOutput]);
   const bool words = l < (std::uint64_t{1} << 32) && rt <= (std::uint64_t{1} << 32);
   std::uint64_t x = 0, y = 0, w = 0;
   bool carry = false, sign_left = false, sign_right = false;
@@ -674,28 +713,37 @@ void fill_alu_columns(std::vector<std::vector<Fr>>& c, std::size_t t) {
   if (on(kOutputIsHighWord) && !mul) w = out & 0xffffffffu;
   for (std::uint32_t i = 0; i < 4; ++i) {
     const std::uint64_t xi = (x >> (8 * i)) & 0xff, yi = (y >> (8 * i)) & 0xff;
-    c[kWordX0 + i][t] = Fr::from_u64(xi);
-    c[kWordY0 + i][t] = Fr::from_u64(yi);
-    c[kWordZ0 + i][t] = Fr::from_u64(xi & yi);
-    c[kWordW0 + i][t] = Fr::from_u64((w >> (8 * i)) & 0xff);
+    c[kWordX0 + i] = Fr::from_u64(xi);
+    c[kWordY0 + i] = Fr::from_u64(yi);
+    c[kWordZ0 + i] = Fr::from_u64(xi & yi);
+    c[kWordW0 + i] = Fr::from_u64((w >> (8 * i)) & 0xff);
   }
-  c[kCarry][t] = carry ? Fr::one() : Fr::zero();
-  c[kSignLeft][t] = sign_left ? Fr::one() : Fr::zero();
-  c[kSignRight][t] = sign_right ? Fr::one() : Fr::zero();
+  c[kCarry] = carry ? Fr::one() : Fr::zero();
+  c[kSignLeft] = sign_left ? Fr::one() : Fr::zero();
+  c[kSignRight] = sign_right ? Fr::one() : Fr::zero();
   const Fr diff = left - right;
-  c[kDiffInverse][t] = (on(kIsEq) || on(kIsNe)) && !diff.is_zero() ? diff.inverse() : Fr::zero();
-  c[kDiffTimesInverse][t] = diff * c[kDiffInverse][t];
-  c[kOutputTimesDiff][t] = c[kLookupOutput][t] * diff;
-  c[kSignLeftTimesRight][t] = c[kSignLeft][t] * right;
-  c[kDivisorIsZero][t] = divisor_zero ? Fr::one() : Fr::zero();
-  c[kQuotientTimesRight][t] = Fr::from_u64(y) * right;
-  c[kShiftAmountByte][t] = Fr::from_u64(amount);
-  c[kShiftPower][t] = Fr::from_u64(power);
-  c[kShiftProduct][t] = left * c[kShiftPower][t];
+  c[kDiffInverse] = (on(kIsEq) || on(kIsNe)) && !diff.is_zero() ? diff.inverse() : Fr::zero();
+  c[kDiffTimesInverse] = diff * c[kDiffInverse];
+  c[kOutputTimesDiff] = c[kLookupOutput] * diff;
+  c[kSignLeftTimesRight] = c[kSignLeft] * right;
+  c[kDivisorIsZero] = divisor_zero ? Fr::one() : Fr::zero();
+  c[kQuotientTimesRight] = Fr::from_u64(y) * right;
+  c[kShiftAmountByte] = Fr::from_u64(amount);
+  c[kShiftPower] = Fr::from_u64(power);
+  c[kShiftProduct] = left * c[kShiftPower];
 }
 
-void fill_register_columns(std::vector<std::vector<Fr>>& c) {
-  const std::size_t T = c[0].size();
+void fill_alu_columns(std::vector<std::vector<Fr>>& columns, std::size_t t) {
+  RowValues v;
+  for (std::uint32_t c = 0; c < kNumColumns; ++c) v[c] = columns[c][t];
+  fill_alu_row(v);
+  for (std::uint32_t c = 0; c < kNumColumns; ++c) columns[c][t] = v[c];
+}
+
+constexpr std::array<std::uint64_t, 4> kOne = {1, 0, 0, 0};
+
+void fill_register_columns(WitnessColumns& c) {
+  const std::size_t T = c.length();
   std::array<std::uint64_t, kNumRegisters> last{};  // timestamp of the last access
   std::unordered_map<std::uint64_t, std::uint64_t> last_ram;
   std::vector<std::uint32_t> counts(4 * T, 0);
@@ -703,34 +751,34 @@ void fill_register_columns(std::vector<std::vector<Fr>>& c) {
   const std::array<std::uint32_t, 3> ts = {kRs1ReadTs, kRs2ReadTs, kRdReadTs};
   for (std::size_t t = 0; t < T; ++t) {
     for (std::uint32_t j = 0; j < 3; ++j) {
-      const std::uint64_t reg = c[index[j]][t].to_canonical_limbs()[0];
+      const std::uint64_t reg = c[index[j]].canonical(t)[0];
       if (reg >= kNumRegisters)
         throw std::invalid_argument("register index column holds " + std::to_string(reg));
       const std::uint64_t now = 4 * t + j + 1;
-      c[ts[j]][t] = Fr::from_u64(last[reg]);
+      c.set(ts[j], t, Fr::from_u64(last[reg]));
       ++counts[now - 1 - last[reg]];
       last[reg] = now;
     }
     std::uint64_t read_ts = 4 * t + 3;  // no access: distance 0
-    if (c[kLoad][t] == Fr::one() || c[kStore][t] == Fr::one()) {
-      std::uint64_t& prev = last_ram[c[kRamAddress][t].to_canonical_limbs()[0]];
+    if (c[kLoad].canonical(t) == kOne || c[kStore].canonical(t) == kOne) {
+      std::uint64_t& prev = last_ram[c[kRamAddress].canonical(t)[0]];
       read_ts = prev;
       prev = 4 * t + 4;
     }
-    c[kRamReadTs][t] = Fr::from_u64(read_ts);
+    c.set(kRamReadTs, t, Fr::from_u64(read_ts));
     ++counts[4 * t + 3 - read_ts];
   }
   for (std::uint32_t k = 0; k < 4; ++k)
-    for (std::size_t t = 0; t < T; ++t) c[kRangeCount0 + k][t] = Fr::from_u64(counts[k * T + t]);
+    for (std::size_t t = 0; t < T; ++t) c.set(kRangeCount0 + k, t, Fr::from_u64(counts[k * T + t]));
 }
 
-std::vector<RamWord> final_ram_state(const std::vector<std::vector<Fr>>& c) {
-  const std::size_t T = c[0].size();
+std::vector<RamWord> final_ram_state(const WitnessColumns& c) {
+  const std::size_t T = c.length();
   std::map<std::uint64_t, RamWord> words;
   for (std::size_t t = 0; t < T; ++t) {
-    if (c[kLoad][t] != Fr::one() && c[kStore][t] != Fr::one()) continue;
-    const auto a = c[kRamAddress][t].to_canonical_limbs();
-    const auto v = c[kRamWriteValue][t].to_canonical_limbs();
+    if (c[kLoad].canonical(t) != kOne && c[kStore].canonical(t) != kOne) continue;
+    const auto a = c[kRamAddress].canonical(t);
+    const auto v = c[kRamWriteValue].canonical(t);
     if ((a[1] | a[2] | a[3] | v[1] | v[2] | v[3]) || a[0] > 0xffffffffu || v[0] > 0xffffffffu)
       continue;  // no word: the verifier's memory check rejects the access
     RamWord& w = words[a[0]];
@@ -748,19 +796,33 @@ Fr initial_register_value(std::uint32_t r) {
   return r == 2 ? Fr::from_u64(kInitialStackPointer) : Fr::zero();
 }
 
-RegisterState final_register_state(const std::vector<std::vector<Fr>>& c) {
-  const std::size_t T = c[0].size();
+RegisterState final_register_state(const WitnessColumns& c) {
+  const std::size_t T = c.length();
   RegisterState st;
   for (std::uint32_t r = 0; r < kNumRegisters; ++r) st.value[r] = initial_register_value(r);
   const std::array<std::uint32_t, 3> index = {kRs1Index, kRs2Index, kRdIndex};
   for (std::size_t t = 0; t < T; ++t)
     for (std::uint32_t j = 0; j < 3; ++j) {
-      const std::uint64_t reg = c[index[j]][t].to_canonical_limbs()[0];
+      const std::uint64_t reg = c[index[j]].canonical(t)[0];
       if (reg >= kNumRegisters) continue;  // not a register: the bytecode lookup rejects it
       st.timestamp[reg] = Fr::from_u64(4 * t + j + 1);
       if (j == 2) st.value[reg] = c[kRdWriteValue][t];
     }
   return st;
+}
+
+void fill_register_columns(std::vector<std::vector<Fr>>& columns) {
+  WitnessColumns w = WitnessColumns::from_dense(columns);
+  fill_register_columns(w);
+  columns = w.to_dense();
+}
+
+std::vector<RamWord> final_ram_state(const std::vector<std::vector<Fr>>& columns) {
+  return final_ram_state(WitnessColumns::from_dense(columns));
+}
+
+RegisterState final_register_state(const std::vector<std::vector<Fr>>& columns) {
+  return final_register_state(WitnessColumns::from_dense(columns));
 }
 
 std::vector<std::string_view> failing_constraints(const std::vector<std::vector<Fr>>& cols,

@@ -31,9 +31,6 @@ struct Lin {
     for (const auto& [i, w] : other) v += w * get(i);
     return v;
   }
-  Fr eval(const std::vector<std::vector<Fr>>& cols, std::size_t t) const {
-    return eval([&](std::uint32_t i) -> const Fr& { return cols[i][t]; });
-  }
 };
 
 Lin to_lin(const r1cs::LinearForm& f) {
@@ -69,15 +66,17 @@ const Rows& rows() {
 // line per cycle instead of one line from each of ~100 column arrays (more streams than the
 // hardware prefetchers follow; docs/performance.md has the measurement).
 template <class F>
-void for_cycles(const std::vector<std::vector<Fr>>& cols, std::size_t begin, std::size_t end,
-                F&& f) {
+void for_cycles(const WitnessColumns& cols, std::size_t begin, std::size_t end, F&& f) {
   constexpr std::size_t kBlock = 16;
   const std::size_t ncols = cols.size();
   std::vector<Fr> blk(ncols * kBlock);
+  std::array<Fr, kBlock> one_column;
   for (std::size_t t0 = begin; t0 < end; t0 += kBlock) {
     const std::size_t n = std::min(kBlock, end - t0);
-    for (std::size_t i = 0; i < ncols; ++i)
-      for (std::size_t v = 0; v < n; ++v) blk[v * ncols + i] = cols[i][t0 + v];
+    for (std::size_t i = 0; i < ncols; ++i) {
+      cols[i].read(t0, std::span<Fr>(one_column.data(), n));
+      for (std::size_t v = 0; v < n; ++v) blk[v * ncols + i] = one_column[v];
+    }
     for (std::size_t v = 0; v < n; ++v) {
       const Fr* here = blk.data() + v * ncols;
       f(t0 + v, [here](std::uint32_t i) -> const Fr& { return here[i]; });
@@ -100,26 +99,26 @@ Acc add(Acc x, const Acc& y) {
 }  // namespace
 
 namespace r1cs {
-std::pair<std::vector<Fr>, std::vector<Fr>> outer_tables(const std::vector<std::vector<Fr>>& cols) {
-  const std::size_t T = cols.at(0).size();
+std::pair<std::vector<Fr>, std::vector<Fr>> outer_tables(const WitnessColumns& cols) {
+  const std::size_t T = cols.length();
   std::vector<Fr> az(kNumRowsPadded * T), bz(kNumRowsPadded * T);
   const Rows& r = rows();
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 512),
                     [&](const tbb::blocked_range<std::size_t>& rg) {
-                      for (std::size_t t = rg.begin(); t < rg.end(); ++t)
+                      for_cycles(cols, rg.begin(), rg.end(), [&](std::size_t t, const auto& get) {
                         for (std::size_t k = 0; k < r.a.size(); ++k) {
-                          az[k * T + t] = r.a[k].eval(cols, t);
-                          bz[k * T + t] = r.b[k].eval(cols, t);
+                          az[k * T + t] = r.a[k].eval(get);
+                          bz[k * T + t] = r.b[k].eval(get);
                         }
+                      });
                     });
   return {std::move(az), std::move(bz)};
 }
 }  // namespace r1cs
 
-SpartanOuterKernel::SpartanOuterKernel(const std::vector<std::vector<Fr>>& columns,
-                                       std::vector<Fr> tau)
+SpartanOuterKernel::SpartanOuterKernel(const WitnessColumns& columns, std::vector<Fr> tau)
     : cols_(columns), tau_(std::move(tau)) {
-  if (cols_.empty() || tau_.size() != kRowBits + log2_exact(cols_[0].size()))
+  if (cols_.size() == 0 || tau_.size() != kRowBits + log2_exact(cols_.length()))
     throw std::invalid_argument("SpartanOuterKernel: |tau| != row bits + log T");
   const std::span<const Fr> t(tau_);
   eq_row_ = EqPolynomial::evals(t.subspan(1, kRowBits - 1));
@@ -144,7 +143,7 @@ void SpartanOuterKernel::bind(const Fr& r) {
 // Az(r_row, t) = Σ_k eq(r_row, k)·A_k(z(t)), likewise Bz: T entries each.
 void SpartanOuterKernel::materialise() {
   const std::vector<Fr> w = EqPolynomial::evals(row_challenges_);
-  const std::size_t T = cols_[0].size();
+  const std::size_t T = cols_.length();
   const Rows& r = rows();
   az_.assign(T, Fr::zero());
   bz_.assign(T, Fr::zero());
@@ -180,7 +179,7 @@ std::vector<Fr> SpartanOuterKernel::evals_from_q(const Fr& q0, const Fr& q1, con
 std::vector<Fr> SpartanOuterKernel::prove_round(const std::optional<Fr>& bind_r, std::size_t,
                                                 const Fr&) {
   if (bind_r) bind(*bind_r);
-  const std::size_t T = cols_[0].size();
+  const std::size_t T = cols_.length();
   Acc q{};
   if (round_ < kRowBits) {
     // Streaming row round j: fold each cycle's rows with eq(r_<j), then pair on row bit j.

@@ -1,7 +1,8 @@
 // The statement: the uniform per-cycle R1CS over committed trace columns (an RV32IM adaptation
 // of Jolt's rv64 constraints), and the witness extraction from TraceRows.
 //
-//   std::vector<std::vector<Fr>> cols = r1cs::extract_columns(rows);  // kNumColumns × T
+//   WitnessColumns w = r1cs::extract_witness(rows);                   // kNumColumns × T, compact
+//   std::vector<std::vector<Fr>> cols = r1cs::extract_columns(rows);  // the same, dense Fr
 //   const auto& rows = r1cs::constraints();                           // eq-conditional rows
 //   bool ok = r1cs::check_cycle(cols, t);                             // debugging aid
 //
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include <jolt/prover/field/fr.hpp>
+#include <jolt/prover/pipeline/witness_columns.hpp>
 #include <jolt/prover/tracer/trace_row.hpp>
 #include <jolt/prover/tracer/virtual_sequences.hpp>
 
@@ -180,13 +182,16 @@ struct RamWord {
 };
 // Recomputes the ReadTs, RamReadTs and RangeCount columns from the index and address columns
 // (the honest assignment). Used by extract_columns and by tests that alter a witness.
+void fill_register_columns(WitnessColumns& columns);
 void fill_register_columns(std::vector<std::vector<Fr>>& columns);
 // Every RAM word the columns access, ascending: its last value written and the timestamp of its
 // last access.
+std::vector<RamWord> final_ram_state(const WitnessColumns& columns);
 std::vector<RamWord> final_ram_state(const std::vector<std::vector<Fr>>& columns);
 // The state after the last cycle as the columns imply it: each register's last RdWriteValue
 // (initial_register_value if never written) and the timestamp of its last access (0 if never
 // accessed).
+RegisterState final_register_state(const WitnessColumns& columns);
 RegisterState final_register_state(const std::vector<std::vector<Fr>>& columns);
 
 // An affine form over z: constant + Σ coeff·column.
@@ -221,6 +226,9 @@ const std::vector<ProductConstraint>& products();
 // NextExpandedPC = 0 and NextIsNoop = 1 on the last row (the shift sumcheck ties them to the next
 // row). Control flow moves ExpandedPC: +1 inside a virtual sequence, else to 64 × the next PC (so
 // a row after a sequence's last row, a jump or a branch starts at sequence index 0).
+// extract_witness stores them compactly (witness_columns.hpp; what the prover commits);
+// extract_columns returns them as dense Fr tables (tests that alter a witness).
+WitnessColumns extract_witness(std::span<const TraceRow> rows);
 std::vector<std::vector<Fr>> extract_columns(std::span<const TraceRow> rows);
 
 // The value an RV32IM instruction's lookup produces in this witness (rd result, branch
@@ -249,6 +257,8 @@ std::uint32_t lookup_output(const TraceRow& row);
 // words and their bytes, Carry, the signs, DiffInverse and the product columns) from the flags,
 // LeftInstructionInput, RightInstructionInput and LookupOutput: the honest assignment, used by
 // extract_columns and by tests that alter a witness.
+using RowValues = std::array<Fr, kNumColumns>;  // one cycle's columns, indexed by Column
+void fill_alu_row(RowValues& row);
 void fill_alu_columns(std::vector<std::vector<Fr>>& columns, std::size_t t);
 
 // Debugging aid: names of the constraints that fail at cycle t (empty if all hold).

@@ -18,20 +18,21 @@
 #include <utility>
 #include <vector>
 
+#include <jolt/prover/pipeline/witness_columns.hpp>
 #include <jolt/prover/sumcheck/kernel.hpp>
 
 namespace jolt::prover {
 
 namespace r1cs {
 // Az and Bz tables (kNumRowsPadded·T entries each) of the uniform constraints.
-std::pair<std::vector<Fr>, std::vector<Fr>> outer_tables(const std::vector<std::vector<Fr>>& cols);
+std::pair<std::vector<Fr>, std::vector<Fr>> outer_tables(const WitnessColumns& cols);
 }  // namespace r1cs
 
 class SpartanOuterKernel final : public SumcheckKernel {
  public:
   static constexpr KernelLabels kLabels = {"SpartanOuter::prepare", "SpartanOuter::prove_round",
                                            "SpartanOuter::finish_rounds"};
-  SpartanOuterKernel(const std::vector<std::vector<Fr>>& columns, std::vector<Fr> tau);
+  SpartanOuterKernel(const WitnessColumns& columns, std::vector<Fr> tau);
 
   const KernelLabels& labels() const override { return kLabels; }
   std::size_t num_rounds() const override { return tau_.size(); }
@@ -47,7 +48,7 @@ class SpartanOuterKernel final : public SumcheckKernel {
   void bind(const Fr& r);
   void materialise();
   std::vector<Fr> evals_from_q(const Fr& q0, const Fr& q1, const Fr& q2) const;
-  const std::vector<std::vector<Fr>>& cols_;
+  const WitnessColumns& cols_;
   std::vector<Fr> tau_;
   std::vector<Fr> row_challenges_;  // r_0.. while in the row rounds
   std::vector<Fr> az_, bz_;         // T-sized after the row rounds

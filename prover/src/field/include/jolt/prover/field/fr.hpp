@@ -308,6 +308,29 @@ class Fr {
   // Raw Montgomery limbs (for hashing/serialization fast paths; not canonical).
   const std::uint64_t* mont_limbs() const { return l_; }
 
+  // Products with small integers (witness columns stored as u8/u32/u64) at one Montgomery
+  // product each, where a * from_u64(v) costs two. The Montgomery product of a (limbs a·R) and
+  // the raw integer v (limbs v) is the plain value a·v:
+  //  - sum_small(a, v, n) = Σ a[i]·v[i]: the plain products are added and converted once;
+  //  - scaled_for_small() = this·R in Montgomery form, so mul_small(a.scaled_for_small(), v)
+  //    = a·v (the pre-scaled weight of a coefficient used many times).
+  template <class Int>
+  static Fr sum_small(const Fr* a, const Int* v, std::size_t n) {
+    Fr acc;
+    for (std::size_t i = 0; i < n; ++i) {
+      Fr x;
+      x.l_[0] = static_cast<std::uint64_t>(v[i]);
+      acc += a[i].mul_raw(x);
+    }
+    return acc.to_mont();
+  }
+  Fr scaled_for_small() const { return to_mont(); }
+  static Fr mul_small(const Fr& scaled, std::uint64_t v) {
+    Fr x;
+    x.l_[0] = v;
+    return scaled.mul_raw(x);
+  }
+
  private:
   static Fr from_raw_mont(const std::uint64_t* m) {
     Fr t;

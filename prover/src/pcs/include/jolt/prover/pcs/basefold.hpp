@@ -228,14 +228,22 @@ class Basefold {
   std::string parameters() const;
 
   // All tables 2^n entries, 1 ≤ n ≤ 28 − R, k ≥ 1. Throws std::invalid_argument otherwise.
-  Committed commit(std::span<const std::span<const Fr>> polys) const;
+  Committed commit(const PolynomialBatch& polys) const;
+  Committed commit(std::span<const std::span<const Fr>> polys) const {
+    return commit(SpanBatch(polys));
+  }
 
   // Proves evals[i] = f_i(point). Throws std::invalid_argument on mismatched shapes or a wrong
   // evaluation (caught by the first sumcheck round with high probability over γ).
+  std::vector<std::uint8_t> open(const CommitmentTree& data, const PolynomialBatch& polys,
+                                 std::span<const Fr> point, std::span<const Fr> evals,
+                                 Transcript& transcript, const Tamper* tamper = nullptr) const;
   std::vector<std::uint8_t> open(const CommitmentTree& data,
                                  std::span<const std::span<const Fr>> polys,
                                  std::span<const Fr> point, std::span<const Fr> evals,
-                                 Transcript& transcript, const Tamper* tamper = nullptr) const;
+                                 Transcript& transcript, const Tamper* tamper = nullptr) const {
+    return open(data, SpanBatch(polys), point, evals, transcript, tamper);
+  }
 
   // nullopt when accepted. Never throws, never reads out of bounds on malformed proofs.
   std::optional<VerifyError> verify(std::span<const std::uint8_t> root, unsigned num_vars,

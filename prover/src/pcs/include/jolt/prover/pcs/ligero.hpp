@@ -170,8 +170,10 @@ class LigeroPCS final : public CommitmentScheme {
   std::string parameters() const override;
   const LigeroParams& params() const { return params_; }
 
-  CommitOutput commit(std::span<const std::span<const Fr>> polys) const override;
-  std::vector<std::uint8_t> open(const ProverData& data, std::span<const std::span<const Fr>> polys,
+  using CommitmentScheme::commit;
+  using CommitmentScheme::open;
+  CommitOutput commit(const PolynomialBatch& polys) const override;
+  std::vector<std::uint8_t> open(const ProverData& data, const PolynomialBatch& polys,
                                  std::span<const Fr> point, std::span<const Fr> evals,
                                  Transcript& transcript) const override;
   std::optional<VerifyError> verify(const Commitment& commitment, std::span<const Fr> point,

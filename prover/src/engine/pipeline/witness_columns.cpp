@@ -1,0 +1,240 @@
+// Witness columns in their narrowest width (witness_columns.hpp).
+#include <algorithm>
+#include <jolt/prover/pipeline/witness_columns.hpp>
+#include <stdexcept>
+
+namespace jolt::prover {
+
+namespace {
+
+// Fr::from_u64(v) for every byte v: a u8 entry is read with one load.
+const std::array<Fr, 256>& byte_values() {
+  static const std::array<Fr, 256> t = [] {
+    std::array<Fr, 256> a;
+    for (std::uint64_t v = 0; v < 256; ++v) a[v] = Fr::from_u64(v);
+    return a;
+  }();
+  return t;
+}
+
+template <class Int>
+void read_ints(const std::vector<Int>& src, std::size_t begin, std::span<Fr> out) {
+  const Int* p = src.data() + begin;
+  if constexpr (sizeof(Int) == 1) {
+    const auto& bv = byte_values();
+    for (std::size_t j = 0; j < out.size(); ++j) out[j] = bv[p[j]];
+  } else {
+    for (std::size_t j = 0; j < out.size(); ++j) out[j] = Fr::from_u64(p[j]);
+  }
+}
+
+template <class Int>
+void accumulate_ints(const std::vector<Int>& src, std::size_t begin, const Fr& coeff,
+                     std::span<Fr> acc) {
+  const Int* p = src.data() + begin;
+  const Fr scaled = coeff.scaled_for_small();
+  for (std::size_t j = 0; j < acc.size(); ++j) acc[j] += Fr::mul_small(scaled, p[j]);
+}
+
+}  // namespace
+
+ColumnWidth width_for(const std::array<std::uint64_t, 4>& c) {
+  if (c[1] | c[2] | c[3]) return ColumnWidth::kField;
+  if (c[0] < 256) return ColumnWidth::k8;
+  if (c[0] <= 0xffffffffu) return ColumnWidth::k32;
+  return ColumnWidth::k64;
+}
+
+const char* width_name(ColumnWidth w) {
+  switch (w) {
+    case ColumnWidth::k8:
+      return "u8";
+    case ColumnWidth::k32:
+      return "u32";
+    case ColumnWidth::k64:
+      return "u64";
+    case ColumnWidth::kField:
+      return "field";
+  }
+  return "?";
+}
+
+WitnessColumn::WitnessColumn(std::size_t n, ColumnWidth w) : n_(n), w_(ColumnWidth::k8) {
+  u8_.assign(n, 0);
+  widen(w);
+}
+
+Fr WitnessColumn::operator[](std::size_t t) const {
+  switch (w_) {
+    case ColumnWidth::k8:
+      return byte_values()[u8_[t]];
+    case ColumnWidth::k32:
+      return Fr::from_u64(u32_[t]);
+    case ColumnWidth::k64:
+      return Fr::from_u64(u64_[t]);
+    case ColumnWidth::kField:
+      break;
+  }
+  return fr_[t];
+}
+
+std::array<std::uint64_t, 4> WitnessColumn::canonical(std::size_t t) const {
+  switch (w_) {
+    case ColumnWidth::k8:
+      return {u8_[t], 0, 0, 0};
+    case ColumnWidth::k32:
+      return {u32_[t], 0, 0, 0};
+    case ColumnWidth::k64:
+      return {u64_[t], 0, 0, 0};
+    case ColumnWidth::kField:
+      break;
+  }
+  return fr_[t].to_canonical_limbs();
+}
+
+void WitnessColumn::store(std::size_t t, const std::array<std::uint64_t, 4>& c) {
+  switch (w_) {
+    case ColumnWidth::k8:
+      u8_[t] = static_cast<std::uint8_t>(c[0]);
+      return;
+    case ColumnWidth::k32:
+      u32_[t] = static_cast<std::uint32_t>(c[0]);
+      return;
+    case ColumnWidth::k64:
+      u64_[t] = c[0];
+      return;
+    case ColumnWidth::kField:
+      fr_[t] = *Fr::from_canonical_limbs(c);
+      return;
+  }
+}
+
+void WitnessColumn::set(std::size_t t, const Fr& v) {
+  if (w_ == ColumnWidth::kField) {
+    fr_[t] = v;
+    return;
+  }
+  const auto c = v.to_canonical_limbs();
+  widen(width_for(c));
+  store(t, c);
+}
+
+void WitnessColumn::widen(ColumnWidth w) {
+  if (w <= w_) return;
+  // Entries in the new width, read from the old one.
+  std::vector<std::uint32_t> u32;
+  std::vector<std::uint64_t> u64;
+  std::vector<Fr> fr;
+  if (w == ColumnWidth::k32) u32.resize(n_);
+  if (w == ColumnWidth::k64) u64.resize(n_);
+  if (w == ColumnWidth::kField) fr.resize(n_);
+  for (std::size_t t = 0; t < n_; ++t) {
+    const std::uint64_t v = canonical(t)[0];  // w_ is an integer width here
+    if (w == ColumnWidth::k32) u32[t] = static_cast<std::uint32_t>(v);
+    if (w == ColumnWidth::k64) u64[t] = v;
+    if (w == ColumnWidth::kField) fr[t] = Fr::from_u64(v);
+  }
+  std::vector<std::uint8_t>().swap(u8_);  // (= {} would keep the capacity)
+  u32_ = std::move(u32);
+  u64_ = std::move(u64);
+  fr_ = std::move(fr);
+  w_ = w;
+}
+
+void WitnessColumn::read(std::size_t begin, std::span<Fr> out) const {
+  switch (w_) {
+    case ColumnWidth::k8:
+      return read_ints(u8_, begin, out);
+    case ColumnWidth::k32:
+      return read_ints(u32_, begin, out);
+    case ColumnWidth::k64:
+      return read_ints(u64_, begin, out);
+    case ColumnWidth::kField:
+      std::copy_n(fr_.begin() + static_cast<std::ptrdiff_t>(begin), out.size(), out.begin());
+      return;
+  }
+}
+
+std::vector<Fr> WitnessColumn::to_vector() const {
+  std::vector<Fr> v(n_);
+  read(0, v);
+  return v;
+}
+
+Fr WitnessColumn::dot(std::span<const Fr> weights) const {
+  const std::size_t n = weights.size();
+  if (n > n_) throw std::invalid_argument("WitnessColumn::dot: more weights than entries");
+  switch (w_) {
+    case ColumnWidth::k8:
+      return Fr::sum_small(weights.data(), u8_.data(), n);
+    case ColumnWidth::k32:
+      return Fr::sum_small(weights.data(), u32_.data(), n);
+    case ColumnWidth::k64:
+      return Fr::sum_small(weights.data(), u64_.data(), n);
+    case ColumnWidth::kField:
+      break;
+  }
+  Fr acc = Fr::zero();
+  for (std::size_t t = 0; t < n; ++t) acc += weights[t] * fr_[t];
+  return acc;
+}
+
+void WitnessColumn::accumulate(std::size_t begin, const Fr& coeff, std::span<Fr> acc) const {
+  switch (w_) {
+    case ColumnWidth::k8:
+      return accumulate_ints(u8_, begin, coeff, acc);
+    case ColumnWidth::k32:
+      return accumulate_ints(u32_, begin, coeff, acc);
+    case ColumnWidth::k64:
+      return accumulate_ints(u64_, begin, coeff, acc);
+    case ColumnWidth::kField:
+      break;
+  }
+  const Fr* p = fr_.data() + begin;
+  for (std::size_t j = 0; j < acc.size(); ++j) acc[j] += coeff * p[j];
+}
+
+std::size_t WitnessColumn::bytes() const {
+  return u8_.capacity() + u32_.capacity() * 4 + u64_.capacity() * 8 + fr_.capacity() * sizeof(Fr);
+}
+
+WitnessColumns::WitnessColumns(std::size_t num_columns, std::size_t length)
+    : cols_(num_columns, WitnessColumn(length)), length_(length) {}
+
+WitnessColumns WitnessColumns::from_dense(const std::vector<std::vector<Fr>>& columns) {
+  WitnessColumns w;
+  w.length_ = columns.empty() ? 0 : columns[0].size();
+  w.cols_.reserve(columns.size());
+  for (const auto& c : columns) {
+    if (c.size() != w.length_)
+      throw std::invalid_argument("WitnessColumns::from_dense: columns differ in length");
+    std::vector<std::array<std::uint64_t, 4>> canon(c.size());
+    ColumnWidth need = ColumnWidth::k8;
+    for (std::size_t t = 0; t < c.size(); ++t) {
+      canon[t] = c[t].to_canonical_limbs();
+      need = std::max(need, width_for(canon[t]));
+    }
+    WitnessColumn col(c.size(), need);
+    if (need == ColumnWidth::kField)
+      for (std::size_t t = 0; t < c.size(); ++t) col.set(t, c[t]);
+    else
+      for (std::size_t t = 0; t < c.size(); ++t) col.store(t, canon[t]);
+    w.cols_.push_back(std::move(col));
+  }
+  return w;
+}
+
+std::vector<std::vector<Fr>> WitnessColumns::to_dense() const {
+  std::vector<std::vector<Fr>> d;
+  d.reserve(cols_.size());
+  for (const auto& c : cols_) d.push_back(c.to_vector());
+  return d;
+}
+
+std::size_t WitnessColumns::bytes() const {
+  std::size_t b = cols_.capacity() * sizeof(WitnessColumn);
+  for (const auto& c : cols_) b += c.bytes();
+  return b;
+}
+
+}  // namespace jolt::prover

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <jolt/prover/pipeline/proof.hpp>
 #include <jolt/prover/poly/multilinear.hpp>
 #include <jolt/recorder.hpp>
 #include <jolt/spans.hpp>
@@ -53,11 +54,17 @@ int main(int argc, char** argv) {
     std::printf("%-6zu %-8llu %12.1f %12.1f %12zu %s\n", log2_exact(tr.rows.size()),
                 static_cast<unsigned long long>(tr.statement.trace_length), ms(t1 - t0),
                 ms(t2 - t1), proof.size(), v ? v->check.c_str() : "ok");
-    if (detail)
+    if (detail) {
       for (const char* l :
            {"prove_stage0", "commit_witness", "prove_stage1", "SpartanOuter::prepare",
             "prove_stage2", "prove_stage3", "prove_stage6a", "prove_stage7", "prove_stage8"})
         std::printf("    %-24s %10.1f ms\n", l, incl[l]);
+      Proof d;
+      if (!decode_proof(proof, d))
+        std::printf("    %-24s %10zu B\n    %-24s %10zu B\n", "proof: PCS opening",
+                    d.pcs_opening.size(), "proof: everything else",
+                    proof.size() - d.pcs_opening.size());
+    }
   }
   return 0;
 }

@@ -16,6 +16,7 @@
 #include <jolt/prover/pcs/basefold.hpp>
 #include <jolt/prover/pcs/reed_solomon.hpp>
 #include <jolt/prover/pcs/scheme.hpp>
+#include <jolt/prover/pcs/stacked.hpp>
 #include <jolt/prover/verify_check.hpp>
 
 namespace jolt::prover::basefold {
@@ -204,15 +205,12 @@ std::span<const Fr> table_of(const PolynomialBatch& polys, std::size_t i,
   return scratch;
 }
 
-// Encodes tables [g0, g0 + n) into buf (n codewords of M, poly-major); scratch holds n tables
-// read from a batch that does not store Fr entries.
+// Encodes tables [g0, g0 + n) into buf (n codewords of M, poly-major), reading each table from
+// the batch straight into its codeword (no copy of a table).
 void encode_group(const PolynomialBatch& polys, std::size_t g0, std::size_t n,
-                  unsigned log_inv_rate, std::span<const Fr> tw, Fr* buf, std::size_t M,
-                  std::vector<std::vector<Fr>>& scratch) {
-  scratch.resize(std::max(scratch.size(), n));
+                  unsigned log_inv_rate, std::span<const Fr> tw, Fr* buf, std::size_t M) {
   tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) {
-    rs_encode(table_of(polys, g0 + i, scratch[i]), log_inv_rate, std::span<Fr>(buf + i * M, M), tw,
-              1);
+    rs_encode_table(polys, g0 + i, log_inv_rate, std::span<Fr>(buf + i * M, M), tw, 1);
   });
 }
 
@@ -438,21 +436,14 @@ std::vector<Fr> twiddles(unsigned log_size) {
   return tw;
 }
 
-void rs_encode(std::span<const Fr> msg, unsigned log_inv_rate, std::span<Fr> out,
-               std::span<const Fr> tw, std::size_t tw_stride) {
-  if (msg.empty() || !std::has_single_bit(msg.size()) || out.size() != msg.size() << log_inv_rate)
-    throw std::invalid_argument("basefold::rs_encode: message of " + std::to_string(msg.size()) +
-                                ", codeword of " + std::to_string(out.size()));
-  const unsigned L = static_cast<unsigned>(std::countr_zero(msg.size()));
-  const std::size_t M = out.size(), rep = std::size_t{1} << log_inv_rate;
+namespace {
+
+// The NTT layers of rs_encode on `out`, already filled by fill_bit_reversed (rep copies).
+void rs_transform(std::span<Fr> out, std::size_t rep, std::span<const Fr> tw,
+                  std::size_t tw_stride) {
+  const std::size_t M = out.size();
   if (tw.size() < std::max<std::size_t>(1, (M / 2 - 1) * tw_stride + 1))
     throw std::invalid_argument("basefold::rs_encode: twiddle table too short");
-  // Bit-reversed zero-padded input with the first log_inv_rate layers applied (copies).
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, msg.size(), 4096),
-                    [&](const tbb::blocked_range<std::size_t>& rg) {
-                      fill_bit_reversed(out.data(), rg.begin(), rg.end(), L, rep,
-                                        [&](std::size_t t) { return msg[t]; });
-                    });
   // Layers with blocks of up to kBlock elements run block by block (cache-resident), each
   // layer's twiddles contiguous; the remaining layers run twiddle-outer over the whole array.
   constexpr std::size_t kBlock = std::size_t{1} << 13;
@@ -485,6 +476,43 @@ void rs_encode(std::span<const Fr> msg, unsigned log_inv_rate, std::span<Fr> out
       }
     });
   }
+}
+
+}  // namespace
+
+void rs_encode(std::span<const Fr> msg, unsigned log_inv_rate, std::span<Fr> out,
+               std::span<const Fr> tw, std::size_t tw_stride) {
+  if (msg.empty() || !std::has_single_bit(msg.size()) || out.size() != msg.size() << log_inv_rate)
+    throw std::invalid_argument("basefold::rs_encode: message of " + std::to_string(msg.size()) +
+                                ", codeword of " + std::to_string(out.size()));
+  const unsigned L = static_cast<unsigned>(std::countr_zero(msg.size()));
+  const std::size_t rep = std::size_t{1} << log_inv_rate;
+  // Bit-reversed zero-padded input with the first log_inv_rate layers applied (copies).
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, msg.size(), 4096),
+                    [&](const tbb::blocked_range<std::size_t>& rg) {
+                      fill_bit_reversed(out.data(), rg.begin(), rg.end(), L, rep,
+                                        [&](std::size_t t) { return msg[t]; });
+                    });
+  rs_transform(out, rep, tw, tw_stride);
+}
+
+void rs_encode_table(const PolynomialBatch& polys, std::size_t i, unsigned log_inv_rate,
+                     std::span<Fr> out, std::span<const Fr> tw, std::size_t tw_stride) {
+  const std::size_t N = polys.table_size(), rep = std::size_t{1} << log_inv_rate;
+  if (N == 0 || !std::has_single_bit(N) || out.size() != N << log_inv_rate)
+    throw std::invalid_argument("basefold::rs_encode_table: table of " + std::to_string(N) +
+                                ", codeword of " + std::to_string(out.size()));
+  const unsigned L = static_cast<unsigned>(std::countr_zero(N));
+  // The table is read a block at a time and each entry t lands at slot bit_reverse(t) (rep
+  // copies): the same input as fill_bit_reversed gives rs_encode, with no copy of the table.
+  tbb::parallel_for(
+      tbb::blocked_range<std::size_t>(0, N, 4096), [&](const tbb::blocked_range<std::size_t>& rg) {
+        std::vector<Fr> block(rg.size());
+        polys.read(i, rg.begin(), block);
+        for (std::size_t t = rg.begin(); t < rg.end(); ++t)
+          std::fill_n(out.data() + bit_reverse(t, L) * rep, rep, block[t - rg.begin()]);
+      });
+  rs_transform(out, rep, tw, tw_stride);
 }
 
 void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
@@ -595,6 +623,12 @@ Basefold::Basefold(Params params) : params_(params) {
   params_.validate();
 }
 
+Params stacked_params() {
+  Params p;
+  p.leaf_group = 1;
+  return p;
+}
+
 std::string Basefold::parameters() const {
   const Params& p = params_;
   const double stat = p.num_queries() * -std::log2(1.0 - p.decoding_radius());
@@ -631,13 +665,12 @@ Committed Basefold::commit(const PolynomialBatch& polys) const {
   const std::size_t G = std::min<std::size_t>(params_.leaf_group, k);
   const std::vector<Fr> tw = twiddles(log_m);
   pcs::FrArray buf(G * M);  // G codewords at a time
-  std::vector<std::vector<Fr>> scratch;
   std::vector<Digest> leaf(half);
   for (std::size_t g0 = 0; g0 < k; g0 += G) {
     const std::size_t gk = std::min(G, k - g0);
     {
       JOLT_SPAN("basefold::encode", jolt::arg("polys", gk));
-      encode_group(polys, g0, gk, params_.log_inv_rate, tw, buf.data(), M, scratch);
+      encode_group(polys, g0, gk, params_.log_inv_rate, tw, buf.data(), M);
     }
     JOLT_SPAN("basefold::hash_leaves", jolt::arg("polys", gk));
     const Fr* cw = buf.data();
@@ -654,7 +687,6 @@ Committed Basefold::commit(const PolynomialBatch& polys) const {
                       });
   }
   buf = pcs::FrArray();  // free the group buffer before the tree is built
-  std::vector<std::vector<Fr>>().swap(scratch);
   data->tree = pcs::MerkleTree::from_leaves(leaf);
   Committed c;
   c.root = data->tree.root();
@@ -778,8 +810,12 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
       std::swap(E, En);
     }
   }
+  // The fold buffers alternate between f/E and fn/En, so both pairs may still hold the first
+  // round's capacity: keep only the final tables (the queries below need neither).
   std::vector<Fr>().swap(fn);
   std::vector<Fr>().swap(En);
+  f = std::vector<Fr>(f.begin(), f.end());
+  E = std::vector<Fr>(E.begin(), E.end());
   proof.final_msg = f;
   if (tp.perturb_final) {
     if (f.size() < 2)
@@ -1043,6 +1079,7 @@ namespace {
 
 class BasefoldScheme final : public CommitmentScheme {
  public:
+  explicit BasefoldScheme(basefold::Params params) : bf_(params) {}
   PcsKind kind() const override { return PcsKind::kBasefold; }
   std::string_view name() const override { return "basefold"; }
   std::string parameters() const override { return bf_.parameters(); }
@@ -1084,7 +1121,8 @@ class BasefoldScheme final : public CommitmentScheme {
 }  // namespace
 
 std::unique_ptr<CommitmentScheme> make_basefold_commitment() {
-  return std::make_unique<BasefoldScheme>();
+  return std::make_unique<pcs::StackedCommitment>(
+      std::make_unique<BasefoldScheme>(basefold::stacked_params()), basefold::kDefaultLogStack);
 }
 
 }  // namespace jolt::prover

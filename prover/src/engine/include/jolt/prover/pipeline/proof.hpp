@@ -53,7 +53,9 @@
 
 namespace jolt::prover {
 
-inline constexpr std::uint16_t kProofVersion = 6;  // 6: Basefold leaf digests chained per group
+inline constexpr std::uint16_t kProofVersion = 7;  // 7: the columns opened stacked 4 per Basefold
+                                                   // polynomial (pcs/stacked.hpp); 6: Basefold
+                                                   // leaf digests chained per group
 
 // One layer of a fraction-tree sumcheck and the child-layer values at its point.
 struct FractionLayerProof {

@@ -116,13 +116,17 @@
 #include <jolt/prover/verify_error.hpp>
 
 namespace jolt::prover {
-// Basefold with its default parameters behind the CommitmentScheme seam (PcsKind::kBasefold).
+// Basefold with its default parameters behind the CommitmentScheme seam (PcsKind::kBasefold),
+// committing the tables stacked basefold::kDefaultLogStack at a time (stacked.hpp).
 std::unique_ptr<CommitmentScheme> make_basefold_commitment();
 }  // namespace jolt::prover
 
 namespace jolt::prover::basefold {
 
 using pcs::Digest;
+
+// Tables per committed polynomial behind the seam: 2^2 = 4 (docs/prover-design.md §1).
+inline constexpr unsigned kDefaultLogStack = 2;
 
 struct Params {
   unsigned log_inv_rate = 2;     // R: rate 2^-R
@@ -142,6 +146,12 @@ struct Params {
   void validate() const;
   friend bool operator==(const Params&, const Params&) = default;
 };
+
+// The parameters behind the seam, where the tables are stacked 2^kDefaultLogStack at a time: the
+// defaults with leaf_group = 1. The prover holds leaf_group codewords while committing, each
+// 2^kDefaultLogStack times a column's; with 3 the commit's buffer alone would be 1.5 KiB per
+// cycle (measured at sha2-chain 2^18: peak 622 MiB with 3, 502 MiB with 1, for 4 % more time).
+Params stacked_params();
 
 // The layer geometry shared by prover and verifier for n variables.
 struct Shape {
@@ -210,6 +220,9 @@ std::vector<Fr> twiddles(unsigned log_size);
 // domain's table with stride (its size / M). Parallel inside; byte-identical at any thread count.
 void rs_encode(std::span<const Fr> msg, unsigned log_inv_rate, std::span<Fr> out,
                std::span<const Fr> tw, std::size_t tw_stride);
+// The same for table i of a batch, read a block at a time into the codeword (no copy).
+void rs_encode_table(const PolynomialBatch& polys, std::size_t i, unsigned log_inv_rate,
+                     std::span<Fr> out, std::span<const Fr> tw, std::size_t tw_stride);
 
 // out[i] = C[positions[i]] for C = rs_encode(msg) at rate 2^-log_inv_rate (M = msg.size() << R
 // positions, each < M), without the whole transform: the first log S layers run on blocks of S

@@ -687,7 +687,16 @@ Committed Basefold::commit(const PolynomialBatch& polys) const {
                       });
   }
   buf = pcs::FrArray();  // free the group buffer before the tree is built
-  data->tree = pcs::MerkleTree::from_leaves(leaf);
+  // The tree is kept from level 1 up (the opening recomputes the leaves it needs): half the
+  // digests of the whole tree, the same root.
+  std::vector<Digest> level1(half / 2);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half / 2, 4096),
+                    [&](const tbb::blocked_range<std::size_t>& rg) {
+                      for (std::size_t i = rg.begin(); i < rg.end(); ++i)
+                        level1[i] = pcs::hash_node(leaf[2 * i], leaf[2 * i + 1]);
+                    });
+  std::vector<Digest>().swap(leaf);
+  data->tree = pcs::MerkleTree::from_leaves(level1);
   Committed c;
   c.root = data->tree.root();
   c.num_vars = n;
@@ -847,25 +856,50 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
       const auto uniq = sorted_unique(pos[l], leaves);
       lo.values.reserve(uniq.size() * lo.leaf_width);
       if (l == 0) {
-        // The opened pairs of every table, re-encoded at just those positions.
+        // The tree keeps no leaf digests: every table is re-encoded at the pairs of the opened
+        // leaves and of their sibling leaves, whose digests are the level-0 siblings.
         JOLT_SPAN("basefold::reencode", jolt::arg("polys", k));
         const std::vector<Fr> tw = twiddles(s.log_domain(0));
-        std::vector<std::uint64_t> at;  // j, j + M/2 for each opened leaf j
-        for (std::uint64_t j : uniq) {
-          at.push_back(j);
-          at.push_back(j + half);
-        }
-        lo.values.resize(uniq.size() * 2 * k);
+        std::vector<std::uint64_t> both;  // uniq and the siblings, sorted, distinct
+        for (std::uint64_t j : uniq)
+          if (both.empty() || both.back() != (j | 1)) both.insert(both.end(), {j & ~1ull, j | 1});
+        std::vector<std::uint64_t> at;  // w, w + M/2 for each leaf w
+        for (std::uint64_t w : both) at.insert(at.end(), {w, w + half});
+        const std::size_t width = 2 * std::size_t{k};
+        std::vector<Fr> vals(both.size() * width);
         tbb::enumerable_thread_specific<std::vector<Fr>> scratch;
         tbb::parallel_for(std::size_t{0}, std::size_t{k}, [&](std::size_t i) {
           std::vector<Fr> got(at.size());
           rs_encode_at(table_of(polys, i, scratch.local()), params_.log_inv_rate, at, tw, got);
-          for (std::size_t u = 0; u < uniq.size(); ++u) {
-            lo.values[u * 2 * k + 2 * i] = got[2 * u];
-            lo.values[u * 2 * k + 2 * i + 1] = got[2 * u + 1];
+          for (std::size_t u = 0; u < both.size(); ++u) {
+            vals[u * width + 2 * i] = got[2 * u];
+            vals[u * width + 2 * i + 1] = got[2 * u + 1];
           }
         });
-        lo.siblings = multiproof(data.tree, uniq);
+        auto slot = [&](std::uint64_t w) {
+          return static_cast<std::size_t>(std::lower_bound(both.begin(), both.end(), w) -
+                                          both.begin());
+        };
+        for (std::uint64_t j : uniq) {
+          const Fr* v = vals.data() + slot(j) * width;
+          lo.values.insert(lo.values.end(), v, v + width);
+        }
+        // Level-0 siblings as multiproof() orders them, then the levels the tree holds.
+        std::vector<std::uint64_t> parents;
+        for (std::size_t i = 0; i < uniq.size();) {
+          const std::uint64_t a = uniq[i];
+          if ((a & 1) == 0 && i + 1 < uniq.size() && uniq[i + 1] == a + 1) {
+            i += 2;
+          } else {
+            const std::size_t u = slot(a ^ 1);
+            lo.siblings.push_back(
+                layer0_leaf(std::span<const Fr>(vals).subspan(u * width, width), s.leaf_group));
+            i += 1;
+          }
+          if (parents.empty() || parents.back() != (a >> 1)) parents.push_back(a >> 1);
+        }
+        const std::vector<Digest> upper = multiproof(data.tree, parents);
+        lo.siblings.insert(lo.siblings.end(), upper.begin(), upper.end());
         if (tp.corrupt_sibling && !lo.siblings.empty()) lo.siblings[0][0] ^= 1;
         if (tp.extra_sibling) lo.siblings.push_back(Digest{});
         if (tp.drop_leaf) lo.values.resize(lo.values.size() - lo.leaf_width);

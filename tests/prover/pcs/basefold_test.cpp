@@ -221,8 +221,9 @@ TEST_CASE("basefold: prover data is the layer-0 tree: no codeword, no copy of th
   c.data->visit_heap(b);
   std::uint64_t total = 0;
   for (const auto& s : b.take()) total += s.bytes;
-  // A tree of 2·2^11 digests (M/2 = 2^11 leaves); the 3 codewords of 4·2^10 Fr are not kept.
-  CHECK(total == 2 * 2048 * 32);
+  // The tree over M/2 = 2^11 leaves from level 1 up: 2·2^10 digests; neither the leaf digests
+  // nor the 3 codewords of 4·2^10 Fr are kept.
+  CHECK(total == 2 * 1024 * 32);
   CHECK(c.data->heap_bytes() == total);
 }
 

@@ -18,34 +18,10 @@ using jolt::prover::Transcript;
 using jolt::prover::VerifyError;
 namespace bf = jolt::prover::basefold;
 
+using pcs_test::Instance;
+using pcs_test::make_instance;
+
 namespace {
-
-// Reference evaluation, big-endian (point[0] ↔ MSB): fold the top half onto the bottom half.
-Fr evaluate_be(std::vector<Fr> f, std::span<const Fr> r) {
-  for (const Fr& ri : r) {
-    const std::size_t h = f.size() / 2;
-    for (std::size_t y = 0; y < h; ++y) f[y] = f[y] + ri * (f[y + h] - f[y]);
-    f.resize(h);
-  }
-  return f[0];
-}
-
-struct Instance {
-  std::vector<std::vector<Fr>> tables;
-  std::vector<Fr> point, evals;
-  std::vector<std::span<const Fr>> spans() const {
-    return std::vector<std::span<const Fr>>(tables.begin(), tables.end());
-  }
-};
-
-Instance make_instance(unsigned n, unsigned k, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  Instance in;
-  for (unsigned i = 0; i < k; ++i) in.tables.push_back(pcs_test::random_frs(rng, 1u << n));
-  in.point = pcs_test::random_frs(rng, n);
-  for (const auto& t : in.tables) in.evals.push_back(evaluate_be(t, in.point));
-  return in;
-}
 
 struct Run {
   bf::Committed com;
@@ -254,7 +230,7 @@ TEST_CASE("basefold: leaf digests chained over groups of polynomials") {
   const bf::Basefold pcs(p);
   Instance forged = in;
   forged.tables[6][5] += Fr::one();
-  forged.evals[6] = evaluate_be(forged.tables[6], forged.point);
+  forged.evals[6] = pcs_test::evaluate(forged.tables[6], forged.point);
   const Run honest = prove(pcs, in);
   const Run other = prove(pcs, forged);
   CHECK(honest.com.root != other.com.root);

@@ -17,35 +17,12 @@ using jolt::prover::Transcript;
 using jolt::prover::VerifyError;
 using namespace jolt::prover::pcs;
 
+using pcs_test::check_of;
+using pcs_test::evaluate;
+using pcs_test::Instance;
+using pcs_test::make_instance;
+
 namespace {
-
-// Reference multilinear evaluation by folding variable 0 (the MSB, scheme.hpp) first:
-// independent of eq_table.
-Fr evaluate(std::vector<Fr> f, std::span<const Fr> r) {
-  for (const Fr& rk : r) {
-    std::vector<Fr> g(f.size() / 2);
-    for (std::size_t y = 0; y < g.size(); ++y) g[y] = f[y] + rk * (f[y + g.size()] - f[y]);
-    f = std::move(g);
-  }
-  return f[0];
-}
-
-struct Instance {
-  std::vector<std::vector<Fr>> tables;
-  std::vector<Fr> point, evals;
-  std::vector<std::span<const Fr>> spans() const {
-    return std::vector<std::span<const Fr>>(tables.begin(), tables.end());
-  }
-};
-
-Instance make_instance(unsigned n, unsigned k, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  Instance in;
-  for (unsigned i = 0; i < k; ++i) in.tables.push_back(pcs_test::random_frs(rng, 1u << n));
-  in.point = pcs_test::random_frs(rng, n);
-  for (const auto& t : in.tables) in.evals.push_back(evaluate(t, in.point));
-  return in;
-}
 
 struct Opened {
   CommitOutput com;
@@ -59,11 +36,6 @@ Opened commit_and_prove(const LigeroPCS& pcs, const Instance& in, Transcript& t)
   o.proof =
       pcs.prove(dynamic_cast<const LigeroProverData&>(*o.com.data), spans, in.point, in.evals, t);
   return o;
-}
-
-// The name of the check that rejected, or "" when the opening verified.
-std::string check_of(const std::optional<VerifyError>& e) {
-  return e ? e->check : std::string();
 }
 
 }  // namespace

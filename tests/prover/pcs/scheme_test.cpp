@@ -10,22 +10,8 @@
 
 using namespace jolt::prover;
 
-namespace {
-
-Fr evaluate(std::vector<Fr> f, std::span<const Fr> r) {  // point[0] ↔ MSB
-  for (const Fr& rk : r) {
-    std::vector<Fr> g(f.size() / 2);
-    for (std::size_t y = 0; y < g.size(); ++y) g[y] = f[y] + rk * (f[y + g.size()] - f[y]);
-    f = std::move(g);
-  }
-  return f[0];
-}
-
-std::string check_of(const std::optional<VerifyError>& e) {
-  return e ? e->check : std::string();
-}
-
-}  // namespace
+using pcs_test::check_of;
+using pcs_test::evaluate;
 
 TEST_CASE("the factory knows every scheme by name and kind") {
   CHECK(parse_pcs_kind("reveal") == PcsKind::kReveal);

@@ -15,35 +15,11 @@ using namespace jolt::prover;
 using pcs::StackedBatch;
 using pcs::StackedCommitment;
 
+using pcs_test::check_of;
+using pcs_test::Instance;
+using pcs_test::make_instance;
+
 namespace {
-
-Fr evaluate(std::vector<Fr> f, std::span<const Fr> r) {  // point[0] ↔ MSB
-  for (const Fr& rk : r) {
-    std::vector<Fr> g(f.size() / 2);
-    for (std::size_t y = 0; y < g.size(); ++y) g[y] = f[y] + rk * (f[y + g.size()] - f[y]);
-    f = std::move(g);
-  }
-  return f[0];
-}
-
-std::string check_of(const std::optional<VerifyError>& e) {
-  return e ? e->check : std::string();
-}
-
-struct Instance {
-  std::vector<std::vector<Fr>> tables;
-  std::vector<std::span<const Fr>> spans;
-  std::vector<Fr> point, evals;
-};
-
-Instance make_instance(std::mt19937_64& rng, std::size_t k, unsigned n) {
-  Instance in;
-  for (std::size_t i = 0; i < k; ++i) in.tables.push_back(pcs_test::random_frs(rng, 1u << n));
-  in.spans.assign(in.tables.begin(), in.tables.end());
-  in.point = pcs_test::random_frs(rng, n);
-  for (const auto& t : in.tables) in.evals.push_back(evaluate(t, in.point));
-  return in;
-}
 
 std::unique_ptr<CommitmentScheme> stacked(PcsKind inner, unsigned log_stack) {
   return std::make_unique<StackedCommitment>(make_commitment_scheme(inner), log_stack);
@@ -52,11 +28,12 @@ std::unique_ptr<CommitmentScheme> stacked(PcsKind inner, unsigned log_stack) {
 // Opens `in` with `prover` and verifies with `verifier`: the failing check, "" when accepted.
 std::string round_trip(const CommitmentScheme& prover, const CommitmentScheme& verifier,
                        const Instance& in, const std::vector<Fr>& claims) {
-  CommitOutput c = prover.commit(in.spans);
+  const auto spans = in.spans();
+  CommitOutput c = prover.commit(spans);
   CHECK(c.commitment.num_polys == in.tables.size());
   CHECK(c.commitment.num_vars == in.point.size());
   Transcript tp("stacked-test");
-  const auto proof = prover.open(*c.data, in.spans, in.point, in.evals, tp);
+  const auto proof = prover.open(*c.data, spans, in.point, in.evals, tp);
   Transcript tv("stacked-test");
   const auto e = verifier.verify(c.commitment, in.point, claims, proof, tv);
   if (!e) CHECK(tv.state() == tp.state());
@@ -67,8 +44,9 @@ std::string round_trip(const CommitmentScheme& prover, const CommitmentScheme& v
 
 TEST_CASE("stacked tables are the inner tables one after another, zero-padded") {
   std::mt19937_64 rng(1);
-  const Instance in = make_instance(rng, 5, 3);  // 5 tables of 8
-  const SpanBatch inner(in.spans);
+  const Instance in = make_instance(3, 5, 1);  // 5 tables of 8
+  const auto spans = in.spans();
+  const SpanBatch inner(spans);
   const StackedBatch s(inner, 2);  // 4 per stacked table: 2 tables of 32
   REQUIRE(s.num_polys() == 2);
   REQUIRE(s.table_size() == 32);
@@ -92,12 +70,12 @@ TEST_CASE("stacked tables are the inner tables one after another, zero-padded") 
 }
 
 TEST_CASE("stacked openings verify for every stacking and table count") {
-  std::mt19937_64 rng(2);
+  std::uint64_t seed = 2;
   for (PcsKind inner : {PcsKind::kReveal, PcsKind::kBasefold})
     for (unsigned m : {0u, 1u, 2u, 3u})
       for (std::size_t k : {1u, 3u, 4u, 5u, 9u})
         for (unsigned n : {1u, 4u, 7u}) {
-          const Instance in = make_instance(rng, k, n);
+          const Instance in = make_instance(n, static_cast<unsigned>(k), ++seed);
           const auto pcs = stacked(inner, m);
           INFO(pcs_name(inner) << " m " << m << " k " << k << " n " << n);
           CHECK(round_trip(*pcs, *pcs, in, in.evals) == "");
@@ -105,8 +83,7 @@ TEST_CASE("stacked openings verify for every stacking and table count") {
 }
 
 TEST_CASE("a wrong claim for any one table is rejected by the inner scheme") {
-  std::mt19937_64 rng(3);
-  const Instance in = make_instance(rng, 6, 5);
+  const Instance in = make_instance(5, 6, 3);
   for (PcsKind inner : {PcsKind::kReveal, PcsKind::kBasefold}) {
     const auto pcs = stacked(inner, 2);
     for (std::size_t c = 0; c < in.evals.size(); ++c) {
@@ -123,8 +100,7 @@ TEST_CASE("a wrong claim for any one table is rejected by the inner scheme") {
 }
 
 TEST_CASE("a verifier with another stacking rejects the proof") {
-  std::mt19937_64 rng(4);
-  const Instance in = make_instance(rng, 6, 5);
+  const Instance in = make_instance(5, 6, 4);
   for (PcsKind inner : {PcsKind::kReveal, PcsKind::kBasefold}) {
     const auto p2 = stacked(inner, 2), p1 = stacked(inner, 1);
     CHECK(p1->parameters() != p2->parameters());
@@ -134,12 +110,12 @@ TEST_CASE("a verifier with another stacking rejects the proof") {
 }
 
 TEST_CASE("claims and points that do not match the commitment are rejected at pcs.stacked.shape") {
-  std::mt19937_64 rng(5);
-  const Instance in = make_instance(rng, 5, 4);
+  const Instance in = make_instance(4, 5, 5);
+  const auto spans = in.spans();
   const auto pcs = stacked(PcsKind::kReveal, 2);
-  CommitOutput c = pcs->commit(in.spans);
+  CommitOutput c = pcs->commit(spans);
   Transcript tp("stacked-test");
-  const auto proof = pcs->open(*c.data, in.spans, in.point, in.evals, tp);
+  const auto proof = pcs->open(*c.data, spans, in.point, in.evals, tp);
   auto verify = [&](const Commitment& com, std::span<const Fr> point, std::span<const Fr> ev) {
     Transcript tv("stacked-test");
     return check_of(pcs->verify(com, point, ev, proof, tv));
@@ -154,16 +130,15 @@ TEST_CASE("claims and points that do not match the commitment are rejected at pc
   CHECK(verify(none, in.point, {}) == "pcs.stacked.shape");
   // The prover refuses mismatched shapes too.
   Transcript t2("stacked-test");
-  CHECK_THROWS_AS(pcs->open(*c.data, in.spans, in.point, std::span(in.evals).first(4), t2),
+  CHECK_THROWS_AS(pcs->open(*c.data, spans, in.point, std::span(in.evals).first(4), t2),
                   std::invalid_argument);
 }
 
 TEST_CASE("the default Basefold stacks four tables per committed polynomial") {
   const auto pcs = make_commitment_scheme(PcsKind::kBasefold);
   CHECK(pcs->parameters().find("stacked 4 tables per committed polynomial") != std::string::npos);
-  std::mt19937_64 rng(6);
-  const Instance in = make_instance(rng, 7, 6);
-  CommitOutput c = pcs->commit(in.spans);
+  const Instance in = make_instance(6, 7, 6);
+  CommitOutput c = pcs->commit(in.spans());
   CHECK(c.commitment.num_polys == 7);
   CHECK(c.commitment.num_vars == 6);
   CHECK(round_trip(*pcs, *pcs, in, in.evals) == "");

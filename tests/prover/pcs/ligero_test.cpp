@@ -277,7 +277,7 @@ TEST_CASE("the prover refuses wrong claims and mismatched shapes") {
   std::vector<Fr> c(6);
   std::vector<std::span<const Fr>> bad2 = {c};
   CHECK_THROWS_AS(pcs.commit(bad2), std::invalid_argument);
-  CHECK_THROWS_AS(pcs.commit({}), std::invalid_argument);
+  CHECK_THROWS_AS(pcs.commit(std::span<const std::span<const Fr>>{}), std::invalid_argument);
 }
 
 TEST_CASE("the decoder rejects truncated, padded and corrupt encodings") {

@@ -4,6 +4,7 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <bit>
@@ -867,14 +868,20 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
         for (std::uint64_t w : both) at.insert(at.end(), {w, w + half});
         const std::size_t width = 2 * std::size_t{k};
         std::vector<Fr> vals(both.size() * width);
+        // A table the batch does not store as Fr is read into a copy for rs_encode_at; at most
+        // kTablesInFlight such copies exist at once, whatever the thread count.
+        constexpr int kTablesInFlight = 2;
         tbb::enumerable_thread_specific<std::vector<Fr>> scratch;
-        tbb::parallel_for(std::size_t{0}, std::size_t{k}, [&](std::size_t i) {
-          std::vector<Fr> got(at.size());
-          rs_encode_at(table_of(polys, i, scratch.local()), params_.log_inv_rate, at, tw, got);
-          for (std::size_t u = 0; u < both.size(); ++u) {
-            vals[u * width + 2 * i] = got[2 * u];
-            vals[u * width + 2 * i + 1] = got[2 * u + 1];
-          }
+        tbb::task_arena bounded(std::min(kTablesInFlight, tbb::this_task_arena::max_concurrency()));
+        bounded.execute([&] {
+          tbb::parallel_for(std::size_t{0}, std::size_t{k}, [&](std::size_t i) {
+            std::vector<Fr> got(at.size());
+            rs_encode_at(table_of(polys, i, scratch.local()), params_.log_inv_rate, at, tw, got);
+            for (std::size_t u = 0; u < both.size(); ++u) {
+              vals[u * width + 2 * i] = got[2 * u];
+              vals[u * width + 2 * i + 1] = got[2 * u + 1];
+            }
+          });
         });
         auto slot = [&](std::uint64_t w) {
           return static_cast<std::size_t>(std::lower_bound(both.begin(), both.end(), w) -
@@ -1117,6 +1124,9 @@ class BasefoldScheme final : public CommitmentScheme {
   PcsKind kind() const override { return PcsKind::kBasefold; }
   std::string_view name() const override { return "basefold"; }
   std::string parameters() const override { return bf_.parameters(); }
+  unsigned max_num_vars() const override {
+    return Fr::two_adicity() - bf_.params().log_inv_rate;  // the NTT domain of 2^(n+R)
+  }
 
   using CommitmentScheme::commit;
   using CommitmentScheme::open;

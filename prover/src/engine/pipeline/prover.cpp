@@ -789,6 +789,16 @@ auto in_arena(std::size_t threads, F&& f) {
   return arena.execute(std::forward<F>(f));
 }
 
+// Before any witness is extracted: the configured scheme can commit tables of 2^log_t entries.
+void check_committable(std::size_t log_t, PcsKind pcs) {
+  const unsigned max = make_commitment_scheme(pcs)->max_num_vars();
+  if (log_t > max)
+    throw std::invalid_argument("prove: 2^" + std::to_string(log_t) +
+                                " trace rows exceed what the " + std::string(pcs_name(pcs)) +
+                                " commitment can commit (at most 2^" + std::to_string(max) +
+                                " rows); use a smaller scale");
+}
+
 void check_shape(std::size_t rows, std::uint64_t trace_length) {
   if (trace_length > kMaxTraceLength)
     throw std::invalid_argument("prove: trace_length " + std::to_string(trace_length) +
@@ -810,6 +820,7 @@ std::vector<std::uint8_t> prove(const Statement& st, std::span<const TraceRow> r
                                 const ProverOptions& opt) {
   JOLT_SPAN("jolt_prover::prove", jolt::arg("trace_length", st.trace_length));
   check_shape(rows.size(), st.trace_length);
+  check_committable(log2_exact(rows.size()), opt.pcs);
   for (std::size_t t = 0; t < rows.size(); ++t) {
     const bool pad = rows[t].opcode == Opcode::kNoop;
     if (pad != (t >= st.trace_length))
@@ -828,11 +839,17 @@ std::vector<std::uint8_t> prove_columns(const Statement& st, std::vector<std::ve
   JOLT_SPAN("jolt_prover::prove", jolt::arg("trace_length", st.trace_length));
   if (columns.size() != kNumColumns) throw std::invalid_argument("prove_columns: column count");
   check_shape(columns[0].size(), st.trace_length);
+  check_committable(log2_exact(columns[0].size()), opt.pcs);
   for (const auto& c : columns)
     if (c.size() != columns[0].size()) throw std::invalid_argument("prove_columns: ragged columns");
   return in_arena(opt.num_threads, [&] {
     return run_prover(
-        st, log2_exact(columns[0].size()), [&] { return WitnessColumns::from_dense(columns); },
+        st, log2_exact(columns[0].size()),
+        [&] {
+          WitnessColumns w = WitnessColumns::from_dense(columns);
+          std::vector<std::vector<Fr>>().swap(columns);  // the dense input is not kept
+          return w;
+        },
         opt);
   });
 }

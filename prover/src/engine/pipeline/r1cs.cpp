@@ -616,7 +616,7 @@ void row_values(std::span<const TraceRow> rows, std::size_t t, RowValues& c) {
 WitnessColumns extract_witness(std::span<const TraceRow> rows) {
   const std::size_t T = rows.size();
   if (T == 0 || (T & (T - 1)) != 0)
-    throw std::invalid_argument("r1cs::extract_columns: row count must be a power of two");
+    throw std::invalid_argument("r1cs::extract_witness: row count must be a power of two");
   WitnessColumns w(kNumColumns, T);
   // Rows in parallel, a block at a time: each block's columns are computed densely, then stored
   // in the width each column needs — widening a column (rare: at most three times) takes the

@@ -181,7 +181,7 @@ struct RamWord {
   std::uint64_t timestamp = 0;
 };
 // Recomputes the ReadTs, RamReadTs and RangeCount columns from the index and address columns
-// (the honest assignment). Used by extract_columns and by tests that alter a witness.
+// (the honest assignment). Used by extract_witness and by tests that alter a witness.
 void fill_register_columns(WitnessColumns& columns);
 void fill_register_columns(std::vector<std::vector<Fr>>& columns);
 // Every RAM word the columns access, ascending: its last value written and the timestamp of its
@@ -256,7 +256,8 @@ std::uint32_t lookup_output(const TraceRow& row);
 // Recomputes the ALU witness of cycle t (LeftLookupOperand, RightLookupOperand, Product, the
 // words and their bytes, Carry, the signs, DiffInverse and the product columns) from the flags,
 // LeftInstructionInput, RightInstructionInput and LookupOutput: the honest assignment, used by
-// extract_columns and by tests that alter a witness.
+// extract_witness (through fill_alu_row, the same on one cycle's values) and by tests that alter
+// a witness.
 using RowValues = std::array<Fr, kNumColumns>;  // one cycle's columns, indexed by Column
 void fill_alu_row(RowValues& row);
 void fill_alu_columns(std::vector<std::vector<Fr>>& columns, std::size_t t);

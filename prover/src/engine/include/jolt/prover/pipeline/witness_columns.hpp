@@ -13,9 +13,8 @@
 //   WitnessColumns d = WitnessColumns::from_dense(cols);   // the narrowest width per column
 //
 // Thread-safety: const access from any thread; set() and widen() are not concurrent with any
-// other access to the same column. store_block() may run concurrently for disjoint row ranges
-// when every column already has the width its block needs (extraction widens first, under a
-// lock; r1cs.cpp).
+// other access to the same column. store() may run concurrently for distinct entries when the
+// column already has the width they need (extraction widens first, under a lock; r1cs.cpp).
 #pragma once
 #include <array>
 #include <cstddef>

@@ -23,7 +23,7 @@
 // again at rate ρ. So a fold step reads the pair (j, j+M/2) of one layer and lands on position j
 // of the next; 2^a steps read the coset {ℓ + t·M/2^a : t < 2^a} and land on position ℓ.
 //
-// Commit. The k tables are encoded (rs_encode) G = leaf_group at a time into one reused buffer
+// Commit. The k tables are encoded (rs_encode_table) G = leaf_group at a time into one reused buffer
 // of G codewords, and ONE Merkle tree is built over M/2 leaves: leaf ℓ holds the pairs
 // (C_i[ℓ], C_i[ℓ+M/2]) of every polynomial i, so one path opens the pair that the first fold step
 // combines, for every polynomial. Its digest is chained over the groups of G polynomials:

@@ -120,6 +120,10 @@ class CommitmentScheme {
   // security bits and regime), recorded in summary.json and absorbed by the pipeline.
   virtual std::string parameters() const = 0;
 
+  // The largest n for which tables of 2^n entries can be committed (the prover refuses longer
+  // traces before extracting a witness).
+  virtual unsigned max_num_vars() const { return 40; }
+
   // All tables have the same length 2^n, n >= 1. Throws std::invalid_argument otherwise.
   virtual CommitOutput commit(const PolynomialBatch& polys) const = 0;
   CommitOutput commit(std::span<const std::span<const Fr>> polys) const {

@@ -14,13 +14,16 @@
 //
 // Open / verify: absorb "stacked/point" and "stacked/evals", draw ρ ∈ Fr^m ("stacked/rho"), then
 // run the inner scheme on the stacked tables at ρ ‖ point with the claims
-// e_j = Σ_b eq(ρ, b)·evals[j·s + b] (a missing table's claim is 0). Soundness: if some claim
+// e_j = Σ_b eq(ρ, b)·evals[j·s + b] (a missing table's claim is 0). As for every scheme
+// (scheme.hpp), the caller absorbs the commitment before the point is drawn, so ρ depends on
+// the commitment; the pipeline does (stage 0). Soundness: if some claim
 // v_i ≠ f_i(point), then e_j − g_j(ρ ‖ point) = Σ_b eq(ρ, b)·(claim − value) is a non-zero
 // multilinear polynomial in ρ, zero with probability ≤ m/|Fr| (Schwartz–Zippel); otherwise the
 // inner scheme's soundness applies. Total: ε_inner + m/|Fr|.
 //
 // Checks: pcs.stacked.shape (point and claims match the commitment's shape), then the inner
-// scheme's. The commitment reports the caller's shape (n, k); the inner one sees (n + m, ⌈k/s⌉).
+// scheme's. The commitment reports the caller's shape (n, k); the inner one sees (n + m, ⌈k/s⌉),
+// so the largest table is the inner scheme's largest divided by s (max_num_vars()).
 #pragma once
 #include <memory>
 
@@ -53,6 +56,10 @@ class StackedCommitment final : public CommitmentScheme {
   PcsKind kind() const override { return inner_->kind(); }
   std::string_view name() const override { return inner_->name(); }
   std::string parameters() const override;
+  unsigned max_num_vars() const override {
+    const unsigned inner = inner_->max_num_vars();
+    return inner > log_stack_ ? inner - log_stack_ : 0;
+  }
   unsigned log_stack() const { return log_stack_; }
 
   using CommitmentScheme::commit;

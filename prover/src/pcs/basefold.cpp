@@ -311,10 +311,13 @@ Fr fold_pair(const Fr& c0, const Fr& c1, const Fr& xinv, const Fr& alpha) {
   return (s + alpha * (d - s)) * inv2;
 }
 
-// Siblings the verifier cannot compute, level by level from the leaves, increasing node order.
-std::vector<Digest> multiproof(const pcs::MerkleTree& tree, std::vector<std::uint64_t> known) {
+// Siblings the verifier cannot compute, level by level from the leaves, increasing node order,
+// for a tree of `depth` levels above its leaves; sibling(h, a) is the digest of node a's sibling
+// at height h (a is the node's index in its level).
+template <class Sibling>
+std::vector<Digest> multiproof(std::size_t depth, std::vector<std::uint64_t> known,
+                               const Sibling& sibling) {
   std::vector<Digest> out;
-  const std::size_t depth = tree.depth();
   for (std::size_t h = 0; h < depth; ++h) {
     std::vector<std::uint64_t> next;
     for (std::size_t i = 0; i < known.size();) {
@@ -322,7 +325,7 @@ std::vector<Digest> multiproof(const pcs::MerkleTree& tree, std::vector<std::uin
       if ((a & 1) == 0 && i + 1 < known.size() && known[i + 1] == a + 1) {
         i += 2;
       } else {
-        out.push_back(tree.path(static_cast<std::size_t>(a << h))[h]);
+        out.push_back(sibling(h, a));
         i += 1;
       }
       if (next.empty() || next.back() != (a >> 1)) next.push_back(a >> 1);
@@ -330,6 +333,12 @@ std::vector<Digest> multiproof(const pcs::MerkleTree& tree, std::vector<std::uin
     known = std::move(next);
   }
   return out;
+}
+
+std::vector<Digest> multiproof(const pcs::MerkleTree& tree, std::vector<std::uint64_t> known) {
+  return multiproof(tree.depth(), std::move(known), [&](std::size_t h, std::uint64_t a) {
+    return tree.path(static_cast<std::size_t>(a << h))[h];
+  });
 }
 
 // Rebuilds the root from sorted distinct (index, digest) leaves; nullopt if siblings run out.
@@ -891,22 +900,14 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
           const Fr* v = vals.data() + slot(j) * width;
           lo.values.insert(lo.values.end(), v, v + width);
         }
-        // Level-0 siblings as multiproof() orders them, then the levels the tree holds.
-        std::vector<std::uint64_t> parents;
-        for (std::size_t i = 0; i < uniq.size();) {
-          const std::uint64_t a = uniq[i];
-          if ((a & 1) == 0 && i + 1 < uniq.size() && uniq[i + 1] == a + 1) {
-            i += 2;
-          } else {
-            const std::size_t u = slot(a ^ 1);
-            lo.siblings.push_back(
-                layer0_leaf(std::span<const Fr>(vals).subspan(u * width, width), s.leaf_group));
-            i += 1;
-          }
-          if (parents.empty() || parents.back() != (a >> 1)) parents.push_back(a >> 1);
-        }
-        const std::vector<Digest> upper = multiproof(data.tree, parents);
-        lo.siblings.insert(lo.siblings.end(), upper.begin(), upper.end());
+        // Level 0 from the recomputed sibling leaves, the levels above from the tree.
+        lo.siblings =
+            multiproof(data.tree.depth() + 1, uniq, [&](std::size_t h, std::uint64_t a) -> Digest {
+              if (h == 0)
+                return layer0_leaf(std::span<const Fr>(vals).subspan(slot(a ^ 1) * width, width),
+                                   s.leaf_group);
+              return data.tree.path(static_cast<std::size_t>(a << (h - 1)))[h - 1];
+            });
         if (tp.corrupt_sibling && !lo.siblings.empty()) lo.siblings[0][0] ^= 1;
         if (tp.extra_sibling) lo.siblings.push_back(Digest{});
         if (tp.drop_leaf) lo.values.resize(lo.values.size() - lo.leaf_width);

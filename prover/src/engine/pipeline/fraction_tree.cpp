@@ -19,19 +19,46 @@ namespace {
 
 // A layer as its two halves on the most significant index bit: the layer sumcheck reads them as
 // two tables, so they are stored apart and handed to its kernel without a copy.
-struct Halves {
-  std::vector<Fr> lo, hi;
+template <class T>
+struct HalvesOf {
+  std::vector<T> lo, hi;
 };
+using Halves = HalvesOf<Fr>;
 
 // Splits a leaf table into halves: the upper half is copied out, then the table shrinks to its
 // lower half (at most 2× the table in memory for a moment, and before any other layer exists).
-Halves split(std::vector<Fr> v) {
+template <class T>
+HalvesOf<T> split(std::vector<T> v) {
   const std::size_t h = v.size() / 2;
-  Halves out;
+  HalvesOf<T> out;
   out.hi.assign(v.begin() + static_cast<std::ptrdiff_t>(h), v.end());
   v.resize(h);
   v.shrink_to_fit();
   out.lo = std::move(v);
+  return out;
+}
+
+// v·q for a numerator v: ±1 and 0 without a multiplication.
+Fr times(const Fr& v, const Fr& q) {
+  return v * q;
+}
+Fr times(std::int32_t v, const Fr& q) {
+  if (v == 1) return q;
+  if (v == -1) return -q;
+  if (v == 0) return Fr::zero();
+  return Fr::from_i64(v) * q;
+}
+
+std::vector<Fr> to_field(std::vector<Fr> v) {
+  return v;
+}
+std::vector<Fr> to_field(std::vector<std::int32_t> v) {
+  std::vector<Fr> out(v.size());
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, v.size(), 8192),
+                    [&](const tbb::blocked_range<std::size_t>& rg) {
+                      for (std::size_t i = rg.begin(); i < rg.end(); ++i)
+                        out[i] = Fr::from_i64(v[i]);
+                    });
   return out;
 }
 
@@ -56,26 +83,27 @@ void descend(Transcript& t, const char* label, const std::vector<Fr>& children,
   }
 }
 
-}  // namespace
-
-FractionTreeProof prove_fraction_tree(std::vector<Fr> p_leaves, std::vector<Fr> q_leaves,
-                                      const KernelLabels& labels, Transcript& t, bool self_check) {
+template <class Num>
+FractionTreeProof prove_tree(std::vector<Num> p_leaves, std::vector<Fr> q_leaves,
+                             const KernelLabels& labels, Transcript& t, bool self_check) {
   const std::size_t n = log2_exact(q_leaves.size());
   if (n < 2) throw std::invalid_argument("fraction tree: fewer than 4 leaves");
   const bool unit = p_leaves.empty();
   if (!unit && p_leaves.size() != q_leaves.size())
     throw std::invalid_argument("fraction tree: numerator and denominator counts differ");
-  // P[j], Q[j] for j = 1 .. n as halves (P[n] is implicit 1 with unit numerators). Peak: the
-  // leaves and the layers above them (together about twice the leaves).
-  std::vector<Halves> P(n + 1), Q(n + 1);
+  // P[j], Q[j] for j = 1 .. n − 1 as halves, and the leaves P_n (absent with unit numerators),
+  // Q_n. Peak: the leaves and the layers above them (together about twice the leaves).
+  std::vector<Halves> P(n), Q(n + 1);
+  HalvesOf<Num> p_leaf;
   Q[n] = split(std::move(q_leaves));
-  if (!unit) P[n] = split(std::move(p_leaves));
+  if (!unit) p_leaf = split(std::move(p_leaves));
   {
     JOLT_SPAN("FractionTree::build", jolt::arg("leaves", std::size_t{1} << n));
     for (std::size_t j = n; j-- > 1;) {
       const std::size_t h = std::size_t{1} << j, hh = h / 2;
       const bool leaf = unit && j + 1 == n;
-      const Halves &pc = P[j + 1], &qc = Q[j + 1];
+      const bool small_leaf = !unit && j + 1 == n;
+      const Halves &pc = P[j + 1 < n ? j + 1 : 0], &qc = Q[j + 1];
       Halves &pj = P[j], &qj = Q[j];
       pj.lo.resize(hh);
       pj.hi.resize(hh);
@@ -88,7 +116,12 @@ FractionTreeProof prove_fraction_tree(std::vector<Fr> p_leaves, std::vector<Fr> 
                             const Fr& q1 = qc.hi[x];
                             Fr& p_out = x < hh ? pj.lo[x] : pj.hi[x - hh];
                             Fr& q_out = x < hh ? qj.lo[x] : qj.hi[x - hh];
-                            p_out = leaf ? q0 + q1 : pc.lo[x] * q1 + pc.hi[x] * q0;
+                            if (leaf)
+                              p_out = q0 + q1;
+                            else if (small_leaf)
+                              p_out = times(p_leaf.lo[x], q1) + times(p_leaf.hi[x], q0);
+                            else
+                              p_out = pc.lo[x] * q1 + pc.hi[x] * q0;
                             q_out = q0 * q1;
                           }
                         });
@@ -109,13 +142,18 @@ FractionTreeProof prove_fraction_tree(std::vector<Fr> p_leaves, std::vector<Fr> 
       std::vector<std::vector<Fr>> leaves;
       leaves.push_back(EqPolynomial::evals(r));
       // Each layer is read by one sumcheck only: its halves move into the kernel.
-      if (!leaf) {
+      if (j + 1 == n && !unit) {
+        // The layers above are consumed by now: the numerators become field elements here.
+        leaves.push_back(to_field(std::move(p_leaf.lo)));
+        leaves.push_back(to_field(std::move(p_leaf.hi)));
+        p_leaf = {};
+      } else if (j + 1 < n) {
         leaves.push_back(std::move(P[j + 1].lo));
         leaves.push_back(std::move(P[j + 1].hi));
+        P[j + 1] = {};
       }
       leaves.push_back(std::move(Q[j + 1].lo));
       leaves.push_back(std::move(Q[j + 1].hi));
-      P[j + 1] = {};
       Q[j + 1] = {};
       k = std::make_unique<NaiveKernel>(labels, std::move(leaves), expr);
     }
@@ -135,6 +173,18 @@ FractionTreeProof prove_fraction_tree(std::vector<Fr> p_leaves, std::vector<Fr> 
   out.p_leaf_claim = unit ? Fr::one() : pc;
   out.q_leaf_claim = qc;
   return out;
+}
+
+}  // namespace
+
+FractionTreeProof prove_fraction_tree(std::vector<Fr> p_leaves, std::vector<Fr> q_leaves,
+                                      const KernelLabels& labels, Transcript& t, bool self_check) {
+  return prove_tree(std::move(p_leaves), std::move(q_leaves), labels, t, self_check);
+}
+
+FractionTreeProof prove_fraction_tree(std::vector<std::int32_t> p_leaves, std::vector<Fr> q_leaves,
+                                      const KernelLabels& labels, Transcript& t, bool self_check) {
+  return prove_tree(std::move(p_leaves), std::move(q_leaves), labels, t, self_check);
 }
 
 std::optional<VerifyError> verify_fraction_tree(std::size_t n, bool unit,

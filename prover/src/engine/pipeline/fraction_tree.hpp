@@ -9,6 +9,7 @@
 // (τ, ρ). It ends with claims on P_n (unless ≡ 1) and Q_n at an n-variable point.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -30,6 +31,11 @@ struct FractionTreeProof {
 // Consumes the leaves (2^n values each, n ≥ 2); p_leaves empty means every numerator is 1.
 // `labels` name the layer kernel's spans.
 FractionTreeProof prove_fraction_tree(std::vector<Fr> p_leaves, std::vector<Fr> q_leaves,
+                                      const KernelLabels& labels, Transcript& t, bool self_check);
+// The same proof for numerators that are small integers (±1, 0, multiplicities): they stay 4 bytes
+// each while the layers above are built, when the tree's memory peaks, and become field elements
+// only for the leaf layer's sumcheck, after the layers above have been consumed.
+FractionTreeProof prove_fraction_tree(std::vector<std::int32_t> p_leaves, std::vector<Fr> q_leaves,
                                       const KernelLabels& labels, Transcript& t, bool self_check);
 
 struct FractionTreeVerified {

@@ -4,6 +4,8 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include <array>
+#include <atomic>
 #include <functional>
 #include <jolt/heap.hpp>
 #include <jolt/instrument.hpp>
@@ -18,6 +20,7 @@
 #include <jolt/prover/sumcheck/session.hpp>
 #include <jolt/taxonomy.hpp>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -102,6 +105,48 @@ struct Stage7Out {
   std::vector<Fr> r7;
   std::vector<Fr> v7;  // every column at r7 (the joint opening point)
 };
+
+// A witness entry as a small non-negative integer, if it is one (an honest witness's flags and
+// multiplicities are; an altered one may hold any field element).
+std::optional<std::int32_t> small_entry(const WitnessColumn& c, std::size_t t) {
+  const std::array<std::uint64_t, 4> v = c.canonical(t);
+  if ((v[1] | v[2] | v[3]) != 0 || v[0] >= (std::uint64_t{1} << 30)) return std::nullopt;
+  return static_cast<std::int32_t>(v[0]);
+}
+
+// The fraction tree over `blocks` blocks of T leaves whose numerator in block b, row t is
+// small(b, t) — 4 bytes each while the tree is built (fraction_tree.hpp) — or, if any of them is
+// not a small integer, field(b, t).
+template <class Small, class Field>
+FractionTreeProof prove_fraction_tree_numerators(std::size_t blocks, std::size_t T, Small small,
+                                                 Field field, std::vector<Fr> q,
+                                                 const KernelLabels& labels, Transcript& t,
+                                                 bool self_check) {
+  std::vector<std::int32_t> p(blocks * T);
+  std::atomic<bool> fits{true};
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 4096),
+                    [&](const tbb::blocked_range<std::size_t>& rg) {
+                      for (std::size_t b = 0; b < blocks; ++b)
+                        for (std::size_t r = rg.begin(); r < rg.end(); ++r) {
+                          const std::optional<std::int32_t> v = small(b, r);
+                          if (!v) {
+                            fits.store(false, std::memory_order_relaxed);
+                            return;
+                          }
+                          p[b * T + r] = *v;
+                        }
+                    });
+  if (fits.load()) return prove_fraction_tree(std::move(p), std::move(q), labels, t, self_check);
+  p = {};
+  std::vector<Fr> pf(blocks * T);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 4096),
+                    [&](const tbb::blocked_range<std::size_t>& rg) {
+                      for (std::size_t b = 0; b < blocks; ++b)
+                        for (std::size_t r = rg.begin(); r < rg.end(); ++r)
+                          pf[b * T + r] = field(b, r);
+                    });
+  return prove_fraction_tree(std::move(pf), std::move(q), labels, t, self_check);
+}
 
 // All columns at one point: one eq table, one dot product per column (parallel over columns).
 std::vector<Fr> evaluate_columns(const WitnessColumns& cols,
@@ -402,11 +447,11 @@ class StagedProver {
     protocol::absorb_ram_state(t_, proof_.ram_final);
     const Fr gamma = t_.challenge("register_gamma");
     const Fr alpha = t_.challenge("register_alpha");
-    std::vector<Fr> P(8 * T), Q(8 * T);
+    std::vector<Fr> Q(8 * T);
+    const auto& c = w.columns;
     {
       JOLT_SPAN("RegisterFractionTree::leaves");
-      const auto& c = w.columns;
-      const Fr one = Fr::one(), minus_one = -Fr::one();
+      const Fr one = Fr::one();
       tbb::parallel_for(
           tbb::blocked_range<std::size_t>(0, T, 4096),
           [&](const tbb::blocked_range<std::size_t>& rg) {
@@ -422,23 +467,31 @@ class StagedProver {
               Q[3 * T + t] = fp(kRs1Index, c[kRs1Value][t], c[kRs1ReadTs][t]);
               Q[4 * T + t] = fp(kRs2Index, c[kRs2Value][t], c[kRs2ReadTs][t]);
               Q[5 * T + t] = fp(kRdIndex, c[kRdReadValue][t], c[kRdReadTs][t]);
-              const Fr mem = c[kLoad][t] + c[kStore][t];
               Q[6 * T + t] =
                   alpha - protocol::ram_fingerprint(gamma, c[kRamAddress][t], c[kRamWriteValue][t],
                                                     ts + Fr::from_u64(4));
               Q[7 * T + t] =
                   alpha - protocol::ram_fingerprint(gamma, c[kRamAddress][t], c[kRamReadValue][t],
                                                     c[kRamReadTs][t]);
-              for (std::size_t j = 0; j < 3; ++j) P[j * T + t] = one;
-              for (std::size_t j = 3; j < 6; ++j) P[j * T + t] = minus_one;
-              P[6 * T + t] = mem;
-              P[7 * T + t] = -mem;
             }
           });
     }
     snapshot("Stage4_prepared", {&w, pcs_data_.get()});
-    FractionTreeProof ft =
-        prove_fraction_tree(std::move(P), std::move(Q), kRegisterLayerLabels, t_, opt_.self_check);
+    // Numerators: +1 for the three accesses' new tuples, −1 for what they read, ±(Load + Store)
+    // for the RAM write and read.
+    auto small = [&](std::size_t b, std::size_t t) -> std::optional<std::int32_t> {
+      if (b < 6) return b < 3 ? 1 : -1;
+      const auto ld = small_entry(c[r1cs::kLoad], t), st = small_entry(c[r1cs::kStore], t);
+      if (!ld || !st) return std::nullopt;
+      return b == 6 ? *ld + *st : -(*ld + *st);
+    };
+    auto field = [&](std::size_t b, std::size_t t) {
+      if (b < 6) return b < 3 ? Fr::one() : -Fr::one();
+      const Fr mem = c[r1cs::kLoad][t] + c[r1cs::kStore][t];
+      return b == 6 ? mem : -mem;
+    };
+    FractionTreeProof ft = prove_fraction_tree_numerators(
+        8, T, small, field, std::move(Q), kRegisterLayerLabels, t_, opt_.self_check);
     protocol::Fraction boundary = protocol::register_boundary_side(
         proof_.register_final_values, proof_.register_final_timestamps, gamma, alpha);
     const protocol::Fraction ram =
@@ -468,32 +521,37 @@ class StagedProver {
     const Witness& w = session_.get<Witness>();
     const std::size_t T = w.columns.length();
     const Fr alpha = t_.challenge("range_alpha");
-    std::vector<Fr> P(8 * T), Q(8 * T);
+    std::vector<Fr> Q(8 * T);
+    const auto& c = w.columns;
     {
       JOLT_SPAN("TimestampRangeFractionTree::leaves");
-      const auto& c = w.columns;
-      const Fr one = Fr::one();
       const std::array<std::uint32_t, 3> ts = {r1cs::kRs1ReadTs, r1cs::kRs2ReadTs, r1cs::kRdReadTs};
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 4096),
                         [&](const tbb::blocked_range<std::size_t>& rg) {
                           for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
                             for (std::size_t j = 0; j < 3; ++j) {
-                              P[j * T + t] = one;
                               Q[j * T + t] = alpha - (Fr::from_u64(4 * t + j) - c[ts[j]][t]);
                             }
-                            P[3 * T + t] = one;  // the RAM read
-                            Q[3 * T + t] =
+                            Q[3 * T + t] =  // the RAM read
                                 alpha - (Fr::from_u64(4 * t + 3) - c[r1cs::kRamReadTs][t]);
-                            for (std::size_t k = 0; k < 4; ++k) {
-                              P[(4 + k) * T + t] = -c[r1cs::kRangeCount0 + k][t];
+                            for (std::size_t k = 0; k < 4; ++k)
                               Q[(4 + k) * T + t] = alpha - Fr::from_u64(k * T + t);
-                            }
                           }
                         });
     }
     snapshot("Stage5_prepared", {&w, pcs_data_.get()});
-    FractionTreeProof ft =
-        prove_fraction_tree(std::move(P), std::move(Q), kRangeLayerLabels, t_, opt_.self_check);
+    // Numerators: 1 for the four reads, −m for each table entry read m times.
+    auto small = [&](std::size_t b, std::size_t t) -> std::optional<std::int32_t> {
+      if (b < 4) return 1;
+      const auto m = small_entry(c[r1cs::kRangeCount0 + (b - 4)], t);
+      if (!m) return std::nullopt;
+      return -*m;
+    };
+    auto field = [&](std::size_t b, std::size_t t) {
+      return b < 4 ? Fr::one() : -c[r1cs::kRangeCount0 + (b - 4)][t];
+    };
+    FractionTreeProof ft = prove_fraction_tree_numerators(8, T, small, field, std::move(Q),
+                                                          kRangeLayerLabels, t_, opt_.self_check);
     root_check(ft, protocol::Fraction{},
                "stage 5: a register read timestamp is not earlier than its access");
     Stage5Out s;
@@ -538,8 +596,8 @@ class StagedProver {
                         });
     }
     snapshot("Stage6a_prepared", {&w, pcs_data_.get()});
-    FractionTreeProof ft =
-        prove_fraction_tree({}, std::move(q), kBytecodeLayerLabels, t_, opt_.self_check);
+    FractionTreeProof ft = prove_fraction_tree(std::vector<Fr>{}, std::move(q),
+                                               kBytecodeLayerLabels, t_, opt_.self_check);
     root_check(ft, protocol::bytecode_table_side(table, proof_.bytecode_multiplicities, gp, alpha),
                "stage 6a: the rows' instructions are not the bytecode's");
     Stage6aOut s;
@@ -589,7 +647,7 @@ class StagedProver {
     }
     snapshot("Stage6b_prepared", {&w, pcs_data_.get()});
     FractionTreeProof ft =
-        prove_fraction_tree({}, std::move(q), kByteLayerLabels, t_, opt_.self_check);
+        prove_fraction_tree(std::vector<Fr>{}, std::move(q), kByteLayerLabels, t_, opt_.self_check);
     root_check(ft,
                protocol::byte_table_side(proof_.byte_lookup_entries, proof_.byte_lookup_counts,
                                          gamma, alpha),
@@ -630,8 +688,8 @@ class StagedProver {
                                                                    c[kShiftPower][t], c[kIsSrl][t]);
                         });
     }
-    FractionTreeProof ft =
-        prove_fraction_tree({}, std::move(q), kShiftLayerLabels, t_, opt_.self_check);
+    FractionTreeProof ft = prove_fraction_tree(std::vector<Fr>{}, std::move(q), kShiftLayerLabels,
+                                               t_, opt_.self_check);
     root_check(ft,
                protocol::shift_table_side(proof_.shift_lookup_entries, proof_.shift_lookup_counts,
                                           gamma, alpha),

@@ -85,12 +85,12 @@ TEST_CASE("the statement is bound: any change to it rejects") {
 }
 
 TEST_CASE("the proof format version is pinned") {
-  CHECK(kProofVersion == 7);
+  CHECK(kProofVersion == 8);
   auto tr = sample_trace(1);
   const auto proof = prove(tr.statement, tr.rows);
   REQUIRE(proof.size() > 8);
   CHECK(std::string(proof.begin(), proof.begin() + 4) == "JRPF");
-  CHECK(proof[4] == 7);
+  CHECK(proof[4] == 8);
   CHECK(r1cs::kNumColumns == 98);
   CHECK(proof[5] == 0);
   auto bad = proof;

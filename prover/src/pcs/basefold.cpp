@@ -567,7 +567,14 @@ void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
 // ---- Params / Shape -------------------------------------------------------------------------
 
 double Params::decoding_radius() const {
-  return (1.0 - std::ldexp(1.0, -static_cast<int>(log_inv_rate))) / 2.0;
+  const double rho = std::ldexp(1.0, -static_cast<int>(log_inv_rate));
+  if (regime == Regime::kUniqueDecoding) return (1.0 - rho) / 2.0;
+  return 1.0 - std::sqrt(rho) * (1.0 + 1.0 / (2.0 * static_cast<double>(johnson_m)));
+}
+
+std::string Params::regime_name() const {
+  return regime == Regime::kUniqueDecoding ? "unique decoding"
+                                           : "Johnson m=" + std::to_string(johnson_m);
 }
 
 unsigned Params::num_queries() const {
@@ -589,6 +596,9 @@ void Params::validate() const {
   if (leaf_group < 1 || leaf_group > 4096)
     bad("leaf_group " + std::to_string(leaf_group) + " outside [1, 4096]");
   if (security_bits <= pow_bits) bad("security_bits must exceed pow_bits");
+  if (regime != Regime::kUniqueDecoding && regime != Regime::kJohnson) bad("unknown regime");
+  if (regime == Regime::kJohnson && (johnson_m < 3 || johnson_m > 1024))
+    bad("johnson_m " + std::to_string(johnson_m) + " outside [3, 1024]");
 }
 
 Shape Shape::make(unsigned num_vars, unsigned num_polys, const Params& p) {
@@ -642,12 +652,14 @@ Params stacked_params() {
 std::string Basefold::parameters() const {
   const Params& p = params_;
   const double stat = p.num_queries() * -std::log2(1.0 - p.decoding_radius());
-  char buf[256];
+  char buf[320];
   std::snprintf(buf, sizeof buf,
                 "basefold rate=1/%u queries=%u pow_bits=%u fold=2^%u final<=2^%u leaf_group=%u "
-                "security=%.1f bits (unique decoding delta=%.4f, %.1f statistical + %u grinding)",
+                "security=%.1f bits (%s delta=%.4f, proven bound, %.1f statistical + %u "
+                "grinding)",
                 1u << p.log_inv_rate, p.num_queries(), p.pow_bits, p.log_fold, p.final_log_max,
-                p.leaf_group, stat + p.pow_bits, p.decoding_radius(), stat, p.pow_bits);
+                p.leaf_group, stat + p.pow_bits, p.regime_name().c_str(), p.decoding_radius(), stat,
+                p.pow_bits);
   return buf;
 }
 

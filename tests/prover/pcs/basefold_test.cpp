@@ -67,18 +67,31 @@ std::string rejected_by(const bf::Tamper& tamper) {
 
 }  // namespace
 
-TEST_CASE("basefold: parameters give at least 100 bits in the unique-decoding regime") {
+TEST_CASE(
+    "basefold: parameters give at least 100 bits in the Johnson and unique-decoding regimes") {
   const bf::Params p;
-  CHECK(p.num_queries() == 124);
-  CHECK(p.decoding_radius() == doctest::Approx(0.375));
-  // 0.678 bits per query (−log2(5/8)) plus the grinding bits.
+  CHECK(p.regime == bf::Regime::kJohnson);
+  CHECK(p.johnson_m == 16);
+  CHECK(p.num_queries() == 88);
+  // δ = 1 − √ρ·(1 + 1/32): 0.9556 bits per query (−log2(0.515625)) plus the grinding bits.
+  CHECK(p.decoding_radius() == doctest::Approx(1.0 - 0.5 * (1.0 + 1.0 / 32)));
   CHECK(p.num_queries() * -std::log2(1 - p.decoding_radius()) + p.pow_bits >= 100.0);
-  bf::Params no_pow;
-  no_pow.pow_bits = 0;
-  CHECK(no_pow.num_queries() == 148);
+  CHECK((p.num_queries() - 1) * -std::log2(1 - p.decoding_radius()) + p.pow_bits < 100.0);
+  bf::Params unique;
+  unique.regime = bf::Regime::kUniqueDecoding;
+  CHECK(unique.num_queries() == 124);
+  CHECK(unique.decoding_radius() == doctest::Approx(0.375));
+  // 0.678 bits per query (−log2(5/8)) plus the grinding bits.
+  CHECK(unique.num_queries() * -std::log2(1 - unique.decoding_radius()) + unique.pow_bits >= 100.0);
+  unique.pow_bits = 0;
+  CHECK(unique.num_queries() == 148);
   bf::Params bad;
   bad.log_fold = 0;
   CHECK_THROWS_AS(bf::Basefold{bad}, std::invalid_argument);
+  bf::Params bad_m;
+  bad_m.johnson_m = 2;
+  CHECK_THROWS_AS(bf::Basefold{bad_m}, std::invalid_argument);
+  CHECK(bf::Basefold{}.parameters().find("Johnson m=16") != std::string::npos);
 }
 
 TEST_CASE("basefold: the blocked encoder equals ReedSolomonCode::encode") {
@@ -261,9 +274,18 @@ TEST_CASE("basefold: each verifier check rejects the prover that breaks it") {
     const Run r = prove(bf::Basefold(weaker), in);
     CHECK(check_name(check(pcs, r.com, in, r.proof)) == "pcs.basefold.params");
     bf::Params fewer;
-    fewer.security_bits = 60;  // 65 queries
+    fewer.security_bits = 60;  // 47 queries
     const Run r2 = prove(bf::Basefold(fewer), in);
     CHECK(check_name(check(pcs, r2.com, in, r2.proof)) == "pcs.basefold.params");
+    bf::Params smaller_m;  // farther inside the Johnson radius: 102 queries
+    smaller_m.johnson_m = 4;
+    const Run r3 = prove(bf::Basefold(smaller_m), in);
+    CHECK(check_name(check(pcs, r3.com, in, r3.proof)) == "pcs.basefold.params");
+    // A verifier configured for the unique-decoding regime rejects a Johnson-regime proof.
+    bf::Params unique;
+    unique.regime = bf::Regime::kUniqueDecoding;
+    const Run h = prove(pcs, in);
+    CHECK(check_name(check(bf::Basefold(unique), h.com, in, h.proof)) == "pcs.basefold.params");
   }
   SUBCASE("proof shape: a final message longer than the shape") {
     bf::Tamper t;
@@ -337,7 +359,7 @@ TEST_CASE("basefold: behind the CommitmentScheme seam (factory, heap report, ver
   const auto pcs = jolt::prover::make_commitment_scheme(jolt::prover::PcsKind::kBasefold);
   CHECK(pcs->kind() == jolt::prover::PcsKind::kBasefold);
   CHECK(pcs->name() == "basefold");
-  CHECK(pcs->parameters().find("queries=124") != std::string::npos);
+  CHECK(pcs->parameters().find("queries=88") != std::string::npos);
   CHECK(jolt::prover::parse_pcs_kind("basefold") == jolt::prover::PcsKind::kBasefold);
   const Instance in = make_instance(9, 3, 77);
   const auto spans = in.spans();

@@ -53,9 +53,11 @@
 
 namespace jolt::prover {
 
-inline constexpr std::uint16_t kProofVersion = 7;  // 7: the columns opened stacked 4 per Basefold
-                                                   // polynomial (pcs/stacked.hpp); 6: Basefold
-                                                   // leaf digests chained per group
+inline constexpr std::uint16_t kProofVersion = 8;  // 8: Basefold's query count from the Johnson
+                                                   // regime (88 instead of 124); 7: the columns
+                                                   // opened stacked 4 per Basefold polynomial
+                                                   // (pcs/stacked.hpp); 6: Basefold leaf digests
+                                                   // chained per group
 
 // One layer of a fraction-tree sumcheck and the child-layer values at its point.
 struct FractionLayerProof {

@@ -23,8 +23,8 @@
 // again at rate ρ. So a fold step reads the pair (j, j+M/2) of one layer and lands on position j
 // of the next; 2^a steps read the coset {ℓ + t·M/2^a : t < 2^a} and land on position ℓ.
 //
-// Commit. The k tables are encoded (rs_encode_table) G = leaf_group at a time into one reused buffer
-// of G codewords, and ONE Merkle tree is built over M/2 leaves: leaf ℓ holds the pairs
+// Commit. The k tables are encoded (rs_encode_table) G = leaf_group at a time into one reused
+// buffer of G codewords, and ONE Merkle tree is built over M/2 leaves: leaf ℓ holds the pairs
 // (C_i[ℓ], C_i[ℓ+M/2]) of every polynomial i, so one path opens the pair that the first fold step
 // combines, for every polynomial. Its digest is chained over the groups of G polynomials:
 // d_0 = hash_leaf(C_0[ℓ], C_0[ℓ+M/2], …, C_{G−1}[ℓ+M/2]), d_g = hash_leaf_step(d_{g−1}, group g's
@@ -70,29 +70,41 @@
 //   (VerifyError::check): pcs.basefold.statement, .decode, .params, .proof_shape, .query_range,
 //   .leaf_count, .sibling_count, .merkle, .fold, .final_codeword, .final_sum, .pow, .query_index.
 //
-// Soundness (defaults: ρ = 1/4, q = 124 queries, 16 bits of grinding, a = 4, s = 8).
-//   Regime: unique decoding (proven results; the composition below is the standard
-//   unique-decoding FRI argument applied to Basefold, written out as a sketch). The code RS[M, 2^n]
-//   has relative distance d = 1 − (2^n − 1)/M > 1 − ρ = 3/4; take δ = 3/8 < d/2 (the
-//   unique-decoding radius). The error of the interactive protocol is at most
-//     ε = ε_batch + ε_fold + ε_sumcheck + (1 − δ)^q,
-//   where ε_batch ≤ (k−1)·M/|Fr| (γ-powers are a degree-(k−1) curve: correlated agreement of RS
-//   codes in the unique-decoding regime, Ben-Sasson–Carmon–Ishai–Kopparty–Saraf, "Proximity gaps
-//   for Reed–Solomon codes", 2020 — the result ligero.hpp's soundness note also rests on),
-//   ε_fold ≤ n_f·M/|Fr| (each fold is an affine line e + α(o − e) in the pair of halves: the same
-//   result for lines), ε_sumcheck ≤ 2·n_f/|Fr| (degree-2 rounds). If every committed word is
-//   δ-close to the code, each decodes uniquely; a false claim then survives the final check
-//   only through one of the ε terms, or else some fold/final value disagrees with the decoded
-//   codewords on more than a δ fraction of positions and each uniform query catches it with
-//   probability ≥ δ. With |Fr| > 2^253, M ≤ 2^28, k, n_f < 2^16: the first three terms are
-//   < 2^-200, so ε ≤ (5/8)^q + 2^-200 = 2^-(0.678·q) = 2^-84.07 for q = 124 (statistical).
+// Soundness (defaults: ρ = 1/4, Johnson regime with m = 16, q = 88 queries, 16 bits of grinding,
+//   a = 4, s = 8). Both regimes rest on proven results; the composition below follows them and
+//   is written out as a sketch, not as a theorem of its own.
+//   Johnson regime (the default): δ = 1 − √ρ·(1 + 1/(2m)) = 0.4844 for m = 16, below the Johnson
+//   radius 1 − √ρ = 1/2. The error of the interactive protocol is at most
+//     ε = ε_pg + ε_list + (1 − δ)^q,
+//   where ε_pg bounds the proximity-gap failures: the batching combination (γ-powers, a
+//   degree-(k−1) curve) and each of the n_f folds (an affine line in the two halves) keep a word
+//   far from the code far from it except with probability ≤ (k−1)·(m + 1/2)^7·M²/(3·ρ^{3/2}·|Fr|)
+//   per application (correlated agreement up to the Johnson bound: Ben-Sasson–Carmon–Ishai–
+//   Kopparty–Saraf, "Proximity gaps for Reed–Solomon codes", 2020, Theorem 1.5, and its FRI
+//   soundness theorem in the list-decoding regime, Theorem 8.3). ε_list bounds the evaluation
+//   claim: within δ a word has at most L ≤ m/ρ = 64 codewords (Johnson bound), and a false claim
+//   survives the sumcheck rounds and the final check for one of them only if two distinct
+//   multilinear candidates agree at the verifier's random point: ≤ L²·2·n_f/|Fr| (the
+//   list-decoding analysis of Basefold: Haböck, "Basefold in the list decoding regime", IACR
+//   ePrint 2024/1571). Otherwise some fold/final value disagrees with every listed codeword on
+//   more than a δ fraction of positions and each uniform query passes with probability
+//   ≤ 1 − δ = √ρ·(1 + 1/(2m)) = 0.5156. With |Fr| > 2^253, M ≤ 2^28, k < 2^16, n_f ≤ 28 < 2^5,
+//   m = 16: (m + 1/2)^7 < 2^28.4, ρ^{-3/2} = 8, so ε_pg < 2^(5 + 16 + 28.4 + 3 + 56 − 253) <
+//   2^-144 and ε_list < 2^-230; ε ≤ 0.5156^q + 2^-144 = 2^-(0.9556·q) = 2^-84.09 for q = 88
+//   (statistical).
+//   Unique-decoding regime (Regime::kUniqueDecoding): δ = (1 − ρ)/2 = 3/8 < d/2 with d > 1 − ρ
+//   the code's relative distance; each δ-close word decodes uniquely, the proximity-gap terms
+//   are ≤ (k−1)·M/|Fr| and n_f·M/|Fr| (the same paper, unique-decoding case), the sumcheck term
+//   2·n_f/|Fr|, and each query passes with probability ≤ 1 − δ = 5/8: 0.678 bits per query,
+//   q = 124 with 16 bits of grinding, 148 without.
 //   Grinding is counted as in the Fiat–Shamir setting: each fresh draw of the query indices
-//   costs the prover 2^16 BLAKE2b evaluations in expectation, so a prover making at most 2^t
-//   hash calls succeeds with probability ≤ 2^t·2^-(84.07+16) = 2^(t − 100.07), i.e.
-//   λ = 0.678·q + pow_bits ≥ 100 (counted bits: 84.07 statistical + 16 grinding; the
-//   collision resistance of BLAKE2b-256, 128 bits, bounds the Merkle binding). Without grinding
-//   (pow_bits = 0) the same bound needs q = 148. q = ⌈(λ − pow_bits) / −log2(1 − δ)⌉
-//   (Params::num_queries). Hash: BLAKE2b-256, leaves (0x00 ‖ values) and nodes (0x01 ‖ left ‖
+//   costs the prover 2^pow_bits BLAKE2b evaluations in expectation, so a prover making at most
+//   2^t hash calls succeeds with probability ≤ 2^t·2^-(84.09+16) = 2^(t − 100.09), i.e.
+//   λ = −log2(1 − δ)·q + pow_bits ≥ 100 (counted bits: 84.09 statistical + 16 grinding; the
+//   collision resistance of BLAKE2b-256, 128 bits, bounds the Merkle binding).
+//   q = ⌈(λ − pow_bits) / −log2(1 − δ)⌉ (Params::num_queries); the proof records q and the
+//   verifier compares it with its own, so a proof made under another regime is rejected
+//   (pcs.basefold.params). Hash: BLAKE2b-256, leaves (0x00 ‖ values) and nodes (0x01 ‖ left ‖
 //   right) domain-separated (hash.hpp). Not hiding: the proof reveals codeword values.
 //
 // Thread-safety: Basefold is immutable; commit/open/verify are const, parallelise with TBB and
@@ -130,20 +142,31 @@ using pcs::Digest;
 // Tables per committed polynomial behind the seam: 2^2 = 4 (docs/prover-design.md §1).
 inline constexpr unsigned kDefaultLogStack = 2;
 
+// Which proximity bound sets the query count (the soundness note above).
+enum class Regime : std::uint8_t {
+  kUniqueDecoding,  // δ = (1 − ρ)/2, per-query error 1 − δ = (1 + ρ)/2
+  kJohnson,         // δ = 1 − √ρ·(1 + 1/(2m)), per-query error √ρ·(1 + 1/(2m))
+};
+
 struct Params {
-  unsigned log_inv_rate = 2;     // R: rate 2^-R
+  unsigned log_inv_rate = 2;     // R: rate ρ = 2^-R
   unsigned security_bits = 100;  // λ, grinding included
   unsigned pow_bits = 16;        // grinding on the query seed
-  unsigned log_fold = 4;         // a: variables folded per committed oracle after the first
-  unsigned final_log_max = 8;    // s: the final message has ≤ 2^s entries
-  unsigned leaf_group = 3;       // G: polynomials per step of a layer-0 leaf digest (and per
-                                 // encoding pass: the prover holds G codewords at a time). A
-                                 // step hashes 1 + 32 + 64·G bytes: G = 3 fills two BLAKE2b
-                                 // blocks (0.67 compressions per polynomial; G = 8: 0.63,
-                                 // unchained: 0.51) with a buffer of 3 codewords.
-  // q = ⌈(λ − pow_bits) / −log2(1 − δ)⌉, δ = (1 − 2^-R)/2. 124 for the defaults.
+  Regime regime = Regime::kJohnson;
+  unsigned johnson_m = 16;  // m ≥ 3: the Johnson regime's distance from √ρ (list size ≤ m/ρ)
+  unsigned log_fold = 4;    // a: variables folded per committed oracle after the first
+  unsigned final_log_max = 8;  // s: the final message has ≤ 2^s entries
+  unsigned leaf_group = 3;     // G: polynomials per step of a layer-0 leaf digest (and per
+                               // encoding pass: the prover holds G codewords at a time). A
+                               // step hashes 1 + 32 + 64·G bytes: G = 3 fills two BLAKE2b
+                               // blocks (0.67 compressions per polynomial; G = 8: 0.63,
+                               // unchained: 0.51) with a buffer of 3 codewords.
+  // q = ⌈(λ − pow_bits) / −log2(1 − δ)⌉ with δ = decoding_radius(): 88 for the defaults
+  // (Johnson, m = 16), 124 in the unique-decoding regime.
   unsigned num_queries() const;
   double decoding_radius() const;
+  // "Johnson m=16" or "unique decoding", as parameters() prints it.
+  std::string regime_name() const;
   // Throws std::invalid_argument naming the parameter if the set is unusable.
   void validate() const;
   friend bool operator==(const Params&, const Params&) = default;

@@ -79,33 +79,31 @@
 //   where ε_pg bounds the proximity-gap failures: the batching combination (γ-powers, a
 //   degree-(k−1) curve) and each of the n_f folds (an affine line in the two halves) keep a word
 //   far from the code far from it except with probability ≤ (k−1)·(m + 1/2)^7·M²/(3·ρ^{3/2}·|Fr|)
-//   per application (correlated agreement up to the Johnson bound: Ben-Sasson–Carmon–Ishai–
-//   Kopparty–Saraf, "Proximity gaps for Reed–Solomon codes", 2020, Theorem 1.5, and its FRI
-//   soundness theorem in the list-decoding regime, Theorem 8.3). ε_list bounds the evaluation
-//   claim: within δ a word has at most L ≤ m/ρ = 64 codewords (Johnson bound), and a false claim
-//   survives the sumcheck rounds and the final check for one of them only if two distinct
-//   multilinear candidates agree at the verifier's random point: ≤ L²·2·n_f/|Fr| (the
-//   list-decoding analysis of Basefold: Haböck, "Basefold in the list decoding regime", IACR
-//   ePrint 2024/1571). Otherwise some fold/final value disagrees with every listed codeword on
-//   more than a δ fraction of positions and each uniform query passes with probability
+//   per application (correlated agreement up to the Johnson bound, and FRI-style soundness in
+//   the list-decoding regime: the papers are named in docs/prover-design.md §11, "Soundness
+//   error"). ε_list bounds the evaluation claim: within δ a word has at most L ≤ m/ρ = 64 codewords
+//   (Johnson bound), and a false claim survives the sumcheck rounds and the final check for one
+//   of them only if two distinct multilinear candidates agree at the verifier's random point:
+//   ≤ L²·2·n_f/|Fr| (the list-decoding analysis of Basefold, named there too). Otherwise some
+//   fold/final value disagrees with every listed codeword on more than a δ fraction of
+//   positions and each uniform query passes with probability
 //   ≤ 1 − δ = √ρ·(1 + 1/(2m)) = 0.5156. With |Fr| > 2^253, M ≤ 2^28, k < 2^16, n_f ≤ 28 < 2^5,
 //   m = 16: (m + 1/2)^7 < 2^28.4, ρ^{-3/2} = 8, so ε_pg < 2^(5 + 16 + 28.4 + 3 + 56 − 253) <
 //   2^-144 and ε_list < 2^-230; ε ≤ 0.5156^q + 2^-144 = 2^-(0.9556·q) = 2^-84.09 for q = 88
 //   (statistical).
 //   Unique-decoding regime (Regime::kUniqueDecoding): δ = (1 − ρ)/2 = 3/8 < d/2 with d > 1 − ρ
 //   the code's relative distance; each δ-close word decodes uniquely, the proximity-gap terms
-//   are ≤ (k−1)·M/|Fr| and n_f·M/|Fr| (the same paper, unique-decoding case), the sumcheck term
-//   2·n_f/|Fr|, and each query passes with probability ≤ 1 − δ = 5/8: 0.678 bits per query,
-//   q = 124 with 16 bits of grinding, 148 without.
-//   Grinding is counted as in the Fiat–Shamir setting: each fresh draw of the query indices
-//   costs the prover 2^pow_bits BLAKE2b evaluations in expectation, so a prover making at most
-//   2^t hash calls succeeds with probability ≤ 2^t·2^-(84.09+16) = 2^(t − 100.09), i.e.
-//   λ = −log2(1 − δ)·q + pow_bits ≥ 100 (counted bits: 84.09 statistical + 16 grinding; the
-//   collision resistance of BLAKE2b-256, 128 bits, bounds the Merkle binding).
-//   q = ⌈(λ − pow_bits) / −log2(1 − δ)⌉ (Params::num_queries); the proof records q and the
-//   verifier compares it with its own, so a proof made under another regime is rejected
-//   (pcs.basefold.params). Hash: BLAKE2b-256, leaves (0x00 ‖ values) and nodes (0x01 ‖ left ‖
-//   right) domain-separated (hash.hpp). Not hiding: the proof reveals codeword values.
+//   are ≤ (k−1)·M/|Fr| and n_f·M/|Fr| (the same proximity-gap paper's unique-decoding case),
+//   the sumcheck term 2·n_f/|Fr|, and each query passes with probability ≤ 1 − δ = 5/8: 0.678 bits
+//   per query, q = 124 with 16 bits of grinding, 148 without. Grinding is counted as in the
+//   Fiat–Shamir setting: each fresh draw of the query indices costs the prover 2^pow_bits BLAKE2b
+//   evaluations in expectation, so a prover making at most 2^t hash calls succeeds with probability
+//   ≤ 2^t·2^-(84.09+16) = 2^(t − 100.09), i.e. λ = −log2(1 − δ)·q + pow_bits ≥ 100 (counted
+//   bits: 84.09 statistical + 16 grinding; the collision resistance of BLAKE2b-256, 128 bits,
+//   bounds the Merkle binding). q = ⌈(λ − pow_bits) / −log2(1 − δ)⌉ (Params::num_queries); the
+//   proof records q and the verifier compares it with its own, so a proof made under another regime
+//   is rejected (pcs.basefold.params). Hash: BLAKE2b-256, leaves (0x00 ‖ values) and nodes (0x01 ‖
+//   left ‖ right) domain-separated (hash.hpp). Not hiding: the proof reveals codeword values.
 //
 // Thread-safety: Basefold is immutable; commit/open/verify are const, parallelise with TBB and
 // produce byte-identical results at any thread count (exact field arithmetic; the grinding

@@ -291,6 +291,33 @@ TEST_CASE("--format none runs without a recorder and still writes the CSV row") 
   CHECK_FALSE(fs::exists(run_dir / "summary.json"));
 }
 
+TEST_CASE("the memory pre-flight check refuses a run that cannot fit, before writing anything") {
+  Workspace w;
+  // 2^13 with Basefold is estimated at 48 MiB, 2^12 at 42 MiB: a 46 MiB budget holds only 2^12.
+  Result r = run("profile --workload fibonacci --scale 13 --memory-budget 0.045", w.dir);
+  INFO(r.output);
+  CHECK(r.code == 1);
+  CHECK(r.output.find("proving fibonacci at scale 2^13 needs about") != std::string::npos);
+  CHECK(r.output.find("(--memory-budget)") != std::string::npos);
+  CHECK(r.output.find("the largest scale that fits is 2^12: use --scale 12 or smaller") !=
+        std::string::npos);
+  CHECK_FALSE(fs::exists(w.runs()));  // no run directory, no lock, no latest_ link
+  // prove checks too.
+  r = run("prove --workload fibonacci --scale 13 --memory-budget 0.045 --proof p.bin", w.dir);
+  CHECK(r.code == 1);
+  CHECK(r.output.find("the largest scale that fits is 2^12") != std::string::npos);
+  CHECK_FALSE(fs::exists(w.dir / "p.bin"));
+  // --force runs anyway and says so; a budget that holds the estimate runs silently.
+  r = run("profile --workload fibonacci --scale 13 --memory-budget 0.045 --force --format none",
+          w.dir);
+  CHECK(r.code == 0);
+  CHECK(r.output.find("running anyway: --force") != std::string::npos);
+  r = run("profile --workload fibonacci --scale 12 --memory-budget 0.045 --format none", w.dir);
+  CHECK(r.code == 0);
+  CHECK(r.output.find("pre-flight") == std::string::npos);
+  CHECK(r.output.find("running anyway") == std::string::npos);
+}
+
 TEST_CASE("a lock file left behind by a dead run does not block the next run") {
   Workspace w;
   fs::create_directories(w.runs());

@@ -25,6 +25,7 @@
 
 #include "commands/profile/common_options.hpp"
 #include "commands/profile/interrupt.hpp"
+#include "commands/profile/preflight.hpp"
 #include "commands/report/report.hpp"
 #include "jolt/core/build_info.hpp"
 #include "jolt/core/command.hpp"
@@ -137,6 +138,8 @@ int run_profile(int argc, char** argv) {
       "list-plugins", po::bool_switch(&list_plugins), "list the plugins found and exit");
   g.add_to(desc);
   g.add_pcs_to(desc);
+  PreflightOptions preflight;
+  preflight.add_to(desc);
   po::variables_map vm;
   if (auto rc = g.parse("profile", desc, argc, argv, vm)) return *rc;
   try {
@@ -208,6 +211,9 @@ int run_profile(int argc, char** argv) {
     const std::chrono::milliseconds monitor_interval =
         needs_trace ? monitor_interval_from_env() : std::chrono::milliseconds(100);
     host::LoadedJob loaded = host::load_job(loader, g.spec);
+    // Before any run directory or trace: a run that cannot fit is refused now, not killed later.
+    if (auto why = preflight_memory(preflight, loaded.job.workload, loaded.scale, g.pcs))
+      throw host::PipelineError(*why);
     const std::string trace_name = trace_name_for(loaded.job.workload, loaded.scale);
     RunLock lock(out_dir, trace_name);
     std::unique_lock<std::recursive_mutex> creating(InterruptWatcher::finishing());

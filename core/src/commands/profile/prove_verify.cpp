@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "commands/profile/common_options.hpp"
+#include "commands/profile/preflight.hpp"
 #include "jolt/core/command.hpp"
 #include "jolt/core/logging.hpp"
 #include "jolt/core/run_directory.hpp"
@@ -25,7 +26,7 @@ namespace jolt::core {
 namespace {
 
 int parse(const char* name, int argc, char** argv, GuestOptions& g, std::string& proof_path,
-          bool& quiet, po::variables_map& vm) {
+          bool& quiet, PreflightOptions& preflight, po::variables_map& vm) {
   po::options_description desc(
       std::string("jolt-run ") + name + ": " +
       (std::string(name) == "prove" ? "prove a workload and write the proof to a file"
@@ -33,9 +34,11 @@ int parse(const char* name, int argc, char** argv, GuestOptions& g, std::string&
       "\nusage: jolt-run " + name +
       " --workload NAME|--elf PATH [--scale s] [--pcs NAME] --proof FILE\noptions");
   desc.add_options()("help,h", "show this help")("proof", po::value(&proof_path), "the proof file");
-  if (std::string(name) == "prove")
+  if (std::string(name) == "prove") {
     desc.add_options()("quiet,q", po::bool_switch(&quiet),
                        "no progress line while proving (the result line is still printed)");
+    preflight.add_to(desc);
+  }
   g.add_to(desc);
   g.add_pcs_to(desc);
   if (auto rc = g.parse(name, desc, argc, argv, vm)) return *rc;
@@ -68,12 +71,15 @@ int run_prove(int argc, char** argv) {
   GuestOptions g;
   std::string proof_path;
   bool quiet = false;
+  PreflightOptions preflight;
   po::variables_map vm;
-  if (int rc = parse("prove", argc, argv, g, proof_path, quiet, vm); rc >= 0) return rc;
+  if (int rc = parse("prove", argc, argv, g, proof_path, quiet, preflight, vm); rc >= 0) return rc;
   try {
     configure_logging(g.log_level);
     host::PluginLoader loader(g.plugin_paths);
     host::LoadedJob job = host::load_job(loader, g.spec);
+    if (auto why = preflight_memory(preflight, job.job.workload, job.scale, g.pcs))
+      throw host::PipelineError(*why);
     // The progress line as in `profile`, without an estimate: prove keeps no run directory.
     host::ProveProgress progress(host::ProveProgress::mode_for(quiet),
                                  jolt::taxonomy::kEmittedStageSpans.size(), {});
@@ -102,8 +108,10 @@ int run_verify(int argc, char** argv) {
   GuestOptions g;
   std::string proof_path;
   bool quiet = false;
+  PreflightOptions unused_preflight;  // verify proves nothing
   po::variables_map vm;
-  if (int rc = parse("verify", argc, argv, g, proof_path, quiet, vm); rc >= 0) return rc;
+  if (int rc = parse("verify", argc, argv, g, proof_path, quiet, unused_preflight, vm); rc >= 0)
+    return rc;
   try {
     configure_logging(g.log_level);
     host::ProofFileResult read = host::read_proof_file(proof_path);

@@ -874,6 +874,26 @@ std::vector<std::uint8_t> program_digest(std::span<const std::uint8_t> elf) {
   return std::vector<std::uint8_t>(d.begin(), d.end());
 }
 
+std::uint64_t MemoryEstimate::peak_bytes(unsigned log_rows) const {
+  if (log_rows > 40) log_rows = 40;  // the largest scale any command accepts
+  return fixed_bytes + bytes_per_row * (std::uint64_t{1} << log_rows);
+}
+
+MemoryEstimate estimate_prover_memory(PcsKind pcs) {
+  // Linear fits through measured peaks (sha2-chain, 2^14/2^16 and 2^16/2^18; the table in
+  // docs/prover-design.md §11 "Memory model"), each rounded up.
+  constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+  switch (pcs) {
+    case PcsKind::kBasefold:
+      return {35 * kMiB, 1690};
+    case PcsKind::kLigero:
+      return {70 * kMiB, 18370};
+    case PcsKind::kReveal:
+      return {45 * kMiB, 7590};
+  }
+  throw std::invalid_argument("estimate_prover_memory: unknown commitment scheme");
+}
+
 std::vector<std::uint8_t> prove(const Statement& st, std::span<const TraceRow> rows,
                                 const ProverOptions& opt) {
   JOLT_SPAN("jolt_prover::prove", jolt::arg("trace_length", st.trace_length));

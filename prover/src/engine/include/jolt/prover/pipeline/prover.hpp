@@ -10,7 +10,8 @@
 //   if (e) std::cerr << "rejected at " << e->check << ": " << e->message << "\n";
 //
 // prove() opens the root span `jolt_prover::prove` (arg trace_length) covering exactly the call;
-// stages 0, 1, 2, 3, 6a, 7 and 8 open their `prove_stageN` stage spans (see sdk taxonomy.hpp).
+// stages 0, 1, 2, 3, 4, 5, 6a, 6b, 7 and 8 open their `prove_stageN` stage spans (sdk
+// taxonomy.hpp).
 // prove() throws std::invalid_argument for malformed input (row count other than
 // padded_trace_length(trace_length), a kNoop row before trace_length or a non-kNoop row after
 // it) and std::logic_error if a prover self-check fails (the witness does not satisfy the
@@ -25,9 +26,11 @@
 // committed columns satisfy the uniform RV32IM R1CS, the product constraints and the shift
 // relations; every row's PC, immediate, flags and register indices are a bytecode entry the
 // verifier decodes from the program (or the padding row, exactly at t >= trace_length); cycle 0
-// starts at the entry; register reads return the last value written from the reset state; the
-// last real cycle is an ECALL that exits with a7 = 0, a0 = 0. Lookup results (ALU, branch
-// conditions, jump targets, loads) and RAM are not yet checked.
+// starts at the entry; every instruction result (ALU, comparisons and so branch outcomes, jump
+// targets, load/store addresses) follows the RV32IM semantics and every register value is a
+// 32-bit word; register and RAM reads return the value last written, from the reset state and
+// from the initial image the verifier builds from the ELF and the input; the output region holds
+// the claimed output; the last real cycle is an ECALL that exits with a7 = 0, a0 = 0.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -79,6 +82,16 @@ struct VerifierConfig {
 // "pcs.ligero.merkle".
 std::optional<VerifyError> verify(const Statement& statement, std::span<const std::uint8_t> proof,
                                   const VerifierConfig& config = {});
+
+// The prover's peak resident memory when proving 2^log_rows padded rows with `pcs`, from the
+// memory model fitted to measured peaks (docs/prover-design.md §11, "Memory model"): a fixed part
+// plus bytes per padded row. An estimate for planning (profile's pre-flight check), not a bound.
+struct MemoryEstimate {
+  std::uint64_t fixed_bytes = 0;
+  std::uint64_t bytes_per_row = 0;
+  std::uint64_t peak_bytes(unsigned log_rows) const;
+};
+MemoryEstimate estimate_prover_memory(PcsKind pcs);
 
 // Testing seam: prove from explicit committed columns (r1cs::extract_columns layout), e.g. a
 // deliberately inconsistent witness with options.self_check = false.

@@ -3,6 +3,8 @@
 (benchmark-runs/modular_timings.csv, written by the csv sink of each profile run).
 
   /usr/bin/python3 scripts/benchmark_summary.py --metric prover_time_s
+  /usr/bin/python3 scripts/benchmark_summary.py --repeats median            # median ± MAD (n)
+  /usr/bin/python3 scripts/benchmark_summary.py --repeats median --spread range   # [min–max]
 """
 
 import argparse
@@ -11,15 +13,16 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from jolt_plot_common import die, label_for, ordered_workloads  # noqa: E402
+from jolt_plot_common import (die, label_for, ordered_workloads, prove_seconds,  # noqa: E402
+                              spread)
 
 METRICS = {
-    # metric: (label, scale factor, format)
-    "proving_hz": ("kHz", 1 / 1000, "{:.1f} kHz"),
-    "prover_time_s": ("seconds", 1, "{:.2f}s"),
-    "trace_length": ("trace length", 1, "{:.0f}"),
-    "proof_size": ("proof size", 1 / 1024, "{:.1f} KB"),
-    "proof_size_compressed": ("compressed proof size", 1 / 1024, "{:.1f} KB"),
+    # metric: (label, scale factor, number format (last row), number format (median), unit)
+    "proving_hz": ("kHz", 1 / 1000, "{:.1f}", "{:.2f}", " kHz"),
+    "prover_time_s": ("seconds", 1, "{:.2f}", "{:.4f}", "s"),
+    "trace_length": ("trace length", 1, "{:.0f}", "{:.0f}", ""),
+    "proof_size": ("proof size", 1 / 1024, "{:.1f}", "{:.1f}", " KB"),
+    "proof_size_compressed": ("compressed proof size", 1 / 1024, "{:.1f}", "{:.1f}", " KB"),
 }
 
 
@@ -29,8 +32,15 @@ def main():
                    help="sweep CSV (default: %(default)s)")
     p.add_argument("--metric", default="proving_hz", choices=sorted(METRICS),
                    help="column to tabulate (default: %(default)s)")
+    p.add_argument("--repeats", default="last", choices=["last", "median"],
+                   help="a pair with several rows (repeated runs): the last row (the original's "
+                        "table), or the median of its rows with their spread and count "
+                        "(default: %(default)s)")
+    p.add_argument("--spread", default="mad", choices=["mad", "range"],
+                   help="with --repeats median: ± the median absolute deviation, or [min–max] "
+                        "(default: %(default)s)")
     args = p.parse_args()
-    label, factor, fmt = METRICS[args.metric]
+    label, factor, fmt_last, fmt_median, unit = METRICS[args.metric]
 
     if not os.path.isfile(args.csv):
         die(f"{args.csv}: no such file (run `jolt-run benchmark` first, or pass --csv)")
@@ -44,24 +54,44 @@ def main():
         for line_no, row in enumerate(reader, start=2):
             try:
                 scale = int(row["scale"])
-                value = float(row[args.metric])
+                # Repeated rows: the precise prove time (the 2-decimal column is 0.00 for fast
+                # runs, which would make every spread 0).
+                if args.metric == "prover_time_s" and args.repeats == "median":
+                    value = prove_seconds(row)
+                else:
+                    value = float(row[args.metric])
             except (TypeError, ValueError):
                 print(f"warning: {args.csv}:{line_no}: skipping malformed row", file=sys.stderr)
                 continue
-            data.setdefault(scale, {})[row["benchmark_name"]] = value  # last row wins
+            data.setdefault(scale, {}).setdefault(row["benchmark_name"], []).append(value)
     if not data:
         die(f"{args.csv}: no result rows")
 
+    def cell(values):
+        if args.repeats == "last":
+            return fmt_last.format(values[-1] * factor) + unit  # last row wins
+        n, med, lo, hi, mad = spread([v * factor for v in values])
+        num = fmt_median.format
+        if n == 1:
+            return f"{num(med)}{unit} (n=1)"
+        if args.spread == "range":
+            return f"{num(med)}{unit} [{num(lo)}–{num(hi)}] (n={n})"
+        return f"{num(med)} ± {num(mad)}{unit} (n={n})"
+
     names = ordered_workloads({n for per in data.values() for n in per})
-    print(f"Benchmark Summary ({label})")
-    print("=" * 60)
-    print(" Scale | " + " | ".join(f"{label_for(n):>12}" for n in names))
+    cells = {(s, n): cell(data[s][n]) for s in data for n in names if n in data[s]}
+    width = max([12] + [len(c) for c in cells.values()] + [len(label_for(n)) for n in names])
+    title = label
+    if args.repeats == "median":
+        title += ("; median ± MAD" if args.spread == "mad" else "; median [min–max]") + \
+            " of each pair's rows, n rows"
+    print(f"Benchmark Summary ({title})")
+    print("=" * max(60, 9 + (width + 3) * len(names)))
+    print(" Scale | " + " | ".join(f"{label_for(n):>{width}}" for n in names))
     for scale in sorted(data):
-        cells = []
-        for n in names:
-            v = data[scale].get(n)
-            cells.append(f"{fmt.format(v * factor):>12}" if v is not None else " " * 12)
-        print(f"{'2^' + str(scale):>6} | " + " | ".join(cells))
+        row = [f"{cells[(scale, n)]:>{width}}" if (scale, n) in cells else " " * width
+               for n in names]
+        print(f"{'2^' + str(scale):>6} | " + " | ".join(row))
 
 
 if __name__ == "__main__":

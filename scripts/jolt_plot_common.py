@@ -1,5 +1,6 @@
 """Shared helpers of the result scripts: the hardware line read from this machine, the
-workload display names, and a fatal-error exit that names the file at fault."""
+workload display names, a fatal-error exit that names the file at fault, and the statistics of
+repeated rows (the precise prove time of a row; median, min, max, MAD)."""
 
 import base64
 import glob
@@ -21,6 +22,35 @@ def die(message):
     """Prints `message` to stderr and exits with status 1."""
     print(f"{os.path.basename(sys.argv[0])}: error: {message}", file=sys.stderr)
     sys.exit(1)
+
+
+def prove_seconds(row):
+    """The prove time of a modular_timings.csv row (a csv.DictReader dict) at full precision:
+    trace_length / proving_hz (both from one measurement) when it agrees with the 2-decimal
+    prover_time_s, else prover_time_s. Raises ValueError on a malformed row. The same rule as
+    jolt-run's TimingRow::prove_seconds."""
+    coarse = float(row["prover_time_s"])
+    try:
+        hz = float(row.get("proving_hz") or 0)
+        length = float(row.get("trace_length") or 0)
+    except ValueError:
+        return coarse
+    if hz > 0 and length > 0:
+        fine = length / hz
+        if abs(fine - coarse) <= 0.0051 + 1e-6 * fine:
+            return fine
+    return coarse
+
+
+def spread(values):
+    """(n, median, min, max, mad) of a non-empty list; mad is the raw median absolute deviation
+    from the median (not scaled by 1.4826), as in jolt-run's modular_stats.csv."""
+    def median(v):
+        v = sorted(v)
+        n = len(v)
+        return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+    med = median(values)
+    return len(values), med, min(values), max(values), median([abs(x - med) for x in values])
 
 
 def label_for(name):

@@ -1,6 +1,9 @@
 #!/usr/bin/python3
 """plot_benchmarks.py: prover speed (kHz) against scale per workload, and proof size against
-trace length, from the sweep CSV; PNG files (plus an HTML page with --html).
+trace length, from the sweep CSV; PNG files (plus an HTML page with --html). A pair with several
+rows (repeated runs, `jolt-run benchmark --runs N`) is drawn at the median of its rows with an
+error bar from their min to their max (the plot's caption says so); --repeats last plots the
+last row of each pair instead, without error bars (the original's plot).
 
   /usr/bin/python3 scripts/plot_benchmarks.py --csv benchmark-runs/modular_timings.csv
 """
@@ -13,7 +16,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from jolt_plot_common import (die, hardware_line, label_for, latest_summaries,  # noqa: E402
-                              ordered_workloads, use_agg, write_html)
+                              ordered_workloads, spread, use_agg, write_html)
 
 def pow2_label(x, _pos):
     """Tick label 2^n (with the size in words for the round ones: 2^20 = 1 million)."""
@@ -52,7 +55,7 @@ def read_rows(path):
                 continue
             # proving_hz keeps precision the 2-decimal prover_time_s loses on fast runs.
             khz = hz / 1000 if hz > 0 else (length / secs / 1000 if secs > 0 else None)
-            rows[(name, scale)] = (khz, length, size, size_c)  # last row wins
+            rows.setdefault((name, scale), []).append((khz, length, size, size_c))
     if not rows:
         die(f"{path}: no result rows")
     return rows
@@ -64,9 +67,14 @@ def main():
     p.add_argument("--output-dir", default="benchmark-runs")
     p.add_argument("--plot-type", choices=["all", "speed", "size"], default="all")
     p.add_argument("--html", action="store_true", help="also write benchmark_plots.html")
+    p.add_argument("--repeats", choices=["median", "last"], default="median",
+                   help="a pair with several rows: the median with a min–max error bar, or the "
+                        "last row (default: %(default)s)")
     args = p.parse_args()
 
-    rows = read_rows(args.csv)
+    all_rows = read_rows(args.csv)
+    # Proof sizes do not vary between repeats: the last row of each pair.
+    rows = {k: v[-1] for k, v in all_rows.items()}
     plt = use_agg()
     from matplotlib.ticker import FuncFormatter, MaxNLocator
     os.makedirs(args.output_dir, exist_ok=True)
@@ -77,21 +85,46 @@ def main():
 
     if args.plot_type in ("all", "speed"):
         fig, ax = plt.subplots(figsize=(12, 8))
+        bars = 0  # pairs drawn with an error bar
         for n in names:
-            pts = sorted((s, v[0]) for (m, s), v in rows.items() if m == n and v[0] is not None)
-            if pts:
-                ax.plot([s for s, _ in pts], [k for _, k in pts], marker="o", label=label_for(n))
+            pts = []  # (scale, kHz, below, above, rows)
+            for (m, s), vs in all_rows.items():
+                khz = [v[0] for v in vs if v[0] is not None]
+                if m != n or not khz:
+                    continue
+                if args.repeats == "last":
+                    pts.append((s, khz[-1], 0.0, 0.0, 1))
+                    continue
+                count, med, lo, hi, _mad = spread(khz)
+                pts.append((s, med, med - lo, hi - med, count))
+            pts.sort()
+            if not pts:
+                continue
+            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+            # errorbar for every workload (without bars when it has no repeats) keeps the legend
+            # in the workloads' order.
+            if any(p[4] > 1 for p in pts):
+                bars += sum(p[4] > 1 for p in pts)
+                ax.errorbar(xs, ys, yerr=[[p[2] for p in pts], [p[3] for p in pts]], marker="o",
+                            capsize=4, label=f"{label_for(n)} (median; bars: min–max)")
+            else:
+                ax.errorbar(xs, ys, marker="o", label=label_for(n))
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _p: f"2^{int(x)}"))
         ax.set_xlabel("Scale (log2 of padded trace length)")
         ax.set_ylabel("Prover speed (cycles proved per millisecond, aka kHz)")
-        ax.set_title(f"Jolt zkVM Benchmark\n{hw}", fontsize=11)
+        caption = ("\nPoints: median of each pair's repeated runs; error bars: min–max"
+                   if bars else "")
+        ax.set_title(f"Jolt zkVM Benchmark\n{hw}{caption}", fontsize=11)
         ax.grid(True, alpha=0.3)
         ax.legend()
         out = os.path.join(args.output_dir, "benchmark_plot.png")
         fig.savefig(out, dpi=100, bbox_inches="tight")
         plt.close(fig)
         written.append(out)
+        if bars:
+            print(f"{out}: {bars} pair(s) with repeated rows drawn at their median, error bars "
+                  "from min to max")
 
     if args.plot_type in ("all", "size"):
         fig, ax = plt.subplots(figsize=(12, 8))

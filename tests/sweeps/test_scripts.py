@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Runs the result scripts (benchmark_summary.py, plot_benchmarks.py, plot_memory_usage.py) on a
-generated sweep CSV and generated summaries; checks the table, that the PNG/HTML files are
-written, and that missing or malformed input gives a clear message and a non-zero exit."""
+generated sweep CSV and generated summaries; checks the table (last row, or median ± MAD /
+[min–max] of repeated rows), that the PNG/HTML files are written (with error bars for repeated
+rows), and that missing or malformed input gives a clear message and a non-zero exit."""
 
 import argparse
 import json
@@ -77,6 +78,31 @@ class ScriptsTest(unittest.TestCase):
             self.assertEqual(run("benchmark_summary.py", "--csv", self.csv, "--metric", m)
                              .returncode, 0)
 
+    def test_summary_repeated_rows(self):
+        # fibonacci 2^11 has two rows (20.48 and 25.6 kHz; 0.10 s and 0.08 s).
+        r = run("benchmark_summary.py", "--csv", self.csv, "--repeats", "median")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertIn("median ± MAD", lines[0])
+        row10 = next(l for l in lines if l.strip().startswith("2^10"))
+        row11 = next(l for l in lines if l.strip().startswith("2^11"))
+        self.assertIn("20.48 kHz (n=1)", row10)
+        self.assertIn("23.04 ± 2.56 kHz (n=2)", row11)  # not the last row's 25.6
+        self.assertIn("10.24 kHz (n=1)", row11)
+        r = run("benchmark_summary.py", "--csv", self.csv, "--repeats", "median",
+                "--spread", "range")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("23.04 kHz [20.48–25.60] (n=2)", r.stdout)
+        self.assertIn("median [min–max]", r.stdout.splitlines()[0])
+        # Seconds from trace_length / proving_hz (precise), not the 2-decimal column.
+        r = run("benchmark_summary.py", "--csv", self.csv, "--repeats", "median",
+                "--metric", "prover_time_s")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("0.0900 ± 0.0100s (n=2)", r.stdout)
+        r = run("benchmark_summary.py", "--csv", self.csv, "--repeats", "mean")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("invalid choice: 'mean'", r.stderr)
+
     def test_summary_bad_input(self):
         r = run("benchmark_summary.py", "--csv", os.path.join(self.dir, "missing.csv"))
         self.assertNotEqual(r.returncode, 0)
@@ -120,6 +146,32 @@ class ScriptsTest(unittest.TestCase):
                 "--plot-type", "speed")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(os.listdir(out2), ["benchmark_plot.png"])
+
+    def test_plots_error_bars_for_repeated_rows(self):
+        out = os.path.join(self.dir, "bars")
+        r = run("plot_benchmarks.py", "--csv", self.csv, "--output-dir", out,
+                "--plot-type", "speed")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        # Only fibonacci 2^11 has two rows.
+        self.assertIn("benchmark_plot.png: 1 pair(s) with repeated rows drawn at their median, "
+                      "error bars from min to max", r.stdout)
+        with open(os.path.join(out, "benchmark_plot.png"), "rb") as f:
+            with_bars = f.read()
+        last = os.path.join(self.dir, "last")
+        r = run("plot_benchmarks.py", "--csv", self.csv, "--output-dir", last,
+                "--plot-type", "speed", "--repeats", "last")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotIn("error bars", r.stdout)
+        with open(os.path.join(last, "benchmark_plot.png"), "rb") as f:
+            self.assertNotEqual(f.read(), with_bars)
+        # One row per pair: no error bars, no caption.
+        single = os.path.join(self.dir, "single.csv")
+        with open(single, "w") as f:
+            f.write(HEADER + "fibonacci,10,0.05,1024,20480.00,1000,1000,reference\n")
+        r = run("plot_benchmarks.py", "--csv", single, "--output-dir", last,
+                "--plot-type", "speed")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotIn("error bars", r.stdout)
 
     def test_plots_bad_input(self):
         r = run("plot_benchmarks.py", "--csv", os.path.join(self.dir, "none.csv"),

@@ -2,6 +2,9 @@
 // (scale, workload) pair — scale outer, workload inner — continuing past failures. A subprocess
 // per run keeps the recorder session and the per-run getrusage peak RSS of each run separate.
 // The csv sink of each run appends to {out}/modular_timings.csv; this command writes no rows.
+// With --runs N each pair is proved N times (each run its own directory and row), after
+// --warmup K discarded runs (repeats.hpp), and the pair's statistics go to
+// {out}/modular_stats.csv.
 #include <boost/algorithm/string.hpp>
 #include <boost/filesystem.hpp>
 #include <boost/program_options.hpp>
@@ -14,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "commands/benchmark/repeats.hpp"
 #include "jolt/core/command.hpp"
 #include "jolt/core/run_directory.hpp"
 #include "jolt/host/subprocess.hpp"
@@ -69,23 +73,29 @@ int run_benchmark(int argc, char** argv) {
   std::vector<std::string> benchmarks;
   std::string format, out_dir;
   bool resume = false, heap = false;
+  int runs = 1, warmup = 0;
   po::options_description desc(
       "jolt-run benchmark: prove every workload at every scale in a range, one profile subprocess "
       "per run\nusage: jolt-run benchmark [--min-scale N] [--max-scale N] [--benchmarks A,B] "
-      "[--resume] [options]\noptions");
+      "[--runs N [--warmup K]] [--resume] [options]\noptions");
   desc.add_options()("help,h", "show this help")(
       "min-scale", po::value(&min_scale)->default_value(18), "smallest log2 trace length")(
       "max-scale", po::value(&max_scale)->default_value(21),
       "largest log2 trace length (inclusive)")(
       "benchmarks", po::value(&benchmarks)->composing(),
       "comma-separated workloads (default: fibonacci,sha2-chain,sha3-chain,btreemap)")(
+      "runs", po::value(&runs)->default_value(1),
+      "measured runs per pair, each its own run directory and CSV row; their median, min, max "
+      "and MAD go to {out}/modular_stats.csv")(
+      "warmup", po::value(&warmup)->default_value(0),
+      "discarded runs per pair before the measured ones (no row, no run directory kept)")(
       "resume", po::bool_switch(&resume),
       "skip pairs whose {out}/latest_{trace_name} link resolves to a run directory")(
       "format", po::value(&format)->default_value("chrome"),
       "chrome|none|default, passed to profile")("heap", po::bool_switch(&heap),
                                                 "pass --heap to every profile run")(
       "out-dir", po::value(&out_dir)->default_value("benchmark-runs"),
-      "folder for run directories and modular_timings.csv");
+      "folder for run directories, modular_timings.csv and modular_stats.csv");
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
@@ -104,6 +114,16 @@ int run_benchmark(int argc, char** argv) {
                 << " out of range: expected a log2 trace length in 1..=40\n";
       return 2;
     }
+  if (runs < 1) {
+    std::cerr << "jolt-run benchmark: --runs " << runs
+              << ": expected the number of measured runs per pair, at least 1\n";
+    return 2;
+  }
+  if (warmup < 0) {
+    std::cerr << "jolt-run benchmark: --warmup " << warmup
+              << ": expected the number of discarded runs per pair, 0 or more\n";
+    return 2;
+  }
   if (format != "chrome" && format != "none" && format != "default") {
     std::cerr << "jolt-run benchmark: --format " << format
               << ": expected chrome, none or default\n";
@@ -132,19 +152,25 @@ int run_benchmark(int argc, char** argv) {
   std::vector<Pair> pairs;
   for (std::uint32_t s = min_scale; s <= max_scale && min_scale <= max_scale; ++s)
     for (const auto& w : workloads) pairs.push_back({w, s});
-  const std::size_t total = pairs.size();
+  const auto n_warmup = static_cast<std::size_t>(warmup), n_runs = static_cast<std::size_t>(runs);
+  const std::size_t per_pair = n_warmup + n_runs;
+  const bool repeated = per_pair > 1;
+  const std::size_t total = pairs.size() * per_pair;  // child runs, warmups included
 
   using Clock = std::chrono::steady_clock;
   const auto sweep_start = Clock::now();
-  std::size_t completed = 0, skipped = 0, done = 0;
+  std::size_t completed = 0, skipped = 0, warmups_done = 0, failed_runs = 0, abandoned = 0;
   double measured_seconds = 0;  // wall time of the runs actually executed
   std::size_t executed = 0;
-  std::vector<std::string> failed;
+  std::vector<std::string> failed;       // one line per failed run, with its command
+  std::vector<std::string> stats_lines;  // describe_stats of each pair run here
+  bool stats_error = false;
   std::uint32_t current_scale = 0;
   bool interrupted = false;
 
   int interrupt_signal = 0;
-  for (const auto& pair : pairs) {
+  for (std::size_t pi = 0; pi < pairs.size() && !interrupted; ++pi) {
+    const Pair& pair = pairs[pi];
     if ((interrupt_signal = host::pending_interrupt()) != 0) {
       interrupted = true;
       break;
@@ -153,7 +179,6 @@ int run_benchmark(int argc, char** argv) {
       current_scale = pair.scale;
       std::printf("=== Running benchmarks at scale 2^%u ===\n\n", pair.scale);
     }
-    ++done;
     const std::string trace_name = trace_name_for(pair.workload, pair.scale);
     if (resume && finished_run_exists(out_dir, trace_name)) {
       std::printf("  ⏭ Skipping %s (found %s/latest_%s)\n", pair.workload.c_str(), out_dir.c_str(),
@@ -161,53 +186,104 @@ int run_benchmark(int argc, char** argv) {
       ++skipped;
       continue;
     }
-    // Estimate from the mean of runs executed so far (skipped pairs cost nothing).
-    const double elapsed = std::chrono::duration<double>(Clock::now() - sweep_start).count();
-    const std::size_t remaining = total - done + 1;
-    std::string eta = executed
-                          ? host::format_duration(measured_seconds / static_cast<double>(executed) *
-                                                  static_cast<double>(remaining))
-                          : std::string("unknown");
-    std::printf("[%zu/%zu] %s at 2^%u — elapsed %s, estimated time left %s\n", done, total,
-                pair.workload.c_str(), pair.scale, host::format_duration(elapsed).c_str(),
-                eta.c_str());
+    std::vector<std::string> args{
+        "--workload", pair.workload, "--scale", std::to_string(pair.scale), "--format", format};
+    if (heap) args.push_back("--heap");
+    std::vector<TimingRow> rows;
+    std::vector<std::string> dirs;
+    std::size_t pair_warmups = 0;
+    for (std::size_t k = 0; k < per_pair; ++k) {
+      const bool is_warmup = k < n_warmup;
+      const std::size_t run_no = pi * per_pair + k + 1;
+      // Estimate from the mean of runs executed so far (skipped pairs cost nothing).
+      const double elapsed = std::chrono::duration<double>(Clock::now() - sweep_start).count();
+      const std::size_t remaining = total - run_no + 1;
+      std::string eta =
+          executed ? host::format_duration(measured_seconds / static_cast<double>(executed) *
+                                           static_cast<double>(remaining))
+                   : std::string("unknown");
+      std::string which;
+      if (repeated)
+        which = is_warmup ? " (warmup " + std::to_string(k + 1) + "/" + std::to_string(n_warmup) +
+                                ", discarded)"
+                          : " (run " + std::to_string(k - n_warmup + 1) + "/" +
+                                std::to_string(n_runs) + ")";
+      std::printf("[%zu/%zu] %s at 2^%u%s — elapsed %s, estimated time left %s\n", run_no, total,
+                  pair.workload.c_str(), pair.scale, which.c_str(),
+                  host::format_duration(elapsed).c_str(), eta.c_str());
+      std::fflush(stdout);
 
-    std::vector<std::string> cmd{
-        exe,        "profile", "--workload", pair.workload, "--scale", std::to_string(pair.scale),
-        "--format", format,    "--out-dir",  out_dir};
-    if (heap) cmd.push_back("--heap");
-    const auto t0 = Clock::now();
-    const host::ProcessResult r = host::run_process(cmd);
-    const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
-    measured_seconds += secs;
-    ++executed;
-    if (host::pending_interrupt() != 0 || r.term_signal == SIGINT || r.term_signal == SIGTERM ||
-        (r.spawned && (r.exit_code == 128 + SIGINT || r.exit_code == 128 + SIGTERM))) {
-      // Interrupted (ours, or the child's own process group got Ctrl-C): stop the sweep. A run
-      // that completed before the signal counts as completed (its latest_ link exists).
-      interrupt_signal = host::pending_interrupt() != 0 ? host::pending_interrupt()
-                         : r.term_signal != 0           ? r.term_signal
-                                                        : r.exit_code - 128;
-      interrupted = true;
-      if (r.ok()) ++completed;
+      const auto t0 = Clock::now();
+      ChildRun child;
+      if (is_warmup) {
+        child.process = run_warmup_child(exe, args, out_dir, &child.command);
+      } else {
+        child = run_profile_child(exe, args, out_dir);
+      }
+      const host::ProcessResult& r = child.process;
+      const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+      measured_seconds += secs;
+      ++executed;
+      if (const int sig = interrupt_signal_of(r); sig != 0) {
+        // Interrupted (ours, or the child's own process group got Ctrl-C): stop the sweep. A run
+        // that completed before the signal counts as completed (its latest_ link exists).
+        interrupt_signal = sig;
+        interrupted = true;
+        if (!is_warmup && child.ok()) {
+          ++completed;
+          rows.push_back(*child.row);
+          dirs.push_back(child.run_name);
+        }
+        std::fflush(stdout);
+        std::fprintf(stderr, "  ⏹ interrupted: %s at 2^%u%s (%s)\n\n", pair.workload.c_str(),
+                     pair.scale, which.c_str(), r.describe().c_str());
+        break;
+      }
+      const std::string line = host::command_line(child.command);
+      if (!r.ok() || (!is_warmup && !child.row)) {
+        // The common failures (an unknown workload, a scale below the workload's minimum) fail
+        // every run of the pair alike: the pair's remaining runs are not attempted.
+        std::fflush(stdout);
+        const std::string why = !r.ok() ? r.describe() : child.error;
+        if (!r.spawned)
+          std::fprintf(stderr, "  ❌ FAILED to spawn (%s): %s\n", r.spawn_error.c_str(),
+                       line.c_str());
+        else
+          std::fprintf(stderr, "  ❌ FAILED (%s): %s\n", why.c_str(), line.c_str());
+        ++failed_runs;
+        failed.push_back(line + "  [" + why + "]");
+        abandoned += per_pair - k - 1;
+        if (per_pair - k - 1 > 0)
+          std::fprintf(stderr, "     (the other %zu run(s) of this pair are not attempted)\n",
+                       per_pair - k - 1);
+        std::fprintf(stderr, "\n");
+        break;
+      }
+      if (is_warmup) {
+        ++warmups_done;
+        ++pair_warmups;
+        std::printf("  ✓ warmup of %s at 2^%u in %s (discarded)\n\n", pair.workload.c_str(),
+                    pair.scale, host::format_duration(secs).c_str());
+      } else {
+        ++completed;
+        rows.push_back(*child.row);
+        dirs.push_back(child.run_name);
+        std::printf("  ✓ %s at 2^%u in %s\n\n", pair.workload.c_str(), pair.scale,
+                    host::format_duration(secs).c_str());
+      }
       std::fflush(stdout);
-      std::fprintf(stderr, "  ⏹ interrupted: %s at 2^%u (%s)\n\n", pair.workload.c_str(),
-                   pair.scale, r.describe().c_str());
-      break;
     }
-    if (r.ok()) {
-      ++completed;
-      std::printf("  ✓ %s at 2^%u in %s\n\n", pair.workload.c_str(), pair.scale,
-                  host::format_duration(secs).c_str());
-    } else {
-      const std::string line = host::command_line(cmd);
-      std::fflush(stdout);
-      if (r.spawned)
-        std::fprintf(stderr, "  ❌ FAILED (%s): %s\n\n", r.describe().c_str(), line.c_str());
-      else
-        std::fprintf(stderr, "  ❌ FAILED to spawn (%s): %s\n\n", r.spawn_error.c_str(),
-                     line.c_str());
-      failed.push_back(line + "  [" + r.describe() + "]");
+    if (!rows.empty()) {
+      const PairStats st = pair_stats(pair.workload, pair.scale, rows, pair_warmups, dirs);
+      try {
+        update_stats_file(out_dir, {st});
+      } catch (const std::exception& e) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "  ❌ cannot write the statistics: %s\n\n", e.what());
+        stats_error = true;
+      }
+      stats_lines.push_back(describe_stats(st));
+      if (repeated) std::printf("  ≡ %s\n\n", stats_lines.back().c_str());
     }
     std::fflush(stdout);
   }
@@ -217,19 +293,30 @@ int run_benchmark(int argc, char** argv) {
   std::printf("Benchmark sweep summary (%zu runs in %s):\n", total,
               host::format_duration(elapsed).c_str());
   std::printf("  ✓ Completed: %zu\n", completed);
+  if (warmups_done) std::printf("  ♨ Warmup runs (discarded): %zu\n", warmups_done);
   if (skipped) std::printf("  ⏭ Skipped: %zu\n", skipped);
   if (interrupted)
     std::printf("  ⏹ Interrupted: %zu run(s) not finished (rerun with --resume to do them)\n",
-                total - completed - skipped - failed.size());
+                total - skipped * per_pair - completed - warmups_done - failed_runs - abandoned);
   if (!failed.empty()) {
     std::printf("  ❌ Failed: %zu\n", failed.size());
     for (const auto& f : failed) std::printf("     %s\n", f.c_str());
+    if (abandoned)
+      std::printf("     (%zu later run(s) of failed pairs not attempted)\n", abandoned);
   }
+  const std::string stats_path = (fs::path(out_dir) / kStatsFileName).string();
+  if (repeated && !stats_lines.empty()) {
+    std::printf("\nPer pair (median, min, max, MAD of the prove time; also in %s):\n",
+                stats_path.c_str());
+    for (const auto& l : stats_lines) std::printf("  %s\n", l.c_str());
+  }
+  if (stats_error) std::printf("  ❌ %s could not be written (see above)\n", stats_path.c_str());
   const std::string csv = (fs::path(out_dir) / "modular_timings.csv").string();
-  std::printf("\nResults accumulate in %s. Render them with:\n", csv.c_str());
+  std::printf("\nResults accumulate in %s (per-pair statistics: %s). Render them with:\n",
+              csv.c_str(), stats_path.c_str());
   const std::string scripts = result_scripts_dir();
-  std::printf("  /usr/bin/python3 %s/benchmark_summary.py --csv %s\n", scripts.c_str(),
-              csv.c_str());
+  std::printf("  /usr/bin/python3 %s/benchmark_summary.py --csv %s%s\n", scripts.c_str(),
+              csv.c_str(), repeated ? " --repeats median" : "");
   std::printf("  /usr/bin/python3 %s/plot_benchmarks.py --csv %s --output-dir %s\n",
               scripts.c_str(), csv.c_str(), out_dir.c_str());
   std::printf("  /usr/bin/python3 %s/plot_memory_usage.py --traces-dir %s --output-dir %s\n",
@@ -239,7 +326,7 @@ int run_benchmark(int argc, char** argv) {
     std::fprintf(stderr, "jolt-run benchmark: interrupted (%s)\n", strsignal(interrupt_signal));
     return 128 + interrupt_signal;
   }
-  return failed.empty() ? 0 : 1;
+  return failed.empty() && !stats_error ? 0 : 1;
 }
 
 const CommandRegistration kReg{

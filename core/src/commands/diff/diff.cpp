@@ -4,6 +4,7 @@
 #include <rapidjson/document.h>
 
 #include <algorithm>
+#include <boost/algorithm/string/predicate.hpp>
 #include <boost/filesystem.hpp>
 #include <cmath>
 #include <cstdio>
@@ -198,37 +199,45 @@ DiffReport diff_runs(const DiffInput& a, const DiffInput& b, std::size_t top_lab
   for (const std::string& name : names) {
     const std::vector<double> va = values_of(a, name), vb = values_of(b, name);
     if (va.empty() && vb.empty()) continue;
-    MetricDiff m;
-    m.metric = name;
-    if (!va.empty()) m.median_a_ns = median(va);
-    if (!vb.empty()) m.median_b_ns = median(vb);
-    if (va.empty() || vb.empty()) {
-      m.verdict = Verdict::kMissing;
-    } else {
-      if (*m.median_a_ns > 0) m.change = (*m.median_b_ns - *m.median_a_ns) / *m.median_a_ns;
-      if (va.size() >= kMinRepeats && vb.size() >= kMinRepeats) {
-        m.p_value = mann_whitney_p(va, vb);
-        // The direction of the test itself: A's U below its null mean means B ranks higher
-        // (slower), whatever the medians say.
-        const double u = mann_whitney_u(va, vb);
-        const double mean = static_cast<double>(va.size() * vb.size()) / 2.0;
-        m.verdict = *m.p_value >= kAlpha ? Verdict::kNoChange
-                    : u < mean           ? Verdict::kSlower
-                                         : Verdict::kFaster;
-      } else {
-        m.verdict = Verdict::kNoiseUnknown;
-      }
-    }
-    d.metrics.push_back(std::move(m));
+    d.metrics.push_back(compare_metric(name, va, vb));
   }
   return d;
 }
 
+MetricDiff compare_metric(const std::string& name, const std::vector<double>& va,
+                          const std::vector<double>& vb) {
+  MetricDiff m;
+  m.metric = name;
+  if (!va.empty()) m.median_a_ns = median(va);
+  if (!vb.empty()) m.median_b_ns = median(vb);
+  if (va.empty() || vb.empty()) {
+    m.verdict = Verdict::kMissing;
+    return m;
+  }
+  if (*m.median_a_ns > 0) m.change = (*m.median_b_ns - *m.median_a_ns) / *m.median_a_ns;
+  if (va.size() >= kMinRepeats && vb.size() >= kMinRepeats) {
+    m.p_value = mann_whitney_p(va, vb);
+    // The direction of the test itself: A's U below its null mean means B ranks higher
+    // (slower), whatever the medians say.
+    const double u = mann_whitney_u(va, vb);
+    const double mean = static_cast<double>(va.size() * vb.size()) / 2.0;
+    m.verdict = *m.p_value >= kAlpha ? Verdict::kNoChange
+                : u < mean           ? Verdict::kSlower
+                                     : Verdict::kFaster;
+  } else {
+    m.verdict = Verdict::kNoiseUnknown;
+  }
+  return m;
+}
+
+bool regressed(const MetricDiff& m, double pct) {
+  return m.change && *m.change * 100.0 > pct && m.verdict != Verdict::kNoChange &&
+         m.verdict != Verdict::kFaster;
+}
+
 bool regressed(const DiffReport& d, double pct) {
   for (const MetricDiff& m : d.metrics)
-    if (m.metric == "prove")
-      return m.change && *m.change * 100.0 > pct && m.verdict != Verdict::kNoChange &&
-             m.verdict != Verdict::kFaster;
+    if (m.metric == "prove") return regressed(m, pct);
   return false;
 }
 
@@ -265,6 +274,105 @@ std::string render_diff_markdown(const DiffReport& d) {
            (m.change ? fmt("%+.1f%%", *m.change * 100.0) : "-") + " | " + verdict_cell(m) + " |\n";
   out += "\nMedians; change = (B − A) / A; a verdict needs " + std::to_string(kMinRepeats) +
          " runs per side (two-sided Mann–Whitney rank test, p < " + fmt("%.2f", kAlpha) + ").\n";
+  return out;
+}
+
+bool is_csv_path(const std::string& path) {
+  return path.size() > 4 && boost::algorithm::iends_with(path, ".csv");
+}
+
+std::vector<TimingRow> load_csv_side(const std::vector<std::string>& paths) {
+  std::vector<TimingRow> rows;
+  for (const std::string& p : paths) {
+    std::vector<TimingRow> more = read_timings_csv(p);
+    rows.insert(rows.end(), more.begin(), more.end());
+  }
+  if (rows.empty()) {
+    std::string names;
+    for (const std::string& p : paths) names += (names.empty() ? "" : ", ") + p;
+    throw TimingsError(names + ": no result rows (the header only); run `jolt-run benchmark` or " +
+                       "`jolt-run profile` with this out dir first");
+  }
+  return rows;
+}
+
+CsvDiffReport diff_csv(const std::vector<TimingRow>& a, const std::string& name_a,
+                       const std::vector<TimingRow>& b, const std::string& name_b) {
+  CsvDiffReport d;
+  auto label = [](const std::string& name, std::size_t n) {
+    return name + " (" + std::to_string(n) + (n == 1 ? " row)" : " rows)");
+  };
+  d.label_a = label(name_a, a.size());
+  d.label_b = label(name_b, b.size());
+  std::map<std::pair<std::string, std::uint32_t>,
+           std::pair<std::vector<double>, std::vector<double>>>
+      samples;
+  for (const TimingRow& r : a)
+    samples[{r.benchmark_name, r.scale}].first.push_back(r.prove_seconds() * 1e9);
+  for (const TimingRow& r : b)
+    samples[{r.benchmark_name, r.scale}].second.push_back(r.prove_seconds() * 1e9);
+  for (const auto& [key, ab] : samples) {
+    PairDiff p;
+    p.workload = key.first;
+    p.scale = key.second;
+    p.runs_a = ab.first.size();
+    p.runs_b = ab.second.size();
+    p.prove = compare_metric("prove", ab.first, ab.second);
+    d.pairs.push_back(std::move(p));
+  }
+  return d;
+}
+
+std::vector<const PairDiff*> regressed_pairs(const CsvDiffReport& d, double pct) {
+  std::vector<const PairDiff*> out;
+  for (const PairDiff& p : d.pairs)
+    if (regressed(p.prove, pct)) out.push_back(&p);
+  return out;
+}
+
+std::string render_csv_diff_text(const CsvDiffReport& d) {
+  std::string out = "A: " + d.label_a + "\nB: " + d.label_b + "\n";
+  char head[128];
+  std::snprintf(head, sizeof(head), "%-28s%10s%12s%12s%9s  verdict\n", "pair (prove time)",
+                "runs A/B", "A", "B", "change");
+  out += head;
+  for (const PairDiff& p : d.pairs) {
+    std::string name = p.workload + " 2^" + std::to_string(p.scale);
+    if (name.size() > 27) name = name.substr(0, 26) + "~";
+    const MetricDiff& m = p.prove;
+    char line[128];
+    std::snprintf(line, sizeof(line), "%-28s%10s%12s%12s%9s", name.c_str(),
+                  (std::to_string(p.runs_a) + "/" + std::to_string(p.runs_b)).c_str(),
+                  m.median_a_ns ? format_ns(*m.median_a_ns).c_str() : "-",
+                  m.median_b_ns ? format_ns(*m.median_b_ns).c_str() : "-",
+                  m.change ? fmt("%+.1f%%", *m.change * 100.0).c_str() : "-");
+    out += line;
+    out += "  " + verdict_cell(m) + "\n";
+  }
+  out += "medians of each pair's rows; change = (B - A) / A. A verdict needs " +
+         std::to_string(kMinRepeats) +
+         " rows of the pair per side\n(two-sided Mann-Whitney rank test, p < " +
+         fmt("%.2f", kAlpha) + "); with fewer the noise is unknown.\n";
+  return out;
+}
+
+std::string render_csv_diff_markdown(const CsvDiffReport& d) {
+  std::string out = "**A**: " + d.label_a + "  \n**B**: " + d.label_b + "\n\n";
+  out +=
+      "| pair | runs A/B | A prove (median) | B prove (median) | change | verdict |\n"
+      "|---|---:|---:|---:|---:|---|\n";
+  for (const PairDiff& p : d.pairs) {
+    const MetricDiff& m = p.prove;
+    out += "| " + p.workload + " 2^" + std::to_string(p.scale) + " | " + std::to_string(p.runs_a) +
+           "/" + std::to_string(p.runs_b) + " | " +
+           (m.median_a_ns ? format_ns(*m.median_a_ns) : "-") + " | " +
+           (m.median_b_ns ? format_ns(*m.median_b_ns) : "-") + " | " +
+           (m.change ? fmt("%+.1f%%", *m.change * 100.0) : "-") + " | " + verdict_cell(m) + " |\n";
+  }
+  out += "\nMedians of each pair's rows; change = (B − A) / A; a verdict needs " +
+         std::to_string(kMinRepeats) +
+         " rows of the pair per side (two-sided Mann–Whitney rank test, p < " +
+         fmt("%.2f", kAlpha) + ").\n";
   return out;
 }
 

@@ -11,11 +11,21 @@
 // "faster" only when a two-sided Mann–Whitney rank test on the two samples gives p < kAlpha
 // (exact distribution of U), else "no significant change"; with fewer runs the verdict is "noise
 // unknown" and only the change of the medians is shown. Pure functions; thread-safe.
+//
+// The sides can also be CSV files of the csv sink (modular_timings.csv, e.g. one per build): then
+// each (workload, scale) pair present in them is compared by its prove time, with the same
+// verdicts, taking every row of the pair on a side as one repeated run.
+//
+//   CsvDiffReport c = diff_csv(load_csv_side({"a/modular_timings.csv"}), "a/modular_timings.csv",
+//                              load_csv_side({"b/modular_timings.csv"}), "b/modular_timings.csv");
+//   std::cout << render_csv_diff_text(c);
 #pragma once
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "commands/benchmark/repeats.hpp"
 
 namespace jolt::core {
 
@@ -62,8 +72,36 @@ double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b
 
 DiffReport diff_runs(const DiffInput& a, const DiffInput& b, std::size_t top_labels);
 
+// One metric of two samples (values in ns): medians, change, and the verdict described above.
+MetricDiff compare_metric(const std::string& name, const std::vector<double>& a,
+                          const std::vector<double>& b);
+
+// CSV input. A path names a CSV when it ends in ".csv".
+bool is_csv_path(const std::string& path);
+// Every row of the files (read_timings_csv: a file without the expected header, or with a
+// malformed row, throws TimingsError naming it); throws TimingsError when they hold no row.
+std::vector<TimingRow> load_csv_side(const std::vector<std::string>& paths);
+
+struct PairDiff {
+  std::string workload;
+  std::uint32_t scale = 0;
+  std::size_t runs_a = 0, runs_b = 0;  // rows of the pair on each side
+  MetricDiff prove;                    // "prove": TimingRow::prove_seconds() in ns
+};
+struct CsvDiffReport {
+  std::string label_a, label_b;  // "a.csv (12 rows)"
+  std::vector<PairDiff> pairs;   // by workload, then scale
+};
+CsvDiffReport diff_csv(const std::vector<TimingRow>& a, const std::string& name_a,
+                       const std::vector<TimingRow>& b, const std::string& name_b);
+// The pairs whose prove time regressed by more than pct percent (the rule of regressed()).
+std::vector<const PairDiff*> regressed_pairs(const CsvDiffReport& d, double pct);
+std::string render_csv_diff_text(const CsvDiffReport& d);
+std::string render_csv_diff_markdown(const CsvDiffReport& d);
+
 // The prove-time metric's change exceeds `pct` percent and is not "no significant change".
 bool regressed(const DiffReport& d, double pct);
+bool regressed(const MetricDiff& m, double pct);  // the same rule for one metric
 
 std::string render_diff_text(const DiffReport& d);
 std::string render_diff_markdown(const DiffReport& d);

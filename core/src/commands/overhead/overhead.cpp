@@ -5,7 +5,8 @@
 // Baseline precision: timings.csv carries prover_time_s at 2 decimals, which is useless for
 // sub-second proves. The same row carries trace_length (padded) and proving_hz (= padded
 // length / prove seconds, 2 decimals), so trace_length / proving_hz recovers the prove time to
-// ~1e-7 relative; prover_time_s is the cross-check and the fallback when proving_hz is 0.
+// ~1e-7 relative; prover_time_s is the cross-check and the fallback when proving_hz is 0
+// (TimingRow::prove_seconds in commands/benchmark/repeats.hpp).
 #include <algorithm>
 #include <boost/algorithm/string.hpp>
 #include <boost/program_options.hpp>
@@ -21,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "commands/benchmark/repeats.hpp"
 #include "jolt/core/command.hpp"
 #include "jolt/host/subprocess.hpp"
 #include "jolt/host/summary_file.hpp"
@@ -34,58 +36,6 @@ constexpr double kOverheadBudget = 1.05;
 constexpr double kDarkBudget = 0.05;
 // Below this baseline the run-to-run noise of a shared machine dwarfs a 5% budget.
 constexpr double kMeaningfulBaselineSeconds = 1.0;
-
-struct Baseline {
-  double seconds = 0;
-  bool precise = false;  // derived from proving_hz rather than the 2-dp column
-};
-
-// The "Run:     {path} (-> ...)" line of the profile command.
-std::string run_dir_from_stdout(const std::string& out) {
-  std::istringstream in(out);
-  std::string line;
-  std::string dir;
-  while (std::getline(in, line)) {
-    if (line.rfind("Run:", 0) != 0) continue;
-    std::string rest = boost::trim_copy(line.substr(4));
-    const auto arrow = rest.find(" (-> ");
-    dir = boost::trim_copy(arrow == std::string::npos ? rest : rest.substr(0, arrow));
-  }
-  if (dir.empty())
-    throw std::runtime_error("the profile run printed no `Run:` line; cannot find its directory");
-  return dir;
-}
-
-Baseline read_timings(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": cannot open (the csv sink writes it)");
-  std::string line;
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    boost::split(f, line, boost::is_any_of(","));
-    if (f.size() < 5 || f[1].empty() || !std::all_of(f[1].begin(), f[1].end(), ::isdigit))
-      continue;  // header or junk
-    try {
-      Baseline b;
-      const double coarse = std::stod(f[2]);
-      const double padded = std::stod(f[3]);
-      const double hz = std::stod(f[4]);
-      b.seconds = coarse;
-      if (hz > 0 && padded > 0) {
-        const double fine = padded / hz;
-        // Both columns come from one measurement; they must agree to the 2-dp rounding.
-        if (std::fabs(fine - coarse) <= 0.0051 + 1e-6 * fine) {
-          b.seconds = fine;
-          b.precise = true;
-        }
-      }
-      return b;
-    } catch (const std::exception&) {
-      throw std::runtime_error(path + ": malformed row '" + line + "'");
-    }
-  }
-  throw std::runtime_error(path + ": no timing row");
-}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -145,10 +95,13 @@ int run_overhead(int argc, char** argv) {
           throw std::runtime_error("profile run failed (" + r.describe() +
                                    "): " + host::command_line(cmd));
         const std::string dir = run_dir_from_stdout(r.captured_stdout);
+        if (dir.empty())
+          throw std::runtime_error(
+              "the profile run printed no `Run:` line; cannot find its directory");
         if (std::string(format) == "none") {
-          const Baseline b = read_timings(dir + "/timings.csv");
-          all_precise = all_precise && b.precise;
-          baselines.push_back(b.seconds);
+          const TimingRow b = read_run_timings(dir + "/timings.csv");
+          all_precise = all_precise && b.precise();
+          baselines.push_back(b.prove_seconds());
         } else {
           const std::string path = dir + "/summary.json";
           const auto doc = host::load_summary(path);

@@ -1,5 +1,8 @@
 // `jolt-run [profile]`: prove one workload under the recorder, verify, render through sinks,
-// and publish the run directory as latest_{trace_name}.
+// and publish the run directory as latest_{trace_name}. With --runs N (and --warmup K) this
+// process proves nothing itself: it runs N `jolt-run profile` children with the same options
+// (one process per run, so each run's recorder session and peak RSS stay its own), after K
+// discarded warmups, and prints the runs' statistics (repeats.hpp).
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -7,6 +10,7 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <jolt/instrument.hpp>
@@ -23,6 +27,7 @@
 #include <optional>
 #include <set>
 
+#include "commands/benchmark/repeats.hpp"
 #include "commands/profile/common_options.hpp"
 #include "commands/profile/interrupt.hpp"
 #include "commands/profile/preflight.hpp"
@@ -37,6 +42,7 @@
 #include "jolt/host/pipeline.hpp"
 #include "jolt/host/plugin_loader.hpp"
 #include "jolt/host/progress.hpp"
+#include "jolt/host/subprocess.hpp"
 #include "jolt/host/summary_file.hpp"
 
 namespace po = boost::program_options;
@@ -114,11 +120,100 @@ void print_console_report(const jolt::Profile& p) {
   }
 }
 
+// profile --runs N [--warmup K]: the children get every option given here but --runs, --warmup
+// and --out-dir (added back as each child needs it), spelled as the user spelled them.
+int run_repeated(int argc, char** argv, const po::options_description& desc,
+                 const std::string& out_dir, int runs, int warmup) {
+  if (runs < 1) {
+    std::cerr << "jolt-run profile: --runs " << runs
+              << ": expected the number of measured runs, at least 1\n";
+    return 2;
+  }
+  if (warmup < 0) {
+    std::cerr << "jolt-run profile: --warmup " << warmup
+              << ": expected the number of discarded runs, 0 or more\n";
+    return 2;
+  }
+  std::vector<std::string> args;
+  for (const po::option& o : po::command_line_parser(argc, argv).options(desc).run().options) {
+    if (o.string_key == "runs" || o.string_key == "warmup" || o.string_key == "out-dir") continue;
+    args.insert(args.end(), o.original_tokens.begin(), o.original_tokens.end());
+  }
+  std::string exe;
+  try {
+    exe = host::self_executable();
+  } catch (const std::exception& e) {
+    std::cerr << "jolt-run profile: error: " << e.what() << "\n";
+    return 1;
+  }
+  // Ctrl-C / SIGTERM go to the running child, which removes its unfinished run directory.
+  host::forward_interrupts_to_children();
+  const auto total = static_cast<std::size_t>(warmup) + static_cast<std::size_t>(runs);
+  std::vector<TimingRow> rows;
+  std::vector<std::string> dirs;
+  std::size_t warmups_done = 0;
+  int status = 0;
+  for (std::size_t k = 0; k < total; ++k) {
+    const bool is_warmup = k < static_cast<std::size_t>(warmup);
+    if (is_warmup)
+      std::printf("=== warmup %zu/%d (discarded) ===\n", k + 1, warmup);
+    else
+      std::printf("=== run %zu/%d ===\n", k - static_cast<std::size_t>(warmup) + 1, runs);
+    std::fflush(stdout);
+    ChildRun child;
+    if (is_warmup)
+      child.process = run_warmup_child(exe, args, out_dir, &child.command);
+    else
+      child = run_profile_child(exe, args, out_dir);
+    if (const int sig = interrupt_signal_of(child.process); sig != 0) {
+      if (!is_warmup && child.ok()) {
+        rows.push_back(*child.row);
+        dirs.push_back(child.run_name);
+      }
+      std::fflush(stdout);
+      std::fprintf(stderr, "jolt-run profile: interrupted (%s)\n", strsignal(sig));
+      status = 128 + sig;
+      break;
+    }
+    if (!child.process.ok() || (!is_warmup && !child.row)) {
+      std::fflush(stdout);
+      std::fprintf(stderr, "jolt-run profile: error: %s %zu of %s %d failed (%s): %s\n",
+                   is_warmup ? "warmup" : "run",
+                   is_warmup ? k + 1 : k - static_cast<std::size_t>(warmup) + 1,
+                   is_warmup ? "--warmup" : "--runs", is_warmup ? warmup : runs,
+                   child.process.ok() ? child.error.c_str() : child.process.describe().c_str(),
+                   host::command_line(child.command).c_str());
+      status = 1;
+      break;
+    }
+    if (is_warmup) {
+      ++warmups_done;
+    } else {
+      rows.push_back(*child.row);
+      dirs.push_back(child.run_name);
+    }
+  }
+  if (rows.empty()) return status;
+  const PairStats st =
+      pair_stats(rows.front().benchmark_name, rows.front().scale, rows, warmups_done, dirs);
+  try {
+    update_stats_file(out_dir, {st});
+  } catch (const std::exception& e) {
+    std::cerr << "jolt-run profile: error: " << e.what() << "\n";
+    if (status == 0) status = 1;
+  }
+  std::printf("\nRepeated runs: %s\nStatistics: %s/%s\n", describe_stats(st).c_str(),
+              out_dir.c_str(), kStatsFileName);
+  std::fflush(stdout);
+  return status;
+}
+
 int run_profile(int argc, char** argv) {
   GuestOptions g;
   std::string format, out_dir;
   std::vector<std::string> sinks;
   bool list_plugins = false, heap = false, quiet = false;
+  int runs = 1, warmup = 0;
   po::options_description desc(
       "jolt-run profile: prove a workload under the profiler, verify the proof, write the run's "
       "artifacts\nusage: jolt-run [profile] --workload NAME|PATH [--sink "
@@ -135,6 +230,12 @@ int run_profile(int argc, char** argv) {
       "folder for run directories")(
       "quiet,q", po::bool_switch(&quiet),
       "do not print the stage table at the end (`jolt-run report` prints it and more)")(
+      "runs", po::value(&runs),
+      "prove N times, one child process per run (each its own run directory and CSV row), "
+      "then print the median, min, max and MAD of the prove time and merge them into "
+      "{out}/modular_stats.csv")(
+      "warmup", po::value(&warmup),
+      "with --runs: first K discarded runs (no row, no run directory kept)")(
       "list-plugins", po::bool_switch(&list_plugins), "list the plugins found and exit");
   g.add_to(desc);
   g.add_pcs_to(desc);
@@ -148,6 +249,12 @@ int run_profile(int argc, char** argv) {
     std::cerr << "jolt-run profile: " << e.what() << "\n";
     return 2;
   }
+  if (vm.count("warmup") && !vm.count("runs")) {
+    std::cerr << "jolt-run profile: --warmup goes with --runs N (warmups before N measured runs)\n";
+    return 2;
+  }
+  if (vm.count("runs") && !list_plugins)
+    return run_repeated(argc, argv, desc, out_dir, runs, warmup);
   // Before any thread exists, so that every later thread leaves SIGINT/SIGTERM to the watcher.
   InterruptWatcher::start();
   host::PluginLoader loader(g.plugin_paths);

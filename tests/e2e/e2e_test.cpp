@@ -316,6 +316,19 @@ TEST_CASE("the memory pre-flight check refuses a run that cannot fit, before wri
   CHECK(r.code == 0);
   CHECK(r.output.find("pre-flight") == std::string::npos);
   CHECK(r.output.find("running anyway") == std::string::npos);
+  // benchmark hands both flags to each profile run: the pair that cannot fit fails, named.
+  r =
+      run("benchmark --benchmarks fibonacci --min-scale 12 --max-scale 13 --format none "
+          "--memory-budget 0.045 --out-dir sweep",
+          w.dir);
+  CHECK(r.output.find("Completed: 1") != std::string::npos);
+  CHECK(r.output.find("Failed: 1") != std::string::npos);
+  CHECK(r.output.find("the largest scale that fits is 2^12") != std::string::npos);
+  r =
+      run("benchmark --benchmarks fibonacci --min-scale 13 --max-scale 13 --format none "
+          "--memory-budget 0.045 --force --out-dir sweep2",
+          w.dir);
+  CHECK(r.output.find("Completed: 1") != std::string::npos);
 }
 
 TEST_CASE("a lock file left behind by a dead run does not block the next run") {

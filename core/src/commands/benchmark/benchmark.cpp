@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "commands/benchmark/repeats.hpp"
+#include "commands/profile/preflight.hpp"
 #include "jolt/core/command.hpp"
 #include "jolt/core/run_directory.hpp"
 #include "jolt/host/subprocess.hpp"
@@ -96,6 +97,9 @@ int run_benchmark(int argc, char** argv) {
                                                 "pass --heap to every profile run")(
       "out-dir", po::value(&out_dir)->default_value("benchmark-runs"),
       "folder for run directories, modular_timings.csv and modular_stats.csv");
+  // Passed to every profile run: each checks its own pair's estimate before tracing.
+  PreflightOptions preflight;
+  preflight.add_to(desc);
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
@@ -189,6 +193,11 @@ int run_benchmark(int argc, char** argv) {
     std::vector<std::string> args{
         "--workload", pair.workload, "--scale", std::to_string(pair.scale), "--format", format};
     if (heap) args.push_back("--heap");
+    if (preflight.force) args.push_back("--force");
+    if (vm.count("memory-budget")) {
+      args.push_back("--memory-budget");
+      args.push_back(std::to_string(preflight.memory_budget_gib));
+    }
     std::vector<TimingRow> rows;
     std::vector<std::string> dirs;
     std::size_t pair_warmups = 0;

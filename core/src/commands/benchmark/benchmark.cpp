@@ -118,14 +118,8 @@ int run_benchmark(int argc, char** argv) {
                 << " out of range: expected a log2 trace length in 1..=40\n";
       return 2;
     }
-  if (runs < 1) {
-    std::cerr << "jolt-run benchmark: --runs " << runs
-              << ": expected the number of measured runs per pair, at least 1\n";
-    return 2;
-  }
-  if (warmup < 0) {
-    std::cerr << "jolt-run benchmark: --warmup " << warmup
-              << ": expected the number of discarded runs per pair, 0 or more\n";
+  if (const auto why = repeat_counts_error(runs, warmup, " per pair")) {
+    std::cerr << "jolt-run benchmark: " << *why << "\n";
     return 2;
   }
   if (format != "chrome" && format != "none" && format != "default") {
@@ -223,12 +217,8 @@ int run_benchmark(int argc, char** argv) {
       std::fflush(stdout);
 
       const auto t0 = Clock::now();
-      ChildRun child;
-      if (is_warmup) {
-        child.process = run_warmup_child(exe, args, out_dir, &child.command);
-      } else {
-        child = run_profile_child(exe, args, out_dir);
-      }
+      const ChildRun child =
+          is_warmup ? run_warmup_child(exe, args, out_dir) : run_profile_child(exe, args, out_dir);
       const host::ProcessResult& r = child.process;
       const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
       measured_seconds += secs;

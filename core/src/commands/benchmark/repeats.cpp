@@ -303,19 +303,29 @@ ChildRun run_profile_child(const std::string& exe, const std::vector<std::string
   return c;
 }
 
-host::ProcessResult run_warmup_child(const std::string& exe, const std::vector<std::string>& args,
-                                     const std::string& out_dir,
-                                     std::vector<std::string>* command) {
+ChildRun run_warmup_child(const std::string& exe, const std::vector<std::string>& args,
+                          const std::string& out_dir) {
   const fs::path scratch = fs::path(out_dir) / (".warmup-" + std::to_string(::getpid()));
   boost::system::error_code ec;
   fs::remove_all(scratch, ec);
   std::vector<std::string> cmd{exe, "profile"};
   cmd.insert(cmd.end(), args.begin(), args.end());
   cmd.insert(cmd.end(), {"--out-dir", scratch.string()});
-  host::ProcessResult r = host::run_process(cmd);
+  ChildRun child;
+  child.process = host::run_process(cmd);
   fs::remove_all(scratch, ec);
-  if (command) *command = std::move(cmd);
-  return r;
+  child.command = std::move(cmd);
+  return child;
+}
+
+std::optional<std::string> repeat_counts_error(int runs, int warmup, const std::string& per) {
+  if (runs < 1)
+    return "--runs " + std::to_string(runs) + ": expected the number of measured runs" + per +
+           ", at least 1";
+  if (warmup < 0)
+    return "--warmup " + std::to_string(warmup) + ": expected the number of discarded runs" + per +
+           ", 0 or more";
+  return std::nullopt;
 }
 
 }  // namespace jolt::core

@@ -118,9 +118,14 @@ ChildRun run_profile_child(const std::string& exe, const std::vector<std::string
 
 // A warmup: the same child with --out-dir {out_dir}/.warmup-{pid}, a scratch folder removed
 // afterwards (and before, should a killed sweep have left one), so a warmup leaves no run
-// directory, no modular_timings.csv row and never moves a latest_ link.
-host::ProcessResult run_warmup_child(const std::string& exe, const std::vector<std::string>& args,
-                                     const std::string& out_dir, std::vector<std::string>* command);
+// directory, no modular_timings.csv row and never moves a latest_ link. Only `command` and
+// `process` are set.
+ChildRun run_warmup_child(const std::string& exe, const std::vector<std::string>& args,
+                          const std::string& out_dir);
+
+// Why --runs / --warmup cannot be used ("--runs 0: expected the number of measured runs<per>,
+// at least 1"), or nullopt. `per` qualifies the count, e.g. " per pair".
+std::optional<std::string> repeat_counts_error(int runs, int warmup, const std::string& per);
 
 // The "Run:     {path} (-> ...)" line the profile command prints after a published run; empty
 // when there is none.

@@ -124,14 +124,8 @@ void print_console_report(const jolt::Profile& p) {
 // and --out-dir (added back as each child needs it), spelled as the user spelled them.
 int run_repeated(int argc, char** argv, const po::options_description& desc,
                  const std::string& out_dir, int runs, int warmup) {
-  if (runs < 1) {
-    std::cerr << "jolt-run profile: --runs " << runs
-              << ": expected the number of measured runs, at least 1\n";
-    return 2;
-  }
-  if (warmup < 0) {
-    std::cerr << "jolt-run profile: --warmup " << warmup
-              << ": expected the number of discarded runs, 0 or more\n";
+  if (const auto why = repeat_counts_error(runs, warmup, "")) {
+    std::cerr << "jolt-run profile: " << *why << "\n";
     return 2;
   }
   std::vector<std::string> args;
@@ -160,11 +154,8 @@ int run_repeated(int argc, char** argv, const po::options_description& desc,
     else
       std::printf("=== run %zu/%d ===\n", k - static_cast<std::size_t>(warmup) + 1, runs);
     std::fflush(stdout);
-    ChildRun child;
-    if (is_warmup)
-      child.process = run_warmup_child(exe, args, out_dir, &child.command);
-    else
-      child = run_profile_child(exe, args, out_dir);
+    const ChildRun child =
+        is_warmup ? run_warmup_child(exe, args, out_dir) : run_profile_child(exe, args, out_dir);
     if (const int sig = interrupt_signal_of(child.process); sig != 0) {
       if (!is_warmup && child.ok()) {
         rows.push_back(*child.row);

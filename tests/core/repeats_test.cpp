@@ -8,17 +8,14 @@
 #include <sstream>
 
 #include "commands/benchmark/repeats.hpp"
+#include "temp_dir.hpp"
 
 namespace fs = boost::filesystem;
 using namespace jolt::core;
 
-namespace {
+using jolt::core::testing::TempDir;
 
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / fs::unique_path("jolt-repeats-%%%%%%");
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-};
+namespace {
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p.string());

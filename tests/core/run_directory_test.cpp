@@ -13,17 +13,11 @@
 #include <memory>
 
 #include "jolt/core/run_directory.hpp"
+#include "temp_dir.hpp"
 
 namespace fs = boost::filesystem;
 using namespace jolt::core;
-
-namespace {
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / fs::unique_path("jolt-rundir-%%%%%%");
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-};
-}  // namespace
+using jolt::core::testing::TempDir;
 
 TEST_CASE("trace names map hyphens and carry the scale") {
   CHECK(trace_name_for("sha2-chain", 22) == "modular_sha2_chain_22");
@@ -65,7 +59,6 @@ TEST_CASE("run directories are never reused and latest_ is a relative link moved
   CHECK(fs::read_symlink(link).string() == b.name);
   CHECK(fs::exists(a.path));  // the earlier run stays
 }
-
 
 TEST_CASE("a lock file left by a dead run never blocks, and is removed by the next run") {
   TempDir t;

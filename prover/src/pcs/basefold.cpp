@@ -19,6 +19,7 @@
 #include <jolt/prover/pcs/scheme.hpp>
 #include <jolt/prover/pcs/stacked.hpp>
 #include <jolt/prover/verify_check.hpp>
+#include "ntt_lanes.hpp"
 
 namespace jolt::prover::basefold {
 namespace {
@@ -406,10 +407,19 @@ std::vector<Fr> block_twiddles(std::size_t B, std::size_t M, std::span<const Fr>
   return small;
 }
 
+// The lane form of block_twiddles when the AVX-512 IFMA layers run (ntt_lanes.hpp), else empty.
+std::vector<std::uint64_t> block_lane_twiddles(const std::vector<Fr>& small, std::size_t B) {
+  if (!lanes::enabled() || B < 16) return {};
+  return lanes::lane_twiddles(small.data(), B);
+}
+
 // Radix-2 decimation-in-time layers len = first_len, 2·first_len, …, B on one block of B entries
-// in place, with twiddles from block_twiddles.
-void butterfly_layers(Fr* blk, std::size_t B, std::size_t first_len, const Fr* small) {
-  for (std::size_t len = first_len; len <= B; len <<= 1) {
+// in place, with twiddles from block_twiddles; with small_lanes (block_lane_twiddles, non-empty)
+// the layers of len ≥ 16 run eight butterflies at a time.
+void butterfly_layers(Fr* blk, std::size_t B, std::size_t first_len, const Fr* small,
+                      const std::vector<std::uint64_t>& small_lanes) {
+  const std::size_t scalar_last = small_lanes.empty() ? B : std::min<std::size_t>(B, 8);
+  for (std::size_t len = first_len; len <= scalar_last; len <<= 1) {
     const std::size_t half = len / 2;
     const Fr* w = small + half;
     for (std::size_t base = 0; base < B; base += len) {
@@ -427,6 +437,9 @@ void butterfly_layers(Fr* blk, std::size_t B, std::size_t first_len, const Fr* s
       }
     }
   }
+  if (const std::size_t lane_first = std::max<std::size_t>(first_len, 16);
+      scalar_last < B && lane_first <= B)
+    lanes::block_layers(blk, B, lane_first, small_lanes.data());
 }
 
 }  // namespace
@@ -459,17 +472,25 @@ void rs_transform(std::span<Fr> out, std::size_t rep, std::span<const Fr> tw,
   constexpr std::size_t kBlock = std::size_t{1} << 13;
   const std::size_t B = std::min(M, kBlock);
   const std::vector<Fr> small = block_twiddles(B, M, tw, tw_stride);
+  const std::vector<std::uint64_t> small_lanes = block_lane_twiddles(small, B);
   Fr* v = out.data();
-  tbb::parallel_for(std::size_t{0}, M / B,
-                    [&](std::size_t b) { butterfly_layers(v + b * B, B, rep * 2, small.data()); });
+  tbb::parallel_for(std::size_t{0}, M / B, [&](std::size_t b) {
+    butterfly_layers(v + b * B, B, rep * 2, small.data(), small_lanes);
+  });
   // Layers longer than B: the elements {c·B + j : c < M/B} for one j are the sub-transform those
   // layers apply, so a strip of W consecutive j runs all of them while its (M/B)·W elements stay
   // in cache (one pass over the array instead of one per layer).
   if (M > B) {
     const std::size_t rows = M / B;
-    const std::size_t W = std::clamp<std::size_t>(4096 / rows, 2, 64);
+    // The lane layers take whole groups of 8 columns.
+    const bool use_lanes = lanes::enabled();
+    const std::size_t W = std::clamp<std::size_t>(4096 / rows, use_lanes ? 8 : 2, 64);
     tbb::parallel_for(std::size_t{0}, B / W, [&](std::size_t strip) {
       const std::size_t j0 = strip * W;
+      if (use_lanes) {
+        lanes::strip_layers(v, M, B, j0, W, tw.data(), tw_stride);
+        return;
+      }
       for (std::size_t len = 2 * B; len <= M; len <<= 1) {
         const std::size_t half = len / 2, hrows = half / B, step = (M / len) * tw_stride;
         for (std::size_t c0 = 0; c0 < rows; c0 += 2 * hrows)
@@ -553,11 +574,12 @@ void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
   // C[p] = Σ_b ω_M^(p·b) · A_b[p mod S], summed by Horner from the last block down.
   std::vector<Fr> A(S), acc(positions.size()), step(positions.size());
   const std::vector<Fr> small = block_twiddles(S, M, tw, 1);
+  const std::vector<std::uint64_t> small_lanes = block_lane_twiddles(small, S);
   for (std::size_t i = 0; i < positions.size(); ++i) step[i] = omega(positions[i]);
   for (std::size_t b = blocks; b-- > 0;) {
     fill_bit_reversed(A.data(), 0, sub, ls - log_inv_rate, rep,
                       [&](std::size_t t) { return msg[b + t * blocks]; });
-    butterfly_layers(A.data(), S, 2 * rep, small.data());
+    butterfly_layers(A.data(), S, 2 * rep, small.data(), small_lanes);
     for (std::size_t i = 0; i < positions.size(); ++i)
       acc[i] = acc[i] * step[i] + A[positions[i] & (S - 1)];
   }

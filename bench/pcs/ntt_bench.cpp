@@ -1,0 +1,76 @@
+// Reed–Solomon encoding benchmark: rs_encode of one random message of 2^n entries at rate 1/2
+// (the commitment's encoder), median of `reps`, as ns per butterfly and per codeword entry, with
+// 1 thread and with all threads, for the portable butterflies and (when the CPU has AVX-512 IFMA)
+// the eight-lane ones, interleaved rep by rep. Not a test.
+//   ntt_bench [sizes=16,18,20] [reps=5]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <tbb/global_control.h>
+#include <tbb/info.h>
+
+#include <jolt/prover/pcs/basefold.hpp>
+
+#include "ntt_lanes.hpp"
+
+using jolt::prover::Fr;
+namespace bf = jolt::prover::basefold;
+namespace lanes = jolt::prover::basefold::lanes;
+
+namespace {
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<unsigned> sizes;
+  {
+    std::stringstream ss(argc > 1 ? argv[1] : "16,18,20");
+    std::string item;
+    while (std::getline(ss, item, ',')) sizes.push_back(static_cast<unsigned>(std::stoul(item)));
+  }
+  const int reps = argc > 2 ? std::atoi(argv[2]) : 5;
+  const int all = tbb::info::default_concurrency();
+  const bool have_lanes = lanes::enabled();
+  std::printf("%-4s %-8s %-9s %12s %14s %14s\n", "n", "threads", "kernel", "encode ms",
+              "ns/butterfly", "ns/entry");
+  for (unsigned n : sizes) {
+    std::mt19937_64 rng(n);
+    std::vector<Fr> msg(std::size_t{1} << n);
+    for (auto& x : msg) x = Fr::from_u64(rng());
+    const std::vector<Fr> tw = bf::twiddles(n + 1);
+    std::vector<Fr> out(msg.size() * 2);
+    for (int threads : {1, all}) {
+      tbb::global_control gc(tbb::global_control::max_allowed_parallelism,
+                             static_cast<std::size_t>(threads));
+      std::vector<double> ms[2];
+      for (int r = 0; r < reps; ++r)
+        for (int k = 0; k < (have_lanes ? 2 : 1); ++k) {
+          lanes::set_enabled(k == 1);
+          const auto t0 = std::chrono::steady_clock::now();
+          bf::rs_encode(msg, 1, out, tw, 1);
+          ms[k].push_back(
+              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                  .count());
+        }
+      const double butterflies = static_cast<double>(out.size()) / 2 * n;  // layers after the copy
+      for (int k = 0; k < (have_lanes ? 2 : 1); ++k) {
+        const double m = median(ms[k]);
+        std::printf("%-4u %-8d %-9s %12.2f %14.2f %14.2f\n", n, threads,
+                    k == 0 ? "portable" : "ifma", m, m * 1e6 / butterflies * threads,
+                    m * 1e6 / static_cast<double>(out.size()));
+      }
+      if (have_lanes)
+        std::printf("%-4u %-8d ifma/portable %.2f\n", n, threads, median(ms[1]) / median(ms[0]));
+      if (threads == all) break;
+    }
+  }
+}

@@ -1,0 +1,362 @@
+#include "ntt_lanes.hpp"
+
+// GCC 12's AVX-512 shift intrinsics start from _mm512_undefined_epi32(), which its
+// -Wmaybe-uninitialized reports as a use of an uninitialised value.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include <immintrin.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <stdexcept>
+#include <type_traits>
+
+namespace jolt::prover::basefold::lanes {
+namespace {
+
+static_assert(sizeof(Fr) == 32 && std::is_trivially_copyable_v<Fr>,
+              "the lanes read Fr as four little-endian 64-bit words");
+
+#define JOLT_LANES_FN __attribute__((target("avx512f,avx512ifma")))
+#define JOLT_LANES_INLINE __attribute__((target("avx512f,avx512ifma"), always_inline)) inline
+
+constexpr std::uint64_t kMask52 = (std::uint64_t{1} << 52) - 1;
+constexpr unsigned kWordsPerGroup = 40;  // 5 limbs × 8 lanes
+
+__extension__ using u128 = unsigned __int128;
+
+// c·r as five 52-bit limbs, c ≤ 128 (c·r < 2^261 fits in 320 bits before the split).
+struct Limbs5 {
+  std::uint64_t v[5];
+};
+constexpr Limbs5 multiple_of_modulus(unsigned c) {
+  std::uint64_t w[5] = {};
+  u128 carry = 0;
+  for (int i = 0; i < 4; ++i) {
+    const u128 s = static_cast<u128>(fr_detail::kModulus[i]) * c + carry;
+    w[i] = static_cast<std::uint64_t>(s);
+    carry = s >> 64;
+  }
+  w[4] = static_cast<std::uint64_t>(carry);
+  Limbs5 out{};
+  for (int k = 0; k < 5; ++k) {
+    const unsigned bit = 52u * static_cast<unsigned>(k), word = bit / 64, off = bit % 64;
+    std::uint64_t x = w[word] >> off;
+    if (off > 12 && word + 1 < 5) x |= w[word + 1] << (64 - off);
+    out.v[k] = x & kMask52;
+  }
+  return out;
+}
+struct ModulusMultiples {
+  Limbs5 m[kMaxBound * 2];
+  constexpr ModulusMultiples() : m{} {
+    for (unsigned c = 0; c < kMaxBound * 2; ++c) m[c] = multiple_of_modulus(c);
+  }
+};
+constexpr ModulusMultiples kMultiples{};
+// −r^-1 mod 2^52.
+constexpr std::uint64_t kInv52 = fr_detail::kInv & kMask52;
+
+// Eight field elements in five vectors of 52-bit limbs. Limbs 0–3 of a normalised value are
+// < 2^52; limb 4 holds the rest.
+struct Lanes {
+  __m512i v[5];
+};
+
+JOLT_LANES_INLINE __m512i bcast(std::uint64_t x) {
+  return _mm512_set1_epi64(static_cast<long long>(x));
+}
+
+// Four vectors of 64-bit words (word k of each element) → 52-bit limbs.
+JOLT_LANES_INLINE Lanes split(__m512i x0, __m512i x1, __m512i x2, __m512i x3) {
+  const __m512i m = bcast(kMask52);
+  Lanes r;
+  r.v[0] = _mm512_and_si512(x0, m);
+  r.v[1] =
+      _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(x0, 52), _mm512_slli_epi64(x1, 12)), m);
+  r.v[2] =
+      _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(x1, 40), _mm512_slli_epi64(x2, 24)), m);
+  r.v[3] =
+      _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(x2, 28), _mm512_slli_epi64(x3, 36)), m);
+  r.v[4] = _mm512_srli_epi64(x3, 16);
+  return r;
+}
+
+// Index vectors of the 8×4 word transposition (the same two serve both directions).
+JOLT_LANES_INLINE __m512i idx_even() {
+  return _mm512_set_epi64(13, 9, 5, 1, 12, 8, 4, 0);
+}
+JOLT_LANES_INLINE __m512i idx_odd() {
+  return _mm512_set_epi64(15, 11, 7, 3, 14, 10, 6, 2);
+}
+JOLT_LANES_INLINE __m512i idx_low() {
+  return _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0);
+}
+JOLT_LANES_INLINE __m512i idx_high() {
+  return _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);
+}
+
+// r0..r3 hold elements (0,1), (2,3), (4,5), (6,7), four words each.
+JOLT_LANES_INLINE Lanes from_rows(__m512i r0, __m512i r1, __m512i r2, __m512i r3) {
+  const __m512i a = _mm512_permutex2var_epi64(r0, idx_even(), r1);
+  const __m512i b = _mm512_permutex2var_epi64(r0, idx_odd(), r1);
+  const __m512i c = _mm512_permutex2var_epi64(r2, idx_even(), r3);
+  const __m512i d = _mm512_permutex2var_epi64(r2, idx_odd(), r3);
+  return split(
+      _mm512_permutex2var_epi64(a, idx_low(), c), _mm512_permutex2var_epi64(a, idx_high(), c),
+      _mm512_permutex2var_epi64(b, idx_low(), d), _mm512_permutex2var_epi64(b, idx_high(), d));
+}
+
+JOLT_LANES_INLINE Lanes load8(const Fr* p) {
+  const auto* q = reinterpret_cast<const std::uint64_t*>(p);
+  return from_rows(_mm512_loadu_si512(q), _mm512_loadu_si512(q + 8), _mm512_loadu_si512(q + 16),
+                   _mm512_loadu_si512(q + 24));
+}
+
+// Elements a and b as one row of from_rows.
+JOLT_LANES_INLINE __m512i row_of(const Fr* a, const Fr* b) {
+  return _mm512_inserti64x4(
+      _mm512_castsi256_si512(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a))),
+      _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b)), 1);
+}
+
+// Elements p[0], p[s], …, p[7s].
+JOLT_LANES_INLINE Lanes load8_strided(const Fr* p, std::size_t s) {
+  return from_rows(row_of(p, p + s), row_of(p + 2 * s, p + 3 * s), row_of(p + 4 * s, p + 5 * s),
+                   row_of(p + 6 * s, p + 7 * s));
+}
+
+// A value < 2^256 with normalised limbs → eight Fr at p.
+JOLT_LANES_INLINE void store8(Fr* p, const Lanes& x) {
+  const __m512i x0 = _mm512_or_si512(x.v[0], _mm512_slli_epi64(x.v[1], 52));
+  const __m512i x1 = _mm512_or_si512(_mm512_srli_epi64(x.v[1], 12), _mm512_slli_epi64(x.v[2], 40));
+  const __m512i x2 = _mm512_or_si512(_mm512_srli_epi64(x.v[2], 24), _mm512_slli_epi64(x.v[3], 28));
+  const __m512i x3 = _mm512_or_si512(_mm512_srli_epi64(x.v[3], 36), _mm512_slli_epi64(x.v[4], 16));
+  const __m512i a = _mm512_permutex2var_epi64(x0, idx_low(), x1);
+  const __m512i c = _mm512_permutex2var_epi64(x0, idx_high(), x1);
+  const __m512i b = _mm512_permutex2var_epi64(x2, idx_low(), x3);
+  const __m512i d = _mm512_permutex2var_epi64(x2, idx_high(), x3);
+  auto* q = reinterpret_cast<std::uint64_t*>(p);
+  _mm512_storeu_si512(q, _mm512_permutex2var_epi64(a, idx_even(), b));
+  _mm512_storeu_si512(q + 8, _mm512_permutex2var_epi64(a, idx_odd(), b));
+  _mm512_storeu_si512(q + 16, _mm512_permutex2var_epi64(c, idx_even(), d));
+  _mm512_storeu_si512(q + 24, _mm512_permutex2var_epi64(c, idx_odd(), d));
+}
+
+JOLT_LANES_INLINE Lanes load_group(const std::uint64_t* g) {
+  Lanes r;
+  for (int k = 0; k < 5; ++k) r.v[k] = _mm512_load_si512(g + 8 * k);
+  return r;
+}
+JOLT_LANES_INLINE void store_group(std::uint64_t* g, const Lanes& x) {
+  for (int k = 0; k < 5; ++k) _mm512_store_si512(g + 8 * k, x.v[k]);
+}
+
+// Carries limbs 0–3 into the next limb; signed, so a limb may start negative as long as the value
+// is not.
+JOLT_LANES_INLINE void normalize(Lanes& x) {
+  const __m512i m = bcast(kMask52);
+  for (int k = 0; k < 4; ++k) {
+    x.v[k + 1] = _mm512_add_epi64(x.v[k + 1], _mm512_srai_epi64(x.v[k], 52));
+    x.v[k] = _mm512_and_si512(x.v[k], m);
+  }
+}
+
+// a·b·2^-256 mod r as an integer < a·b/2^256 + r (normalised limbs in, normalised limbs out).
+JOLT_LANES_INLINE Lanes mont_mul(const Lanes& a, const Lanes& b) {
+  const __m512i zero = _mm512_setzero_si512();
+  const Limbs5& p = kMultiples.m[1];
+  __m512i t[6] = {zero, zero, zero, zero, zero, zero};
+  for (int i = 0; i < 5; ++i) {
+    for (int j = 0; j < 5; ++j) {
+      t[j] = _mm512_madd52lo_epu64(t[j], a.v[i], b.v[j]);
+      t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a.v[i], b.v[j]);
+    }
+    // Rounds 0–3 divide by 2^52, the last by 2^48: 4·52 + 48 = 256.
+    __m512i m = _mm512_madd52lo_epu64(zero, t[0], bcast(kInv52));
+    if (i == 4) m = _mm512_and_si512(m, bcast((std::uint64_t{1} << 48) - 1));
+    for (int j = 0; j < 5; ++j) {
+      t[j] = _mm512_madd52lo_epu64(t[j], m, bcast(p.v[j]));
+      t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, bcast(p.v[j]));
+    }
+    if (i < 4) {
+      t[1] = _mm512_add_epi64(t[1], _mm512_srli_epi64(t[0], 52));
+      for (int j = 0; j < 5; ++j) t[j] = t[j + 1];
+      t[5] = zero;
+    }
+  }
+  const __m512i m52 = bcast(kMask52);
+  for (int k = 0; k < 5; ++k) {
+    t[k + 1] = _mm512_add_epi64(t[k + 1], _mm512_srli_epi64(t[k], 52));
+    t[k] = _mm512_and_si512(t[k], m52);
+  }
+  Lanes r;
+  for (int k = 0; k < 5; ++k)
+    r.v[k] = _mm512_and_si512(
+        _mm512_or_si512(_mm512_srli_epi64(t[k], 48), _mm512_slli_epi64(t[k + 1], 4)), m52);
+  return r;
+}
+
+// lo, hi ← lo + hi·w, lo − hi·w + c·r, where hi·w < c·r by the caller's bound.
+JOLT_LANES_INLINE void butterfly(Lanes& lo, Lanes& hi, const Lanes& w, unsigned c) {
+  const Lanes t = mont_mul(hi, w);
+  const Limbs5& cr = kMultiples.m[c];
+  for (int k = 0; k < 5; ++k) {
+    hi.v[k] = _mm512_sub_epi64(_mm512_add_epi64(lo.v[k], bcast(cr.v[k])), t.v[k]);
+    lo.v[k] = _mm512_add_epi64(lo.v[k], t.v[k]);
+  }
+  normalize(lo);
+  normalize(hi);
+}
+
+// x < 128·r → x mod r, by conditional subtraction of 64r, 32r, …, r.
+JOLT_LANES_INLINE void reduce(Lanes& x) {
+  const __m512i zero = _mm512_setzero_si512();
+  for (unsigned c = 64; c >= 1; c /= 2) {
+    const Limbs5& cr = kMultiples.m[c];
+    Lanes d;
+    for (int k = 0; k < 5; ++k) d.v[k] = _mm512_sub_epi64(x.v[k], bcast(cr.v[k]));
+    normalize(d);
+    const __mmask8 keep = _mm512_cmpge_epi64_mask(d.v[4], zero);
+    for (int k = 0; k < 5; ++k) x.v[k] = _mm512_mask_blend_epi64(keep, x.v[k], d.v[k]);
+  }
+}
+
+// The multiple of r that bounds hi·w when hi < b·r and w < r: hi·w/2^256 + r < (0.1892·b + 1)·r.
+unsigned product_bound(unsigned b) {
+  return (19 * b + 99) / 100 + 1;
+}
+
+// A thread's scratch of 64-byte aligned words, grown as needed.
+struct Scratch {
+  std::uint64_t* p = nullptr;
+  std::size_t words = 0;
+  ~Scratch() { std::free(p); }
+  std::uint64_t* get(std::size_t n) {
+    if (n > words) {
+      std::free(p);
+      p = static_cast<std::uint64_t*>(std::aligned_alloc(64, ((n * 8 + 63) / 64) * 64));
+      if (!p) throw std::bad_alloc();
+      words = n;
+    }
+    return p;
+  }
+};
+thread_local Scratch scratch;
+
+JOLT_LANES_FN void reduce_groups(std::uint64_t* g, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    Lanes x = load_group(g + i * kWordsPerGroup);
+    reduce(x);
+    store_group(g + i * kWordsPerGroup, x);
+  }
+}
+
+bool cpu_has_lanes() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
+}
+std::atomic<bool> g_enabled{cpu_has_lanes()};
+
+}  // namespace
+
+bool enabled() {
+  return g_enabled.load(std::memory_order_relaxed);
+}
+void set_enabled(bool on) {
+  g_enabled.store(on && cpu_has_lanes(), std::memory_order_relaxed);
+}
+
+JOLT_LANES_FN std::vector<std::uint64_t> lane_twiddles(const Fr* small, std::size_t B) {
+  std::vector<std::uint64_t> out(B / 8 * kWordsPerGroup);
+  for (std::size_t g = 0; g < B / 8; ++g) {
+    const Lanes x = load8(small + 8 * g);
+    for (int k = 0; k < 5; ++k)
+      _mm512_storeu_si512(out.data() + g * kWordsPerGroup + 8 * k, x.v[k]);
+  }
+  return out;
+}
+
+JOLT_LANES_FN void block_layers(Fr* blk, std::size_t B, std::size_t first_len,
+                                const std::uint64_t* small_lanes, unsigned max_bound) {
+  if (first_len < 16 || B < first_len)
+    throw std::invalid_argument("basefold lanes: block layers need 16 ≤ first_len ≤ B");
+  if (max_bound < 3 || max_bound > kMaxBound)
+    throw std::invalid_argument("basefold lanes: max_bound outside [3, kMaxBound]");
+  const std::size_t groups = B / 8;
+  std::uint64_t* g = scratch.get(groups * kWordsPerGroup);
+  for (std::size_t i = 0; i < groups; ++i) store_group(g + i * kWordsPerGroup, load8(blk + 8 * i));
+  unsigned bound = 1;
+  for (std::size_t len = first_len; len <= B; len <<= 1) {
+    unsigned c = product_bound(bound);
+    if (bound + c > max_bound) {
+      reduce_groups(g, groups);
+      bound = 1;
+      c = product_bound(bound);
+    }
+    const std::size_t hv = len / 16;  // groups per half
+    for (std::size_t base = 0; base < groups; base += 2 * hv)
+      for (std::size_t j = 0; j < hv; ++j) {
+        std::uint64_t* lo_p = g + (base + j) * kWordsPerGroup;
+        std::uint64_t* hi_p = g + (base + hv + j) * kWordsPerGroup;
+        Lanes lo = load_group(lo_p), hi = load_group(hi_p);
+        Lanes w;
+        for (int k = 0; k < 5; ++k)
+          w.v[k] = _mm512_loadu_si512(small_lanes + (hv + j) * kWordsPerGroup + 8 * k);
+        butterfly(lo, hi, w, c);
+        store_group(lo_p, lo);
+        store_group(hi_p, hi);
+      }
+    bound += c;
+  }
+  for (std::size_t i = 0; i < groups; ++i) {
+    Lanes x = load_group(g + i * kWordsPerGroup);
+    reduce(x);
+    store8(blk + 8 * i, x);
+  }
+}
+
+JOLT_LANES_FN void strip_layers(Fr* v, std::size_t M, std::size_t B, std::size_t j0, std::size_t W,
+                                const Fr* tw, std::size_t tw_stride, unsigned max_bound) {
+  if (W % 8 != 0 || B % W != 0 || j0 % W != 0)
+    throw std::invalid_argument("basefold lanes: strips are whole groups of 8 columns");
+  if (max_bound < 3 || max_bound > kMaxBound)
+    throw std::invalid_argument("basefold lanes: max_bound outside [3, kMaxBound]");
+  const std::size_t rows = M / B, gw = W / 8, groups = rows * gw;
+  std::uint64_t* g = scratch.get(groups * kWordsPerGroup);
+  for (std::size_t c = 0; c < rows; ++c)
+    for (std::size_t u = 0; u < gw; ++u)
+      store_group(g + (c * gw + u) * kWordsPerGroup, load8(v + c * B + j0 + 8 * u));
+  unsigned bound = 1;
+  for (std::size_t len = 2 * B; len <= M; len <<= 1) {
+    unsigned c = product_bound(bound);
+    if (bound + c > max_bound) {
+      reduce_groups(g, groups);
+      bound = 1;
+      c = product_bound(bound);
+    }
+    const std::size_t hrows = len / 2 / B, step = (M / len) * tw_stride;
+    for (std::size_t c0 = 0; c0 < rows; c0 += 2 * hrows)
+      for (std::size_t r = 0; r < hrows; ++r)
+        for (std::size_t u = 0; u < gw; ++u) {
+          std::uint64_t* lo_p = g + ((c0 + r) * gw + u) * kWordsPerGroup;
+          std::uint64_t* hi_p = g + ((c0 + r + hrows) * gw + u) * kWordsPerGroup;
+          Lanes lo = load_group(lo_p), hi = load_group(hi_p);
+          const Lanes w = load8_strided(tw + (r * B + j0 + 8 * u) * step, step);
+          butterfly(lo, hi, w, c);
+          store_group(lo_p, lo);
+          store_group(hi_p, hi);
+        }
+    bound += c;
+  }
+  for (std::size_t c = 0; c < rows; ++c)
+    for (std::size_t u = 0; u < gw; ++u) {
+      Lanes x = load_group(g + (c * gw + u) * kWordsPerGroup);
+      reduce(x);
+      store8(v + c * B + j0 + 8 * u, x);
+    }
+}
+
+}  // namespace jolt::prover::basefold::lanes

@@ -1,0 +1,50 @@
+// The Reed–Solomon encoder's butterfly layers on eight field elements at a time with AVX-512 IFMA
+// (52-bit multiply-add), used by basefold.cpp when the CPU has it; the portable layers in
+// basefold.cpp are the reference and the fallback, and tests/prover/pcs/basefold_test.cpp checks
+// both against ReedSolomonCode::encode.
+//
+// Representation: eight Fr values as five vectors of 52-bit limbs (limb k of lane e holds bits
+// 52k.. of element e's raw Montgomery integer). The multiply is Montgomery's with R = 2^256 (four
+// 52-bit reduction rounds and a last 48-bit one), so it computes exactly what Fr's operator*
+// computes on the raw integers, and the twiddle tables need no conversion of domain. Values are
+// not reduced between layers: each layer's bound (a multiple of r) is tracked, a multiple of r
+// larger than the multiplier's output bound keeps each difference non-negative, and everything is
+// reduced below r before it is written back. Five 52-bit limbs hold values < 2^260 > 84·r, and
+// the tracked bound never passes 80·r (ntt_lanes.cpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <jolt/prover/field/fr.hpp>
+
+namespace jolt::prover::basefold::lanes {
+
+// The largest tracked bound, in multiples of r, before the values are reduced below r (< 2^260 / r
+// ≈ 85). Tests pass a smaller one to run the reduction between layers, which the encoder's sizes
+// (at most 13 layers in a phase below 2^27 entries) do not reach.
+inline constexpr unsigned kMaxBound = 80;
+
+// True when this CPU runs AVX-512 F + IFMA and the lanes have not been switched off.
+bool enabled();
+// Switches the lanes off (false) or back on where the CPU has them; for tests and benchmarks that
+// compare both paths. Not thread-safe against a running encode.
+void set_enabled(bool on);
+
+// The block twiddles (basefold.cpp's block_twiddles: small[len/2 + j] = ω_len^j) in lane form,
+// eight per group: lane_twiddles(small, B) holds groups for indices 8..B-1 (index i in group i/8).
+std::vector<std::uint64_t> lane_twiddles(const Fr* small, std::size_t B);
+
+// Layers len = first_len, 2·first_len, …, B (first_len ≥ 16, B a power of two ≥ first_len) of
+// the radix-2 decimation-in-time NTT on one block of B entries in place, as basefold.cpp's
+// butterfly_layers, with twiddles from lane_twiddles.
+void block_layers(Fr* blk, std::size_t B, std::size_t first_len, const std::uint64_t* small_lanes,
+                  unsigned max_bound = kMaxBound);
+
+// The long layers len = 2B, 4B, …, M of rs_transform for the strip of W consecutive columns
+// j0..j0+W-1 (W a multiple of 8) of the M/B × B array v, twiddles tw[i·tw_stride] = ω_M^i.
+void strip_layers(Fr* v, std::size_t M, std::size_t B, std::size_t j0, std::size_t W, const Fr* tw,
+                  std::size_t tw_stride, unsigned max_bound = kMaxBound);
+
+}  // namespace jolt::prover::basefold::lanes

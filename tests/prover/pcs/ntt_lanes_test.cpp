@@ -1,0 +1,146 @@
+// The encoder's AVX-512 IFMA butterfly layers (prover/src/pcs/ntt_lanes.hpp) against plain Fr
+// arithmetic: block and strip layers on random and on all-(r−1) inputs, with the reduction between
+// layers forced by a small bound, and whole encodings with the lanes on and off.
+#include <doctest/doctest.h>
+
+#include <jolt/prover/pcs/basefold.hpp>
+#include <random>
+#include <vector>
+
+#include "ntt_lanes.hpp"
+#include "test_util.hpp"
+
+using jolt::prover::Fr;
+namespace bf = jolt::prover::basefold;
+namespace lanes = jolt::prover::basefold::lanes;
+
+namespace {
+
+// Restores the lanes' switch at scope exit.
+struct LanesSwitch {
+  bool was = lanes::enabled();
+  ~LanesSwitch() { lanes::set_enabled(was); }
+};
+
+// small[len/2 + j] = ω_len^j for len ≤ B.
+std::vector<Fr> small_twiddles(std::size_t B) {
+  std::vector<Fr> small(B);
+  for (std::size_t len = 2; len <= B; len <<= 1) {
+    const Fr w = Fr::root_of_unity(static_cast<unsigned>(std::countr_zero(len)));
+    Fr x = Fr::one();
+    for (std::size_t j = 0; j < len / 2; ++j, x *= w) small[len / 2 + j] = x;
+  }
+  return small;
+}
+
+void scalar_block_layers(std::vector<Fr>& blk, std::size_t first_len,
+                         const std::vector<Fr>& small) {
+  const std::size_t B = blk.size();
+  for (std::size_t len = first_len; len <= B; len <<= 1)
+    for (std::size_t base = 0; base < B; base += len)
+      for (std::size_t j = 0; j < len / 2; ++j) {
+        const Fr t = blk[base + len / 2 + j] * small[len / 2 + j];
+        blk[base + len / 2 + j] = blk[base + j] - t;
+        blk[base + j] = blk[base + j] + t;
+      }
+}
+
+std::vector<Fr> inputs(std::mt19937_64& rng, std::size_t n, bool worst) {
+  if (worst) return std::vector<Fr>(n, -Fr::one());
+  return pcs_test::random_frs(rng, n);
+}
+
+}  // namespace
+
+TEST_CASE("ntt lanes: block layers equal the portable butterflies") {
+  if (!lanes::enabled()) {
+    MESSAGE("this CPU has no AVX-512 IFMA: the portable layers run, nothing to compare");
+    return;
+  }
+  std::mt19937_64 rng(31);
+  for (std::size_t B : {std::size_t{16}, std::size_t{256}, std::size_t{8192}})
+    for (std::size_t first_len : {std::size_t{16}, std::size_t{64}})
+      for (unsigned max_bound : {3u, 10u, lanes::kMaxBound})
+        for (bool worst : {false, true}) {
+          if (first_len > B) continue;
+          CAPTURE(B);
+          CAPTURE(first_len);
+          CAPTURE(max_bound);
+          CAPTURE(worst);
+          const auto small = small_twiddles(B);
+          const auto small_lanes = lanes::lane_twiddles(small.data(), B);
+          std::vector<Fr> expect = inputs(rng, B, worst), got = expect;
+          scalar_block_layers(expect, first_len, small);
+          lanes::block_layers(got.data(), B, first_len, small_lanes.data(), max_bound);
+          CHECK(got == expect);
+        }
+  const auto small = small_twiddles(16);
+  const auto small_lanes = lanes::lane_twiddles(small.data(), 16);
+  std::vector<Fr> blk(16);
+  CHECK_THROWS_AS(lanes::block_layers(blk.data(), 16, 8, small_lanes.data()),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(lanes::block_layers(blk.data(), 16, 16, small_lanes.data(), 2),
+                  std::invalid_argument);
+}
+
+TEST_CASE("ntt lanes: strip layers equal the portable butterflies") {
+  if (!lanes::enabled()) {
+    MESSAGE("this CPU has no AVX-512 IFMA: the portable layers run, nothing to compare");
+    return;
+  }
+  std::mt19937_64 rng(32);
+  // The long layers of an M-entry transform viewed as an (M/B) × B array: rows c and c + half/B
+  // pair up, column j's twiddle at row offset c is ω_len^(c·B + j).
+  const std::size_t B = 64;
+  for (std::size_t M : {std::size_t{128}, std::size_t{4096}})
+    for (std::size_t W : {std::size_t{8}, std::size_t{32}})
+      for (unsigned max_bound : {3u, lanes::kMaxBound})
+        for (bool worst : {false, true}) {
+          CAPTURE(M);
+          CAPTURE(W);
+          CAPTURE(max_bound);
+          CAPTURE(worst);
+          const auto tw = bf::twiddles(static_cast<unsigned>(std::countr_zero(M)));
+          std::vector<Fr> expect = inputs(rng, M, worst), got = expect;
+          for (std::size_t len = 2 * B; len <= M; len <<= 1)
+            for (std::size_t base = 0; base < M; base += len)
+              for (std::size_t j = 0; j < len / 2; ++j) {
+                const Fr t = expect[base + len / 2 + j] * tw[j * (M / len)];
+                expect[base + len / 2 + j] = expect[base + j] - t;
+                expect[base + j] = expect[base + j] + t;
+              }
+          for (std::size_t j0 = 0; j0 < B; j0 += W)
+            lanes::strip_layers(got.data(), M, B, j0, W, tw.data(), 1, max_bound);
+          CHECK(got == expect);
+        }
+  std::vector<Fr> v(128);
+  const auto tw = bf::twiddles(7);
+  CHECK_THROWS_AS(lanes::strip_layers(v.data(), 128, 64, 0, 4, tw.data(), 1),
+                  std::invalid_argument);
+}
+
+TEST_CASE("ntt lanes: encodings are the same with the lanes on and off") {
+  LanesSwitch restore;
+  std::mt19937_64 rng(33);
+  for (unsigned R : {1u, 2u})
+    for (unsigned L : {3u, 10u, 15u}) {
+      CAPTURE(R);
+      CAPTURE(L);
+      const auto msg = pcs_test::random_frs(rng, std::size_t{1} << L);
+      const auto tw = bf::twiddles(L + R);
+      std::vector<Fr> on(msg.size() << R), off(on.size());
+      lanes::set_enabled(restore.was);
+      bf::rs_encode(msg, R, on, tw, 1);
+      lanes::set_enabled(false);
+      CHECK_FALSE(lanes::enabled());
+      bf::rs_encode(msg, R, off, tw, 1);
+      CHECK(on == off);
+      std::vector<std::uint64_t> at = {0, on.size() - 1, on.size() / 3, 17 % on.size()};
+      std::vector<Fr> at_on(at.size()), at_off(at.size());
+      bf::rs_encode_at(msg, R, at, tw, at_off);
+      lanes::set_enabled(restore.was);
+      bf::rs_encode_at(msg, R, at, tw, at_on);
+      CHECK(at_on == at_off);
+      for (std::size_t i = 0; i < at.size(); ++i) CHECK(at_on[i] == on[at[i]]);
+    }
+}

@@ -205,7 +205,7 @@ int run_profile(int argc, char** argv) {
   GuestOptions g;
   std::string format, out_dir;
   std::vector<std::string> sinks;
-  bool list_plugins = false, heap = false, quiet = false, pprof = false;
+  bool list_plugins = false, heap = false, quiet = false, pprof = false, heap_svg = false;
   int runs = 1, warmup = 0;
   po::options_description desc(
       "jolt-run profile: prove a workload under the profiler, verify the proof, write the run's "
@@ -219,6 +219,8 @@ int run_profile(int argc, char** argv) {
       "chrome = chrome+summary+csv sinks; none = no recorder (prove() timed alone, csv only); "
       "default = console report only. Default: chrome unless --sink is given")(
       "heap", po::bool_switch(&heap), "also take per-batch heap snapshots (adds the folded sink)")(
+      "heap-svg", po::bool_switch(&heap_svg),
+      "--heap, plus a flame chart {snapshot}.svg next to each snapshot's .folded file")(
       "pprof", po::bool_switch(&pprof),
       "also sample the prover's CPU stacks at PPROF_FREQ Hz (default 100) into one pprof profile "
       "per stage and one for the whole prove: {run_dir}/pprof/{stage}.pb, prove.pb")(
@@ -277,7 +279,18 @@ int run_profile(int argc, char** argv) {
     } else if (format == "none" || format == "default") {
       sink_specs.push_back({"csv", {}});
     }
-    if (heap) sink_specs.push_back({"folded", {}});
+    if (heap_svg) {
+      // An explicit --sink folded gets the option instead of a second folded sink.
+      const auto folded =
+          std::find_if(sink_specs.begin(), sink_specs.end(),
+                       [](const host::SinkSpec& s) { return s.plugin == "folded"; });
+      if (folded != sink_specs.end())
+        folded->options["svg"] = "on";
+      else
+        sink_specs.push_back({"folded", {{"svg", "on"}}});
+    } else if (heap) {
+      sink_specs.push_back({"folded", {}});
+    }
 
     std::vector<LoadedSink> loaded_sinks;
     std::set<std::string> seen_paths;

@@ -10,6 +10,9 @@ PKGS=(
   libgmp-dev libsodium-dev
   python3 python3-matplotlib jq valgrind
   chromium
+  # --pprof: zlib for the gzip-compressed profiles; protoc for the tests that decode them, and
+  # pprof's Go sources + Go, from which the tests build pprof offline (tests/cpu_profile/)
+  zlib1g-dev protobuf-compiler golang-go golang-github-google-pprof-dev
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -941,3 +941,29 @@ TEST_CASE("progress: one log line per stage in a pipe, one redrawn line on a ter
   CHECK(tty[done - 1] == ' ');
   CHECK(tty.find("proving:", done) == std::string::npos);
 }
+
+TEST_CASE("profile --heap-svg writes a flame chart next to each _prepared snapshot, same bytes") {
+  Workspace w;
+  Result r = run("profile --workload fibonacci --scale 10 --heap-svg -q", w.dir);
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  const fs::path run_dir = w.runs() / fs::read_symlink(w.runs() / "latest_modular_fibonacci_10");
+  std::size_t charts = 0;
+  for (const fs::directory_entry& e : fs::directory_iterator(run_dir)) {
+    if (e.path().extension() != ".folded") continue;
+    INFO(e.path().string());
+    CHECK(e.path().stem().string().find("_prepared") != std::string::npos);
+    std::uint64_t folded_bytes = 0;
+    std::istringstream lines(slurp(e.path()));
+    for (std::string line; std::getline(lines, line);)
+      folded_bytes += std::stoull(line.substr(line.rfind(' ') + 1));
+    fs::path svg = e.path();
+    svg.replace_extension(".svg");
+    REQUIRE(fs::exists(svg));
+    const std::string text = slurp(svg);
+    CHECK(text.find("data-total-bytes=\"" + std::to_string(folded_bytes) + "\"") !=
+          std::string::npos);
+    ++charts;
+  }
+  CHECK(charts >= 2);
+}

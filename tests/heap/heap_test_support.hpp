@@ -26,6 +26,7 @@ class LoadedFoldedSink {
         sink_(plugin_.create<jolt::Sink>()) {}
 
   const jolt_plugin_descriptor& descriptor() const { return plugin_.descriptor(); }
+  jolt::Status configure(const jolt::SinkOptions& options) { return sink_->configure(options); }
   jolt::Status write(const jolt::Profile& p) {
     return sink_->write(p, jolt::SinkContext{p.run.run_dir, p.run.out_dir});
   }

@@ -1,6 +1,7 @@
 // memory.html in headless Chromium: it loads without script errors, draws one column per
 // timed snapshot, honours #snapshot=<label>, and leaves light/dark screenshots in the build
-// tree (tests/heap/browser/memory_{light,dark}.png) for a human to look at.
+// tree (tests/heap/browser/memory_{light,dark}.png) for a human to look at; the --heap-svg
+// flame chart parses and draws (tests/heap/browser/flame_Stage2Batch_prepared.png).
 #include <doctest/doctest.h>
 #include <stdlib.h>
 
@@ -127,4 +128,28 @@ TEST_CASE("memory.html copes with a sparse run: no RSS samples, no stages, an un
   CHECK(r.out.find("data-ready=\"1\"") != std::string::npos);
   CHECK(r.out.find("data-columns=\"1\"") != std::string::npos);  // the untimed one is table-only
   CHECK(r.out.find("stage8 (no instant)") != std::string::npos);
+}
+
+TEST_CASE("a heap flame chart (--heap-svg) renders in headless Chromium without errors") {
+  REQUIRE(chromium_available());
+  const std::string dir = fresh_dir("flame");
+  const jolt::Profile p = synthetic_profile(dir);
+  LoadedFoldedSink sink;
+  REQUIRE(sink.configure({{"svg", "on"}}).ok);
+  REQUIRE(sink.write(p).ok);
+  const std::string url = "file://" + dir + "/Stage2Batch_prepared.svg";
+  const BrowserRun dom = run_chromium(url, "--dump-dom", "dom-flame");
+  CHECK(dom.exit_code == 0);
+  check_no_script_errors(dom);
+  // An XML error makes Chromium show a <parsererror> element instead of the drawing.
+  CHECK(dom.out.find("parsererror") == std::string::npos);
+  CHECK(dom.out.find("<svg") != std::string::npos);
+  CHECK(dom.out.find("RamReadWriteChecking") != std::string::npos);
+  const std::string png = std::string(JOLT_HEAP_TEST_OUT) + "/flame_Stage2Batch_prepared.png";
+  fs::remove(png);
+  const BrowserRun shot = run_chromium(
+      url, "--hide-scrollbars --window-size=1220,300 --screenshot=" + png, "shot-flame");
+  check_no_script_errors(shot);
+  REQUIRE(fs::exists(png));
+  CHECK(fs::file_size(png) > 5000);  // a drawn chart, not a blank page
 }

@@ -10,6 +10,7 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -38,6 +39,7 @@
 #include "jolt/core/run_directory.hpp"
 #include "jolt/core/system_monitor.hpp"
 #include "jolt/core/thread_naming.hpp"
+#include "jolt/cpu_profile/stage_profiles.hpp"
 #include "jolt/host/job.hpp"
 #include "jolt/host/pipeline.hpp"
 #include "jolt/host/plugin_loader.hpp"
@@ -203,7 +205,7 @@ int run_profile(int argc, char** argv) {
   GuestOptions g;
   std::string format, out_dir;
   std::vector<std::string> sinks;
-  bool list_plugins = false, heap = false, quiet = false;
+  bool list_plugins = false, heap = false, quiet = false, pprof = false, heap_svg = false;
   int runs = 1, warmup = 0;
   po::options_description desc(
       "jolt-run profile: prove a workload under the profiler, verify the proof, write the run's "
@@ -217,6 +219,11 @@ int run_profile(int argc, char** argv) {
       "chrome = chrome+summary+csv sinks; none = no recorder (prove() timed alone, csv only); "
       "default = console report only. Default: chrome unless --sink is given")(
       "heap", po::bool_switch(&heap), "also take per-batch heap snapshots (adds the folded sink)")(
+      "heap-svg", po::bool_switch(&heap_svg),
+      "--heap, plus a flame chart {snapshot}.svg next to each snapshot's .folded file")(
+      "pprof", po::bool_switch(&pprof),
+      "also sample the prover's CPU stacks at PPROF_FREQ Hz (default 100) into one pprof profile "
+      "per stage and one for the whole prove: {run_dir}/pprof/{stage}.pb, prove.pb")(
       "out-dir", po::value(&out_dir)->default_value("benchmark-runs"),
       "folder for run directories")(
       "quiet,q", po::bool_switch(&quiet),
@@ -272,7 +279,18 @@ int run_profile(int argc, char** argv) {
     } else if (format == "none" || format == "default") {
       sink_specs.push_back({"csv", {}});
     }
-    if (heap) sink_specs.push_back({"folded", {}});
+    if (heap_svg) {
+      // An explicit --sink folded gets the option instead of a second folded sink.
+      const auto folded =
+          std::find_if(sink_specs.begin(), sink_specs.end(),
+                       [](const host::SinkSpec& s) { return s.plugin == "folded"; });
+      if (folded != sink_specs.end())
+        folded->options["svg"] = "on";
+      else
+        sink_specs.push_back({"folded", {{"svg", "on"}}});
+    } else if (heap) {
+      sink_specs.push_back({"folded", {}});
+    }
 
     std::vector<LoadedSink> loaded_sinks;
     std::set<std::string> seen_paths;
@@ -308,6 +326,12 @@ int run_profile(int argc, char** argv) {
     // Checked before any work: a bad MONITOR_INTERVAL fails now, not after the trace.
     const std::chrono::milliseconds monitor_interval =
         needs_trace ? monitor_interval_from_env() : std::chrono::milliseconds(100);
+    // PPROF_FREQ is checked now too; a rate outside the sane range is clamped with a warning.
+    std::optional<jolt::cpu_profile::Frequency> pprof_rate;
+    if (pprof) {
+      pprof_rate = jolt::cpu_profile::frequency_from_env(std::getenv("PPROF_FREQ"));
+      if (pprof_rate->warning) spdlog::warn("{}", *pprof_rate->warning);
+    }
     host::LoadedJob loaded = host::load_job(loader, g.spec);
     // Before any run directory or trace: a run that cannot fit is refused now, not killed later.
     if (auto why = preflight_memory(preflight, loaded.job.workload, loaded.scale, g.pcs))
@@ -323,6 +347,7 @@ int run_profile(int argc, char** argv) {
 
     jolt::Profile profile;
     std::unique_ptr<SystemMonitor> monitor;
+    std::unique_ptr<jolt::cpu_profile::StageCpuProfiler> cpu_profiler;
     std::unique_ptr<TbbThreadNamer> namer;
     if (needs_trace) namer = std::make_unique<TbbThreadNamer>();
     host::ProveReport report;
@@ -333,20 +358,29 @@ int run_profile(int argc, char** argv) {
       report = host::prove_job(
           loaded.job, loaded.scale,
           [&] {
+            // Sampling covers prove() alone, as the prove time does.
+            if (pprof_rate)
+              cpu_profiler = std::make_unique<jolt::cpu_profile::StageCpuProfiler>(pprof_rate->hz);
             if (!needs_trace) return;
             jolt::set_current_thread_name("main");
             jolt::RecordingSession::start(jolt::RecordingOptions{wants_heap});
             monitor = std::make_unique<SystemMonitor>(monitor_interval);
           },
           [&] {
+            if (cpu_profiler) cpu_profiler->stop();
             if (!needs_trace) return;
             monitor->stop();
             profile = jolt::RecordingSession::stop();
           },
-          g.pcs, [&](std::size_t k, std::string_view label) { progress.stage(k, label); });
+          g.pcs,
+          [&](std::size_t k, std::string_view label) {
+            if (cpu_profiler) cpu_profiler->stage_started(k, label);
+            progress.stage(k, label);
+          });
       progress.finish();
     } catch (...) {
       progress.finish();
+      if (cpu_profiler) cpu_profiler->stop();
       if (monitor) monitor->stop();
       if (jolt::RecordingSession::active()) profile = jolt::RecordingSession::stop();
       throw;
@@ -401,6 +435,16 @@ int run_profile(int argc, char** argv) {
           tree.unmatched_ends, tree.closed_by_outer_end, tree.closed_at_profile_end);
     if (format == "default") print_console_report(profile);
     const jolt::SinkContext ctx{run.path, profile.run.out_dir};
+    if (cpu_profiler) {
+      const std::vector<std::string> files = cpu_profiler->write(run.path + "/pprof", "");
+      const jolt::cpu_profile::SamplingResult& cpu = cpu_profiler->result();
+      std::printf("pprof:   %zu CPU profiles in %s/pprof (%zu samples at %u Hz", files.size(),
+                  run.path.c_str(), cpu.samples.size(), pprof_rate->hz);
+      if (cpu.dropped != 0)
+        std::printf(", %llu dropped: the sample buffer was full",
+                    static_cast<unsigned long long>(cpu.dropped));
+      std::printf(")\n");
+    }
     // Every sink runs even when an earlier one fails: one broken (third-party) sink must not cost
     // the run the other sinks' artifacts. Any failure fails the run and latest_ stays put.
     // A signal arriving while the sinks write waits for them (see interrupt.hpp).

@@ -1,0 +1,148 @@
+// `jolt-run profile --pprof`: the real binary proves a small workload and writes one CPU profile
+// per stage plus prove.pb into {run_dir}/pprof/.
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <jolt/taxonomy.hpp>
+#include <string>
+#include <thread>
+
+#include "decoded_profile.hpp"
+
+namespace fs = std::filesystem;
+using jolt::cpu_profile::testing::decode_profile;
+
+namespace {
+
+struct Result {
+  int code = -1;
+  std::string output;
+};
+
+Result run(const std::string& env_and_args, const fs::path& cwd) {
+  const std::string cmd = "cd '" + cwd.string() + "' && " +
+                          env_and_args.substr(0, env_and_args.find('|')) + " '" + JOLT_RUN_EXE +
+                          "' " + env_and_args.substr(env_and_args.find('|') + 1) + " 2>&1";
+  Result r;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof(buf), p)) r.output.append(buf, n);
+  const int status = ::pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+struct Workspace {
+  static inline int count = 0;
+  fs::path dir = fs::temp_directory_path() /
+                 ("jolt-pprof-e2e-" + std::to_string(::getpid()) + "-" + std::to_string(count++));
+  Workspace() { fs::create_directories(dir); }
+  ~Workspace() { fs::remove_all(dir); }
+};
+
+constexpr const char* kTrace = "modular_fibonacci_14";
+
+// One --pprof run shared by the checks (PPROF_FREQ above the range: clamped to the maximum).
+const Workspace& profiled(Result* out = nullptr) {
+  static Workspace w;
+  static Result r;
+  static bool done = false;
+  if (!done) {
+    done = true;
+    r = run("PPROF_FREQ=5000|profile --workload fibonacci --scale 14 --format none --pprof -q",
+            w.dir);
+  }
+  if (out) *out = r;
+  return w;
+}
+
+fs::path pprof_dir(const Workspace& w) {
+  return fs::canonical(w.dir / "benchmark-runs" / (std::string("latest_") + kTrace)) / "pprof";
+}
+
+bool has_prover_function(const jolt::cpu_profile::testing::DecodedProfile& d) {
+  return std::any_of(d.strings.begin(), d.strings.end(),
+                     [](const std::string& s) { return s.rfind("jolt::prover::", 0) == 0; });
+}
+
+}  // namespace
+
+TEST_CASE("profile --pprof writes one decodable CPU profile per stage and one for the prove") {
+  Result r;
+  const Workspace& w = profiled(&r);
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  CHECK(r.output.find("PPROF_FREQ=5000 is outside") != std::string::npos);  // the clamp warning
+  CHECK(r.output.find("pprof:   11 CPU profiles") != std::string::npos);
+  const fs::path dir = pprof_dir(w);
+  std::uint64_t stage_samples = 0;
+  for (std::string_view label : jolt::taxonomy::kEmittedStageSpans) {
+    const fs::path file = dir / (std::string(label) + ".pb");
+    INFO(file.string());
+    REQUIRE(fs::exists(file));
+    const auto d = decode_profile(file.string());
+    INFO(d.text.substr(0, 1500));
+    REQUIRE(d.exit_code == 0);
+    CHECK(d.period == 1000000);  // clamped to 1000 Hz
+    stage_samples += d.sample_count;
+    CHECK(d.sample_count > 0);
+    CHECK(has_prover_function(d));
+  }
+  const auto whole = decode_profile((dir / "prove.pb").string());
+  INFO(whole.text.substr(0, 1500));
+  REQUIRE(whole.exit_code == 0);
+  CHECK(has_prover_function(whole));
+  CHECK(whole.sample_count >= stage_samples);
+  // Samples are taken per CPU-second: at most 1000 per CPU-second (fewer when the kernel's tick
+  // is slower), and no more CPU-seconds than cores × wall time.
+  const double seconds = static_cast<double>(whole.duration_nanos) * 1e-9;
+  const double cores = std::max(1u, std::thread::hardware_concurrency());
+  double cpu_seconds = -1;
+  for (const std::string& s : whole.strings)
+    if (s.rfind("process CPU time ", 0) == 0) cpu_seconds = std::stod(s.substr(17));
+  INFO("samples ", whole.sample_count, " over ", seconds, " s wall, ", cpu_seconds, " s CPU");
+  REQUIRE(cpu_seconds > 0);
+  CHECK(cpu_seconds <= seconds * cores * 1.05 + 0.05);
+  CHECK(static_cast<double>(whole.sample_count) >= 0.05 * 1000 * cpu_seconds);
+  CHECK(static_cast<double>(whole.sample_count) <= 1.2 * 1000 * cpu_seconds + 10);
+  // The mappings name the binary (so pprof can find it) and the workload plugin.
+  const std::string exe = fs::canonical(JOLT_RUN_EXE).string();
+  CHECK(std::find(whole.strings.begin(), whole.strings.end(), exe) != whole.strings.end());
+  CHECK(std::any_of(whole.strings.begin(), whole.strings.end(), [](const std::string& s) {
+    return s.find("fibonacci") != std::string::npos && s.find(".so") != std::string::npos;
+  }));
+}
+
+TEST_CASE("profile --pprof with a PPROF_FREQ that is not a number fails before proving") {
+  Workspace w;
+  const Result r = run("PPROF_FREQ=fast|profile --workload fibonacci --scale 10 --pprof", w.dir);
+  INFO(r.output);
+  CHECK(r.code == 1);
+  CHECK(r.output.find("PPROF_FREQ=fast") != std::string::npos);
+  CHECK_FALSE(fs::exists(w.dir / "benchmark-runs" / "latest_modular_fibonacci_10"));
+}
+
+TEST_CASE("pprof (built from Debian's sources) reads a stage profile: pprof -top") {
+  const Workspace& w = profiled();
+  const fs::path file = pprof_dir(w) / "prove.pb";
+  REQUIRE(fs::exists(file));
+  const std::string cmd =
+      std::string("'") + JOLT_PPROF + "' -top -symbolize=none '" + file.string() + "' 2>&1";
+  std::string out;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  char buf[4096];
+  while (std::size_t n = std::fread(buf, 1, sizeof(buf), p)) out.append(buf, n);
+  const int status = ::pclose(p);
+  INFO(out);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(out.find("Type: cpu") != std::string::npos);
+  CHECK(out.find("jolt::prover::") != std::string::npos);  // named functions in the table
+}

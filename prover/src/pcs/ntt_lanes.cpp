@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <new>
 #include <stdexcept>
+#include <string_view>
 #include <type_traits>
 
 namespace jolt::prover::basefold::lanes {
@@ -258,10 +259,19 @@ bool cpu_has_lanes() {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
 }
-std::atomic<bool> g_enabled{cpu_has_lanes()};
+// JOLT_IFMA=0 in the environment starts with the portable layers (to profile or compare both).
+bool switched_off_by_environment() {
+  const char* v = std::getenv("JOLT_IFMA");
+  return v && std::string_view(v) == "0";
+}
+std::atomic<bool> g_enabled{cpu_has_lanes() && !switched_off_by_environment()};
 
 }  // namespace
 
+bool available() {
+  static const bool has = cpu_has_lanes();
+  return has;
+}
 bool enabled() {
   return g_enabled.load(std::memory_order_relaxed);
 }

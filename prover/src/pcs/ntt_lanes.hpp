@@ -26,7 +26,10 @@ namespace jolt::prover::basefold::lanes {
 // (at most 13 layers in a phase below 2^27 entries) do not reach.
 inline constexpr unsigned kMaxBound = 80;
 
-// True when this CPU runs AVX-512 F + IFMA and the lanes have not been switched off.
+// True when this CPU runs AVX-512 F + IFMA (the lane functions below may be called).
+bool available();
+// True when available() and the lanes have not been switched off (by
+// set_enabled, or by JOLT_IFMA=0 in the environment at start-up).
 bool enabled();
 // Switches the lanes off (false) or back on where the CPU has them; for tests and benchmarks that
 // compare both paths. Not thread-safe against a running encode.

@@ -2,15 +2,16 @@
 #include "jolt/core/system_monitor.hpp"
 
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <jolt/instrument.hpp>
 #include <jolt/process.hpp>
+#include <jolt/taxonomy.hpp>
 #include <stdexcept>
 #include <string>
-#include <jolt/taxonomy.hpp>
 
 #include "jolt/core/proc_stats.hpp"
 
@@ -55,6 +56,8 @@ void SystemMonitor::stop() {
 void SystemMonitor::run() {
   jolt::set_current_thread_name("metrics-monitor");
   std::vector<CpuTimes> prev = read_cpu_times();
+  // The monitor's own thread is not one of the prover's; its CPU time is in process_cpu_percent.
+  ProcessCpuMeter process(static_cast<int>(::gettid()));
   std::unique_lock<std::mutex> lock(mu_);
   while (!cv_.wait_for(lock, interval_, [this] { return stop_; })) {
     std::vector<CpuTimes> now = read_cpu_times();
@@ -73,6 +76,9 @@ void SystemMonitor::run() {
     jolt::counter(kCoresActiveAvgCounter.data(), cpu / 100.0 * static_cast<double>(ncpu));
     jolt::counter(kCoresActiveCounter.data(), static_cast<double>(active));
     jolt::counter(kThreadCountCounter.data(), static_cast<double>(thread_count()));
+    const ProcessCpuMeter::Interval own = process.sample();
+    jolt::counter(kProcessCpuPercentCounter.data(), own.cpu_percent);
+    jolt::counter(kProcessThreadsActiveCounter.data(), static_cast<double>(own.threads_active));
     prev = std::move(now);
   }
 }

@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <fstream>
 #include <jolt/taxonomy.hpp>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -33,8 +34,10 @@ struct Result {
   std::string output;
 };
 
-Result run(const std::string& args, const fs::path& cwd) {
-  const std::string cmd = "cd '" + cwd.string() + "' && '" JOLT_RUN_EXE "' " + args + " 2>&1";
+// `env`: assignments put before the command, e.g. "MONITOR_INTERVAL=0.05".
+Result run(const std::string& args, const fs::path& cwd, const std::string& env = "") {
+  const std::string cmd = "cd '" + cwd.string() + "' && " + env + (env.empty() ? "" : " ") +
+                          "'" JOLT_RUN_EXE "' " + args + " 2>&1";
   Result r;
   FILE* p = ::popen(cmd.c_str(), "r");
   REQUIRE(p);
@@ -278,6 +281,56 @@ TEST_CASE("bad plugin arguments get errors that name the plugin and what to do")
   CHECK(scale.code != 0);
   CHECK(scale.output.find("--scale 41 out of range") != std::string::npos);
   CHECK_FALSE(fs::exists(w.runs() / "latest_modular_fibonacci_13"));
+}
+
+TEST_CASE("profile records the process counters beside the machine-wide ones; prints CPU time") {
+  Workspace w;
+  // The shortest interval, so that even a fast 2^10 prove is sampled several times.
+  Result r = run("profile --workload fibonacci --scale 10 --format chrome", w.dir,
+                 "MONITOR_INTERVAL=0.05");
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  const fs::path run_dir = w.runs() / fs::read_symlink(w.runs() / "latest_modular_fibonacci_10");
+  rapidjson::Document trace;
+  const std::string trace_text = slurp(run_dir / "trace.json");
+  trace.Parse(trace_text.c_str());
+  REQUIRE_FALSE(trace.HasParseError());
+  const auto& events = trace.IsArray() ? trace : trace["traceEvents"];
+  REQUIRE(events.IsArray());
+  std::map<std::string, std::vector<double>> tracks;
+  for (const auto& e : events.GetArray())
+    if (std::string(e["ph"].GetString()) == "C") {
+      const std::string name = e["name"].GetString();
+      tracks[name].push_back(e["args"][name.c_str()].GetDouble());
+    }
+  using namespace jolt::taxonomy;
+  for (auto name : {kMemoryCounter, kCpuPercentCounter, kCoresActiveAvgCounter, kCoresActiveCounter,
+                    kThreadCountCounter, kProcessCpuPercentCounter, kProcessThreadsActiveCounter}) {
+    INFO(name);
+    CHECK_FALSE(tracks[std::string(name)].empty());
+  }
+  // The prover ran in every interval of its prove: the process used CPU, at least one thread ran.
+  const auto& cpu = tracks[std::string(kProcessCpuPercentCounter)];
+  const auto& active = tracks[std::string(kProcessThreadsActiveCounter)];
+  REQUIRE_FALSE(cpu.empty());
+  CHECK(*std::max_element(cpu.begin(), cpu.end()) > 10.0);
+  CHECK(*std::max_element(active.begin(), active.end()) >= 1.0);
+  // summary.json summarises them like the other counters (no schema change).
+  rapidjson::Document s;
+  s.Parse(slurp(run_dir / "summary.json").c_str());
+  REQUIRE_FALSE(s.HasParseError());
+  CHECK(s["counters"].HasMember("process_cpu_percent"));
+  CHECK(s["counters"].HasMember("process_threads_active"));
+  // The prove's CPU time / wall time is on the line that reports the prove time.
+  const std::size_t line = r.output.find("Prover completed in ");
+  REQUIRE(line != std::string::npos);
+  const std::size_t cpu_at = r.output.find(", CPU time ", line);
+  REQUIRE(cpu_at != std::string::npos);
+  double cpu_secs = -1, speedup = -1;
+  REQUIRE(std::sscanf(r.output.c_str() + cpu_at, ", CPU time %lfs (%lfx wall)", &cpu_secs,
+                      &speedup) == 2);
+  CHECK(cpu_secs > 0.0);
+  CHECK(speedup > 0.0);
 }
 
 TEST_CASE("--format none runs without a recorder and still writes the CSV row") {

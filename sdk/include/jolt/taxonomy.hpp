@@ -97,6 +97,11 @@ inline constexpr std::string_view kCpuPercentCounter = "cpu_percent";
 inline constexpr std::string_view kCoresActiveAvgCounter = "cores_active_avg";
 inline constexpr std::string_view kCoresActiveCounter = "cores_active";
 inline constexpr std::string_view kThreadCountCounter = "thread_count";
+// cpu_percent, cores_active_avg and cores_active above are machine-wide (/proc/stat); these two
+// are this process's own: its CPU time over the interval as percent of one core (200 = two cores
+// busy), and how many of its threads ran in the interval.
+inline constexpr std::string_view kProcessCpuPercentCounter = "process_cpu_percent";
+inline constexpr std::string_view kProcessThreadsActiveCounter = "process_threads_active";
 
 // True for a stage label (`prove_stage*`).
 constexpr bool is_stage_span(std::string_view label) {

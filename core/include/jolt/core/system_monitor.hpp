@@ -1,6 +1,7 @@
 // SystemMonitor: a background thread ("metrics-monitor") sampling counter tracks into the
 // active recording session: memory_gib (process RSS), cpu_percent, cores_active_avg,
-// cores_active, thread_count.
+// cores_active (machine-wide, /proc/stat), thread_count, and this process's own
+// process_cpu_percent and process_threads_active (ProcessCpuMeter in proc_stats.hpp).
 //
 //   jolt::core::SystemMonitor monitor(jolt::core::monitor_interval_from_env());
 //   ... run ...

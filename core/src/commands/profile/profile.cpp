@@ -408,11 +408,15 @@ int run_profile(int argc, char** argv) {
     profile.verified = report.verified;
 
     const double secs = static_cast<double>(report.prove_time_ns) / 1e9;
+    const double cpu_secs = static_cast<double>(report.prove_cpu_time_ns) / 1e9;
+    // CPU time / wall time of the prove: the parallel speedup (2.00x = both of two cores busy).
     std::printf(
-        "modular %s (2^%u, reference): Prover completed in %.2fs (%.1f kHz / padded %.1f kHz)\n",
+        "modular %s (2^%u, reference): Prover completed in %.2fs (%.1f kHz / padded %.1f kHz), "
+        "CPU time %.2fs (%.2fx wall)\n",
         loaded.job.workload.c_str(), loaded.scale, secs,
         secs > 0 ? static_cast<double>(report.trace_length) / secs / 1000.0 : 0.0,
-        secs > 0 ? static_cast<double>(report.padded_length) / secs / 1000.0 : 0.0);
+        secs > 0 ? static_cast<double>(report.padded_length) / secs / 1000.0 : 0.0, cpu_secs,
+        secs > 0 ? cpu_secs / secs : 0.0);
     if (profile.peak_rss_bytes)
       std::printf(
           "modular %s (2^%u, reference): Peak RSS %s\n", loaded.job.workload.c_str(), loaded.scale,

@@ -49,6 +49,10 @@ struct ProveReport {
   std::uint64_t trace_length = 0;  // unpadded
   std::uint64_t padded_length = 0;
   std::uint64_t prove_time_ns = 0;
+  // CPU time the whole process used during the prove (all threads, CLOCK_PROCESS_CPUTIME_ID; the
+  // recorder and the monitor included when they run). prove_cpu_time_ns / prove_time_ns is the
+  // prove's parallel speedup: 2.0 = both of two cores busy throughout.
+  std::uint64_t prove_cpu_time_ns = 0;
   std::vector<std::uint8_t> output;  // the claimed public output of the guest
   std::vector<std::uint8_t> proof;
   bool verified = false;

@@ -8,6 +8,7 @@ PKGS=(
   libboost-dev libboost-program-options-dev libboost-filesystem-dev libboost-system-dev
   rapidjson-dev libspdlog-dev libfmt-dev libtbb-dev doctest-dev
   libgmp-dev libsodium-dev
+  libsqlite3-dev sqlite3 protobuf-compiler
   python3 python3-matplotlib jq valgrind
   chromium
   # --pprof: zlib for the gzip-compressed profiles; protoc for the tests that decode them, and

@@ -2,10 +2,12 @@
 // (chrome: trace.json, perfetto: trace.pftrace, sqlite: trace.db) so every artifact of a run
 // names its tracks alike.
 //
+// clang-format off
 //   const std::string process = jolt::sinks::process_track_name(profile);  // "jolt-run modular_…"
 //   for (const jolt::ThreadTrack& t : profile.threads) use(jolt::sinks::thread_track_name(t));
 //   for (std::uint32_t tid : jolt::sinks::counter_only_tids(profile))
 //     use(jolt::sinks::counter_thread_name(tid));                          // "counters-7"
+// clang-format on
 //
 // Pure functions; thread-safe.
 #pragma once

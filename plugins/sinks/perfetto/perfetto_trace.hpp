@@ -1,7 +1,9 @@
 // Perfetto's native protobuf trace of a Profile: {run_dir}/trace.pftrace for ui.perfetto.dev and
 // trace_processor, several times smaller than trace.json.
 //
+// clang-format off
 //   jolt::Status st = jolt::sinks::write_perfetto_trace(profile, ctx.run_dir + "/trace.pftrace");
+// clang-format on
 //
 // Shape (field names and numbers: schema/perfetto_trace_subset.proto):
 //  - sequence 1: the process track (uuid 1, pid 1, named as trace.json's process_name) and one

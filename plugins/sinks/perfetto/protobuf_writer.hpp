@@ -2,12 +2,14 @@
 // trace format needs (schema/perfetto_trace_subset.proto) and nothing more: varints (wire type 0),
 // fixed64 / double (wire type 1) and length-delimited bytes and nested messages (wire type 2).
 //
+// clang-format off
 //   jolt::sinks::ProtoWriter w;
 //   w.uint(8, timestamp);                          // TracePacket.timestamp
 //   const auto event = w.begin_nested(11);         // TracePacket.track_event
 //   w.uint(9, 1);                                  // TrackEvent.type = TYPE_SLICE_BEGIN
 //   w.end_nested(event);
 //   out.append(w.bytes());
+// clang-format on
 //
 // Nested messages are written in place: begin_nested reserves one length byte and end_nested
 // fills it, moving the message right by the extra bytes when its length needs more than one

@@ -2,6 +2,7 @@
 // queries written for Perfetto's trace_processor on a loaded trace.json run unchanged in the
 // `sqlite3` shell and in `jolt-run sql`, e.g.
 //
+// clang-format off
 //   SELECT name, COUNT(*) AS n, SUM(dur)/1e9 AS total_s FROM slice GROUP BY name
 //   ORDER BY total_s DESC LIMIT 15
 //
@@ -28,6 +29,7 @@
 //        (trace.json writes it as null)
 //   metadata(name, str_value, int_value)             trace_name, workload, scale_log2
 // Indexes: slice(name), slice(track_id, ts), counter(track_id, ts), args(arg_set_id).
+// clang-format on
 // Written atomically: built in `<path>.tmp.<pid>` in one transaction, fsync'ed, renamed over
 // `path`. Thread-safe (no shared state).
 #pragma once

@@ -2,11 +2,13 @@
 // trace_processor names them: plugins/sinks/sqlite/trace_db.hpp), built from the run's
 // trace.json when the run had no sqlite sink.
 //
+// clang-format off
 //   const std::string dir = resolve_run_directory("latest", "benchmark-runs");
-//   const TraceDb db = open_trace_db(dir);           // trace.db, or staged from trace.json
+//   TraceDb db = open_trace_db(dir);                 // trace.db, or staged from trace.json
 //   const QueryResult r = run_query(db.path(), "SELECT name, COUNT(*) FROM slice GROUP BY name");
 //   db.keep();                                       // a staged build becomes {dir}/trace.db
 //   std::cout << render_table(r);                    // or render_csv(r), render_json(r)
+// clang-format on
 //
 // Nothing is written into the run directory unless the query succeeds: a trace.db built from
 // trace.json is staged in `{dir}/.trace.db.staged.<pid>` (written atomically by the sqlite

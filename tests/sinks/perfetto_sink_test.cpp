@@ -29,27 +29,35 @@ namespace {
 
 // --- protoc's text format, as a tree ---------------------------------------------------------
 
+struct TextField;
 struct TextNode {
-  std::string value;                                     // a scalar field's text (unescaped)
-  std::vector<std::pair<std::string, TextNode>> fields;  // a message's fields in order
+  std::string value;              // a scalar field's text (unescaped)
+  std::vector<TextField> fields;  // a message's fields in order
 
-  const TextNode* find(const std::string& name) const {
-    for (const auto& [k, v] : fields)
-      if (k == name) return &v;
-    return nullptr;
-  }
-  std::vector<const TextNode*> all(const std::string& name) const {
-    std::vector<const TextNode*> out;
-    for (const auto& [k, v] : fields)
-      if (k == name) out.push_back(&v);
-    return out;
-  }
+  const TextNode* find(const std::string& name) const;
+  std::vector<const TextNode*> all(const std::string& name) const;
   std::uint64_t u64(const std::string& name) const {
     const TextNode* n = find(name);
     REQUIRE_MESSAGE(n, "missing field " << name);
     return std::stoull(n->value);
   }
 };
+struct TextField {
+  std::string name;
+  TextNode node;
+};
+
+const TextNode* TextNode::find(const std::string& name) const {
+  for (const TextField& f : fields)
+    if (f.name == name) return &f.node;
+  return nullptr;
+}
+std::vector<const TextNode*> TextNode::all(const std::string& name) const {
+  std::vector<const TextNode*> out;
+  for (const TextField& f : fields)
+    if (f.name == name) out.push_back(&f.node);
+  return out;
+}
 
 std::string unescape(const std::string& quoted) {
   REQUIRE(quoted.size() >= 2);
@@ -87,14 +95,14 @@ TextNode parse_text_format(const std::string& text) {
       REQUIRE(stack.size() > 1);
       stack.pop_back();
     } else if (line.size() > 2 && line.compare(line.size() - 2, 2, " {") == 0) {
-      stack.back()->fields.emplace_back(line.substr(0, line.size() - 2), TextNode{});
-      stack.push_back(&stack.back()->fields.back().second);
+      stack.back()->fields.push_back(TextField{line.substr(0, line.size() - 2), TextNode{}});
+      stack.push_back(&stack.back()->fields.back().node);
     } else {
       const std::size_t colon = line.find(": ");
       REQUIRE_MESSAGE(colon != std::string::npos, line);
       std::string value = line.substr(colon + 2);
       if (!value.empty() && value[0] == '"') value = unescape(value);
-      stack.back()->fields.emplace_back(line.substr(0, colon), TextNode{value, {}});
+      stack.back()->fields.push_back(TextField{line.substr(0, colon), TextNode{value, {}}});
     }
   }
   REQUIRE(stack.size() == 1);
@@ -268,7 +276,8 @@ DecodedTrace read_trace(const TextNode& trace) {
       out.samples.push_back({track.name, ts, std::stod((integral ? integral : real)->value)});
     }
   }
-  for (const auto& [uuid, t] : tracks) CHECK_MESSAGE(t.open.empty(), t.name << " left open");
+  for (const auto& entry : tracks)
+    CHECK_MESSAGE(entry.second.open.empty(), entry.second.name << " left open");
   return out;
 }
 

@@ -8,6 +8,8 @@ PKGS=(
   libboost-dev libboost-program-options-dev libboost-filesystem-dev libboost-system-dev
   rapidjson-dev libspdlog-dev libfmt-dev libtbb-dev doctest-dev
   libgmp-dev libsodium-dev
+  # the sqlite sink and `jolt-run sql` (libsqlite3); their tests use the sqlite3 shell and protoc
+  libsqlite3-dev sqlite3
   python3 python3-matplotlib jq valgrind
   chromium
   # --pprof: zlib for the gzip-compressed profiles; protoc for the tests that decode them, and

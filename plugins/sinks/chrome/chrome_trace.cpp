@@ -15,6 +15,8 @@
 #include <jolt/atomic_file.hpp>
 #include <jolt/spans.hpp>
 
+#include "trace_tracks.hpp"
+
 namespace jolt::sinks {
 namespace {
 
@@ -181,13 +183,9 @@ Status write_chrome_trace(const Profile& profile, const std::string& path) noexc
           [](const CounterPoint& a, const CounterPoint& b) { return a.ts_ns < b.ts_ns; });
 
     w.StartArray();
-    const std::string process =
-        "jolt-run " +
-        (profile.run.trace_name.empty() ? profile.run.workload : profile.run.trace_name);
-    tw.metadata("process_name", 0, process);
+    tw.metadata("process_name", 0, process_track_name(profile));
     for (const ThreadTrack& t : profile.threads)
-      tw.metadata("thread_name", t.tid,
-                  t.name.empty() ? "thread-" + std::to_string(t.tid) : t.name);
+      tw.metadata("thread_name", t.tid, thread_track_name(t));
     static const std::vector<CounterPoint> kNone;
     const SpanTree tree = replay_spans(profile);
     for (std::size_t i = 0; i < profile.threads.size(); ++i) {
@@ -197,7 +195,7 @@ Status write_chrome_trace(const Profile& profile, const std::string& path) noexc
       if (it != counters.end()) counters.erase(it);
     }
     for (const auto& [tid, points] : counters) {  // counters sampled on a thread with no track
-      tw.metadata("thread_name", tid, "counters-" + std::to_string(tid));
+      tw.metadata("thread_name", tid, counter_thread_name(tid));
       for (const CounterPoint& c : points) tw.counter(c, tid);
     }
     w.EndArray();

@@ -527,44 +527,47 @@ std::string render_report_json(const RunReport& r) {
   return out;
 }
 
+std::string latest_run_directory(const std::string& out_dir, const std::string& hint) {
+  boost::system::error_code ec;
+  if (!fs::is_directory(out_dir, ec))
+    throw host::SummaryError("no output folder '" + out_dir + "': " + hint +
+                             ", or pass --out-dir DIR or a run directory");
+  // The most recent finished run: run directories are named {YYYYmmdd-HHMMSS}_{trace}, so the
+  // link targets' names order by start time; the link's own time breaks ties.
+  std::string best_key;
+  std::time_t best_time = 0;
+  fs::path best;
+  for (fs::directory_iterator it(out_dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind("latest_", 0) != 0 || !fs::is_symlink(it->symlink_status())) continue;
+    const std::string target = fs::read_symlink(it->path(), ec).filename().string();
+    if (ec) continue;
+    struct stat st {};
+    const std::time_t t = ::lstat(it->path().c_str(), &st) == 0 ? st.st_mtime : 0;
+    const std::string key = target.substr(0, 15);
+    if (best.empty() || key > best_key || (key == best_key && t > best_time)) {
+      best = it->path();
+      best_key = key;
+      best_time = t;
+    }
+  }
+  if (best.empty())
+    throw host::SummaryError("no finished run in '" + out_dir + "' (no latest_* link): " + hint +
+                             ", or pass --out-dir DIR or a run directory");
+  if (!fs::is_directory(best, ec))
+    throw host::SummaryError(best.string() + " points at '" + fs::read_symlink(best, ec).string() +
+                             "', which is not a directory; re-run the profile or pass a run "
+                             "directory");
+  return best.string();
+}
+
 std::string resolve_summary_path(const std::string& arg, const std::string& out_dir) {
   const char* hint =
       "run `jolt-run profile --workload NAME` (its default --format chrome includes the summary "
       "sink, or add `--sink summary`)";
   fs::path dir;
   if (arg.empty() || arg == "latest") {
-    boost::system::error_code ec;
-    if (!fs::is_directory(out_dir, ec))
-      throw host::SummaryError("no output folder '" + out_dir + "': " + hint +
-                               ", or pass --out-dir DIR or a run directory");
-    // The most recent finished run: run directories are named {YYYYmmdd-HHMMSS}_{trace}, so the
-    // link targets' names order by start time; the link's own time breaks ties.
-    std::string best_key;
-    std::time_t best_time = 0;
-    fs::path best;
-    for (fs::directory_iterator it(out_dir, ec), end; !ec && it != end; it.increment(ec)) {
-      const std::string name = it->path().filename().string();
-      if (name.rfind("latest_", 0) != 0 || !fs::is_symlink(it->symlink_status())) continue;
-      const std::string target = fs::read_symlink(it->path(), ec).filename().string();
-      if (ec) continue;
-      struct stat st {};
-      const std::time_t t = ::lstat(it->path().c_str(), &st) == 0 ? st.st_mtime : 0;
-      const std::string key = target.substr(0, 15);
-      if (best.empty() || key > best_key || (key == best_key && t > best_time)) {
-        best = it->path();
-        best_key = key;
-        best_time = t;
-      }
-    }
-    if (best.empty())
-      throw host::SummaryError("no finished run in '" + out_dir + "' (no latest_* link): " + hint +
-                               ", or pass --out-dir DIR or a run directory");
-    if (!fs::is_directory(best, ec))
-      throw host::SummaryError(best.string() + " points at '" +
-                               fs::read_symlink(best, ec).string() +
-                               "', which is not a directory; re-run the profile or pass a run "
-                               "directory");
-    dir = best;
+    dir = latest_run_directory(out_dir, hint);
   } else {
     boost::system::error_code ec;
     const fs::path p(arg);

@@ -106,4 +106,9 @@ std::string format_gib(double gib, bool sign = false);
 // Throws SummaryError saying what is missing and what to run.
 std::string resolve_summary_path(const std::string& arg, const std::string& out_dir);
 
+// The run directory a `latest_*` link under out_dir names, the most recent one as above (the path
+// of the link). Throws SummaryError naming out_dir when it has none, ending with `hint` (what to
+// run to make one).
+std::string latest_run_directory(const std::string& out_dir, const std::string& hint);
+
 }  // namespace jolt::core

@@ -369,4 +369,20 @@ JOLT_LANES_FN void strip_layers(Fr* v, std::size_t M, std::size_t B, std::size_t
     }
 }
 
+JOLT_LANES_FN void mul_arrays(const Fr* a, const Fr* b, Fr* out, std::size_t n) {
+  if (n % 8 != 0) throw std::invalid_argument("basefold lanes: mul_arrays needs a multiple of 8");
+  const __m512i zero = _mm512_setzero_si512();
+  const Limbs5& r = kMultiples.m[1];
+  for (std::size_t i = 0; i < n; i += 8) {
+    Lanes x = mont_mul(load8(a + i), load8(b + i));
+    // a, b < r give x < r·r/2^256 + r < 2r: one conditional subtraction.
+    Lanes d;
+    for (int k = 0; k < 5; ++k) d.v[k] = _mm512_sub_epi64(x.v[k], bcast(r.v[k]));
+    normalize(d);
+    const __mmask8 keep = _mm512_cmpge_epi64_mask(d.v[4], zero);
+    for (int k = 0; k < 5; ++k) x.v[k] = _mm512_mask_blend_epi64(keep, x.v[k], d.v[k]);
+    store8(out + i, x);
+  }
+}
+
 }  // namespace jolt::prover::basefold::lanes

@@ -50,4 +50,8 @@ void block_layers(Fr* blk, std::size_t B, std::size_t first_len, const std::uint
 void strip_layers(Fr* v, std::size_t M, std::size_t B, std::size_t j0, std::size_t W, const Fr* tw,
                   std::size_t tw_stride, unsigned max_bound = kMaxBound);
 
+// out[i] = a[i]·b[i] for i < n (n a multiple of 8), eight products at a time; out may alias a or
+// b. For benchmarks of the lane multiply against Fr's operator* over independent streams.
+void mul_arrays(const Fr* a, const Fr* b, Fr* out, std::size_t n);
+
 }  // namespace jolt::prover::basefold::lanes

@@ -144,3 +144,27 @@ TEST_CASE("ntt lanes: encodings are the same with the lanes on and off") {
       for (std::size_t i = 0; i < at.size(); ++i) CHECK(at_on[i] == on[at[i]]);
     }
 }
+
+TEST_CASE("ntt lanes: products over arrays equal Fr's multiply") {
+  if (!lanes::available()) {
+    MESSAGE("this CPU has no AVX-512 IFMA: nothing to compare");
+    return;
+  }
+  std::mt19937_64 rng(34);
+  std::vector<Fr> a = pcs_test::random_frs(rng, 64), b = pcs_test::random_frs(rng, 64);
+  const Fr edge[] = {Fr::zero(), Fr::one(), -Fr::one(), -Fr::one() - Fr::one()};
+  for (std::size_t i = 0; i < 4; ++i)
+    for (std::size_t j = 0; j < 4; ++j) {
+      a[4 * i + j] = edge[i];
+      b[4 * i + j] = edge[j];
+    }
+  std::vector<Fr> got(64);
+  lanes::mul_arrays(a.data(), b.data(), got.data(), 64);
+  for (std::size_t i = 0; i < 64; ++i) {
+    CAPTURE(i);
+    CHECK(got[i] == a[i] * b[i]);
+  }
+  lanes::mul_arrays(a.data(), b.data(), a.data(), 64);  // in place
+  CHECK(a == got);
+  CHECK_THROWS_AS(lanes::mul_arrays(a.data(), b.data(), got.data(), 7), std::invalid_argument);
+}

@@ -1,6 +1,5 @@
-// SystemMonitor: a background thread ("metrics-monitor") sampling counter tracks into the
-// active recording session: memory_gib (process RSS), cpu_percent, cores_active_avg,
-// cores_active, thread_count.
+// SystemMonitor: a background thread ("metrics-monitor") sampling memory_gib (process RSS),
+// cpu_percent, cores_active_avg, cores_active and thread_count into the active recording session.
 //
 //   jolt::core::SystemMonitor monitor(jolt::core::monitor_interval_from_env());
 //   ... run ...
@@ -12,6 +11,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <string_view>
 #include <thread>
 
 namespace jolt::core {
@@ -22,9 +22,19 @@ namespace jolt::core {
 inline constexpr double kMaxMonitorIntervalSecs = 3600;
 std::chrono::milliseconds monitor_interval_from_env();
 
+// How each sample is recorded. kCounterTracks (`jolt-run profile`): one counter sample per metric,
+// which the chrome sink writes as "ph":"C" counter tracks. kInstantArgs (`jolt-run legacy
+// profile`, the legacy prover's encoding): one kMetricsInstant instant per sample carrying every
+// metric as an arg "counters.<name>"; scripts/postprocess_trace.py rewrites those into counter
+// tracks.
+enum class MetricEncoding { kCounterTracks, kInstantArgs };
+inline constexpr std::string_view kMetricsInstant = "metrics_sample";
+inline constexpr std::string_view kMetricArgPrefix = "counters.";
+
 class SystemMonitor {
  public:
-  explicit SystemMonitor(std::chrono::milliseconds interval);
+  explicit SystemMonitor(std::chrono::milliseconds interval,
+                         MetricEncoding encoding = MetricEncoding::kCounterTracks);
   ~SystemMonitor();
   SystemMonitor(const SystemMonitor&) = delete;
   SystemMonitor& operator=(const SystemMonitor&) = delete;
@@ -33,6 +43,7 @@ class SystemMonitor {
  private:
   void run();
   std::chrono::milliseconds interval_;
+  MetricEncoding encoding_;
   std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;

@@ -36,7 +36,8 @@ std::chrono::milliseconds monitor_interval_from_env() {
   return std::chrono::milliseconds(ms < 50 ? 50 : ms);
 }
 
-SystemMonitor::SystemMonitor(std::chrono::milliseconds interval) : interval_(interval) {
+SystemMonitor::SystemMonitor(std::chrono::milliseconds interval, MetricEncoding encoding)
+    : interval_(interval), encoding_(encoding) {
   thread_ = std::thread([this] { run(); });
 }
 
@@ -71,14 +72,30 @@ void SystemMonitor::run() {
         if (busy_percent(prev[i], now[i]) > 0.1) ++active;
     }
     using namespace jolt::taxonomy;  // counter names: string literals, so .data() ends in NUL
-    jolt::counter(kMemoryCounter.data(), rss_gib);
-    jolt::counter(kCpuPercentCounter.data(), cpu);
-    jolt::counter(kCoresActiveAvgCounter.data(), cpu / 100.0 * static_cast<double>(ncpu));
-    jolt::counter(kCoresActiveCounter.data(), static_cast<double>(active));
-    jolt::counter(kThreadCountCounter.data(), static_cast<double>(thread_count()));
+    const double cores_avg = cpu / 100.0 * static_cast<double>(ncpu);
+    const double threads = static_cast<double>(thread_count());
     const ProcessCpuMeter::Interval own = process.sample();
-    jolt::counter(kProcessCpuPercentCounter.data(), own.cpu_percent);
-    jolt::counter(kProcessThreadsActiveCounter.data(), static_cast<double>(own.threads_active));
+    const double threads_active = static_cast<double>(own.threads_active);
+    if (encoding_ == MetricEncoding::kCounterTracks) {
+      jolt::counter(kMemoryCounter.data(), rss_gib);
+      jolt::counter(kCpuPercentCounter.data(), cpu);
+      jolt::counter(kCoresActiveAvgCounter.data(), cores_avg);
+      jolt::counter(kCoresActiveCounter.data(), static_cast<double>(active));
+      jolt::counter(kThreadCountCounter.data(), threads);
+      jolt::counter(kProcessCpuPercentCounter.data(), own.cpu_percent);
+      jolt::counter(kProcessThreadsActiveCounter.data(), threads_active);
+    } else {
+      const auto metric = [](std::string_view name, double v) {
+        return jolt::instant_arg(std::string(kMetricArgPrefix) + std::string(name), v);
+      };
+      jolt::instant(
+          kMetricsInstant.data(),
+          {metric(kMemoryCounter, rss_gib), metric(kCpuPercentCounter, cpu),
+           metric(kCoresActiveAvgCounter, cores_avg),
+           metric(kCoresActiveCounter, static_cast<double>(active)),
+           metric(kThreadCountCounter, threads), metric(kProcessCpuPercentCounter, own.cpu_percent),
+           metric(kProcessThreadsActiveCounter, threads_active)});
+    }
     prev = std::move(now);
   }
 }

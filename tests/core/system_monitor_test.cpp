@@ -1,6 +1,7 @@
 // MONITOR_INTERVAL parsing: the default, the 50 ms floor, and values that must be refused. The
 // process counters: ProcessCpuMeter against busy and sleeping threads, the /proc/self/task
-// readers, and the monitor recording them.
+// readers, and the monitor recording them. The two encodings of the samples (counter tracks,
+// legacy instants with counters.* args).
 #include <doctest/doctest.h>
 #include <pthread.h>
 #include <unistd.h>
@@ -15,9 +16,11 @@
 #include <jolt/recorder.hpp>
 #include <jolt/taxonomy.hpp>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <variant>
 #include <vector>
 
 #include "jolt/core/proc_stats.hpp"
@@ -206,4 +209,56 @@ TEST_CASE("the monitor records process_cpu_percent and process_threads_active be
   CHECK(*std::max_element(active.begin(), active.end()) >= 1.0);
   // Only the busy thread may be active: the test's main thread sleeps.
   CHECK(*std::max_element(active.begin(), active.end()) <= 1.0);
+}
+
+namespace {
+
+// Runs a monitor at the 50 ms floor inside a recording session until it has taken `samples`.
+jolt::Profile monitored(jolt::core::MetricEncoding encoding) {
+  jolt::RecordingSession::start(jolt::RecordingOptions{});
+  jolt::core::SystemMonitor monitor(std::chrono::milliseconds(50), encoding);
+  std::this_thread::sleep_for(std::chrono::milliseconds(230));
+  monitor.stop();
+  return jolt::RecordingSession::stop();
+}
+
+}  // namespace
+
+TEST_CASE("the monitor records counter tracks, or with kInstantArgs one instant per sample") {
+  using namespace jolt::taxonomy;
+  const jolt::Profile tracks = monitored(jolt::core::MetricEncoding::kCounterTracks);
+  std::set<std::string> names;
+  for (const jolt::CounterTrack& c : tracks.counters) {
+    names.insert(c.name);
+    CHECK(c.samples.size() >= 2);
+  }
+  CHECK(names == std::set<std::string>{
+                     std::string(kMemoryCounter), std::string(kCpuPercentCounter),
+                     std::string(kCoresActiveAvgCounter), std::string(kCoresActiveCounter),
+                     std::string(kThreadCountCounter), std::string(kProcessCpuPercentCounter),
+                     std::string(kProcessThreadsActiveCounter)});
+  for (const jolt::ThreadTrack& t : tracks.threads) CHECK(t.events.empty());
+
+  const jolt::Profile legacy = monitored(jolt::core::MetricEncoding::kInstantArgs);
+  CHECK(legacy.counters.empty());
+  std::size_t instants = 0;
+  for (const jolt::ThreadTrack& t : legacy.threads)
+    for (const jolt::TraceEvent& e : t.events) {
+      REQUIRE(e.phase == jolt::Phase::kInstant);
+      CHECK(e.name == jolt::core::kMetricsInstant);
+      CHECK(t.name == "metrics-monitor");
+      REQUIRE(e.args.size() == 7);
+      const std::string prefix(jolt::core::kMetricArgPrefix);
+      CHECK(e.args[0].key == prefix + std::string(kMemoryCounter));
+      CHECK(e.args[1].key == prefix + std::string(kCpuPercentCounter));
+      CHECK(e.args[2].key == prefix + std::string(kCoresActiveAvgCounter));
+      CHECK(e.args[3].key == prefix + std::string(kCoresActiveCounter));
+      CHECK(e.args[4].key == prefix + std::string(kThreadCountCounter));
+      CHECK(e.args[5].key == prefix + std::string(kProcessCpuPercentCounter));
+      CHECK(e.args[6].key == prefix + std::string(kProcessThreadsActiveCounter));
+      CHECK(std::get<double>(e.args[0].value) > 0.0);   // this process's RSS
+      CHECK(std::get<double>(e.args[4].value) >= 2.0);  // main and the monitor
+      ++instants;
+    }
+  CHECK(instants >= 2);
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "jolt/host/proof_file.hpp"
+#include "run_support.hpp"
 #include "rv32_asm.hpp"
 
 #include <boost/filesystem.hpp>
@@ -25,42 +26,7 @@
 #include <sstream>
 #include <string>
 
-namespace fs = boost::filesystem;
-
 namespace {
-
-struct Result {
-  int code = -1;
-  std::string output;
-};
-
-// `env`: assignments put before the command, e.g. "MONITOR_INTERVAL=0.05".
-Result run(const std::string& args, const fs::path& cwd, const std::string& env = "") {
-  const std::string cmd = "cd '" + cwd.string() + "' && " + env + (env.empty() ? "" : " ") +
-                          "'" JOLT_RUN_EXE "' " + args + " 2>&1";
-  Result r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  char buf[4096];
-  while (std::size_t n = std::fread(buf, 1, sizeof(buf), p)) r.output.append(buf, n);
-  const int status = ::pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p.string(), std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-struct Workspace {
-  fs::path dir = fs::temp_directory_path() / fs::unique_path("jolt-e2e-%%%%%%");
-  Workspace() { fs::create_directories(dir); }
-  ~Workspace() { fs::remove_all(dir); }
-  fs::path runs() const { return dir / "benchmark-runs"; }
-};
 
 constexpr const char* kTrace = "modular_fibonacci_13";
 

@@ -6,7 +6,6 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <bit>
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
@@ -17,7 +16,6 @@
 #include <jolt/instrument.hpp>
 #include <jolt/process.hpp>
 #include <jolt/prover/pcs/scheme.hpp>
-#include <jolt/recorder.hpp>
 #include <jolt/sink.hpp>
 #include <jolt/spans.hpp>
 #include <jolt/summary.hpp>
@@ -31,6 +29,7 @@
 #include "commands/benchmark/repeats.hpp"
 #include "commands/profile/common_options.hpp"
 #include "commands/profile/interrupt.hpp"
+#include "commands/profile/measured_prove.hpp"
 #include "commands/profile/preflight.hpp"
 #include "commands/report/report.hpp"
 #include "jolt/core/build_info.hpp"
@@ -38,7 +37,6 @@
 #include "jolt/core/logging.hpp"
 #include "jolt/core/run_directory.hpp"
 #include "jolt/core/system_monitor.hpp"
-#include "jolt/core/thread_naming.hpp"
 #include "jolt/cpu_profile/stage_profiles.hpp"
 #include "jolt/host/job.hpp"
 #include "jolt/host/pipeline.hpp"
@@ -58,15 +56,6 @@ struct LoadedSink {
   std::uint64_t capabilities = 0;
   std::shared_ptr<jolt::Sink> sink;
 };
-
-std::string format_memory(double gib) {
-  char buf[64];
-  if (gib >= 1.0 || gib <= -1.0)
-    std::snprintf(buf, sizeof(buf), "%.2f GiB", gib);
-  else
-    std::snprintf(buf, sizeof(buf), "%.2f MiB", gib * 1024.0);
-  return buf;
-}
 
 // The stage wall times of the previous run of this workload and scale (its latest_ summary.json),
 // in kEmittedStageSpans order; empty when there is none or its stages differ (then no ETA).
@@ -345,92 +334,21 @@ int run_profile(int argc, char** argv) {
     spdlog::info("Running modular {} profile at scale 2^{} in {}", loaded.job.workload,
                  loaded.scale, run.path);
 
-    jolt::Profile profile;
-    std::unique_ptr<SystemMonitor> monitor;
-    std::unique_ptr<jolt::cpu_profile::StageCpuProfiler> cpu_profiler;
-    std::unique_ptr<TbbThreadNamer> namer;
-    if (needs_trace) namer = std::make_unique<TbbThreadNamer>();
-    host::ProveReport report;
-    host::ProveProgress progress(host::ProveProgress::mode_for(quiet),
-                                 jolt::taxonomy::kEmittedStageSpans.size(),
-                                 previous_stage_times(out_dir, trace_name));
-    try {
-      report = host::prove_job(
-          loaded.job, loaded.scale,
-          [&] {
-            // Sampling covers prove() alone, as the prove time does.
-            if (pprof_rate)
-              cpu_profiler = std::make_unique<jolt::cpu_profile::StageCpuProfiler>(pprof_rate->hz);
-            if (!needs_trace) return;
-            jolt::set_current_thread_name("main");
-            jolt::RecordingSession::start(jolt::RecordingOptions{wants_heap});
-            monitor = std::make_unique<SystemMonitor>(monitor_interval);
-          },
-          [&] {
-            if (cpu_profiler) cpu_profiler->stop();
-            if (!needs_trace) return;
-            monitor->stop();
-            profile = jolt::RecordingSession::stop();
-          },
-          g.pcs,
-          [&](std::size_t k, std::string_view label) {
-            if (cpu_profiler) cpu_profiler->stage_started(k, label);
-            progress.stage(k, label);
-          });
-      progress.finish();
-    } catch (...) {
-      progress.finish();
-      if (cpu_profiler) cpu_profiler->stop();
-      if (monitor) monitor->stop();
-      if (jolt::RecordingSession::active()) profile = jolt::RecordingSession::stop();
-      throw;
-    }
-    profile.peak_rss_bytes = jolt::peak_rss_bytes();  // before rendering, as the original
-    // The scheme prove_job proved and verified with (the verifier checked the proof's parameters
-    // string against this same configuration), so summary.json says which scheme made the proof.
-    const std::unique_ptr<jolt::prover::CommitmentScheme> scheme =
-        jolt::prover::make_commitment_scheme(g.pcs);
-    profile.run = jolt::RunInfo{loaded.job.workload,
-                                loaded.scale,
-                                "reference",
-                                run.timestamp_unix_secs,
-                                built_git_rev(),
-                                trace_name,
-                                run.path,
-                                boost::filesystem::absolute(out_dir).string(),
-                                std::string(scheme->name()),
-                                scheme->parameters(),
-                                jolt::read_host_info()};
-    profile.prove_time_ns = report.prove_time_ns;
-    profile.proof_size_bytes = report.proof.size();
-    profile.trace_length = report.trace_length;
-    profile.padded_trace_length = report.padded_length;
-    profile.verified = report.verified;
-
-    const double secs = static_cast<double>(report.prove_time_ns) / 1e9;
-    const double cpu_secs = static_cast<double>(report.prove_cpu_time_ns) / 1e9;
-    // CPU time / wall time of the prove: the parallel speedup (2.00x = both of two cores busy).
-    std::printf(
-        "modular %s (2^%u, reference): Prover completed in %.2fs (%.1f kHz / padded %.1f kHz), "
-        "CPU time %.2fs (%.2fx wall)\n",
-        loaded.job.workload.c_str(), loaded.scale, secs,
-        secs > 0 ? static_cast<double>(report.trace_length) / secs / 1000.0 : 0.0,
-        secs > 0 ? static_cast<double>(report.padded_length) / secs / 1000.0 : 0.0, cpu_secs,
-        secs > 0 ? cpu_secs / secs : 0.0);
-    if (profile.peak_rss_bytes)
-      std::printf(
-          "modular %s (2^%u, reference): Peak RSS %s\n", loaded.job.workload.c_str(), loaded.scale,
-          format_memory(static_cast<double>(*profile.peak_rss_bytes) / jolt::kBytesPerGib).c_str());
-    std::printf("modular %s (2^%u): proof %zu bytes, verified\n", loaded.job.workload.c_str(),
-                loaded.scale, report.proof.size());
-    // The run keeps the original's name (the requested scale); say so when the trace was padded
-    // to a smaller power of two than that, as summary.json's run.padded_scale_log2 records.
-    if (report.padded_length != 0 && report.padded_length < (std::uint64_t{1} << loaded.scale))
-      std::printf(
-          "modular %s (2^%u): proved at padded scale 2^%d (%llu trace rows); the run is "
-          "named by the requested scale\n",
-          loaded.job.workload.c_str(), loaded.scale, std::countr_zero(report.padded_length),
-          static_cast<unsigned long long>(report.trace_length));
+    MeasuredProveOptions measure;
+    measure.record = needs_trace;
+    measure.heap_snapshots = wants_heap;
+    if (needs_trace) measure.monitor_interval = monitor_interval;
+    if (pprof_rate) measure.pprof_hz = pprof_rate->hz;
+    measure.quiet = quiet;
+    measure.previous_stage_ns = previous_stage_times(out_dir, trace_name);
+    MeasuredProve measured = measured_prove(loaded, g.pcs, measure);
+    const host::ProveReport& report = measured.report;
+    jolt::Profile& profile = measured.profile;
+    fill_run_results(profile,
+                     run_info_for(loaded, g.pcs, run.timestamp_unix_secs, trace_name, run.path,
+                                  boost::filesystem::absolute(out_dir).string()),
+                     report);
+    print_prove_result("modular", profile, report.prove_cpu_time_ns);
 
     if (const jolt::SpanTree tree = jolt::replay_spans(profile); tree.dropped_or_closed() != 0)
       spdlog::warn(
@@ -439,16 +357,8 @@ int run_profile(int argc, char** argv) {
           tree.unmatched_ends, tree.closed_by_outer_end, tree.closed_at_profile_end);
     if (format == "default") print_console_report(profile);
     const jolt::SinkContext ctx{run.path, profile.run.out_dir};
-    if (cpu_profiler) {
-      const std::vector<std::string> files = cpu_profiler->write(run.path + "/pprof", "");
-      const jolt::cpu_profile::SamplingResult& cpu = cpu_profiler->result();
-      std::printf("pprof:   %zu CPU profiles in %s/pprof (%zu samples at %u Hz", files.size(),
-                  run.path.c_str(), cpu.samples.size(), pprof_rate->hz);
-      if (cpu.dropped != 0)
-        std::printf(", %llu dropped: the sample buffer was full",
-                    static_cast<unsigned long long>(cpu.dropped));
-      std::printf(")\n");
-    }
+    if (measured.cpu_profiler)
+      write_cpu_profiles(*measured.cpu_profiler, pprof_rate->hz, run.path + "/pprof", "");
     // Every sink runs even when an earlier one fails: one broken (third-party) sink must not cost
     // the run the other sinks' artifacts. Any failure fails the run and latest_ stays put.
     // A signal arriving while the sinks write waits for them (see interrupt.hpp).

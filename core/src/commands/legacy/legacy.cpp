@@ -1,0 +1,250 @@
+// `jolt-run legacy profile --name W --format chrome [--scale S] [--monitor] [--pprof]
+// [--heap-svg]`: the seed's legacy lane. The same prover, workloads and measured prove as
+// `jolt-run profile` (measured_prove.hpp), written in the legacy prover's layout instead of a run
+// directory:
+//   {out}/perfetto_traces/{name}_{YYYYmmdd-HHMMSS UTC}.json    the chrome trace (chrome sink's
+//                                                              renderer, chrome_trace.hpp)
+//   {out}/pprof/{name}_{stage}.pb, {out}/pprof/{name}_prove.pb --pprof (core/cpu_profile)
+//   {out}/flamecharts/{name}_{timestamp}/{label}_flamechart.svg --heap-svg: the flame chart of
+//                                                              each heap snapshot of stages 2-7
+// --monitor records the system monitor's samples the legacy way, as instants with
+// "counters.<metric>" args (MetricEncoding::kInstantArgs); scripts/postprocess_trace.py rewrites
+// them into counter tracks. Every file is written atomically; no latest_ link, no summary.json.
+#include <spdlog/spdlog.h>
+
+#include <boost/filesystem.hpp>
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <iostream>
+#include <jolt/atomic_file.hpp>
+#include <new>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "chrome_trace.hpp"
+#include "commands/profile/common_options.hpp"
+#include "commands/profile/measured_prove.hpp"
+#include "commands/profile/preflight.hpp"
+#include "flame_svg.hpp"
+#include "heap_snapshots.hpp"
+#include "jolt/core/command.hpp"
+#include "jolt/core/logging.hpp"
+#include "jolt/core/run_directory.hpp"
+#include "jolt/core/system_monitor.hpp"
+#include "jolt/host/pipeline.hpp"
+#include "jolt/host/plugin_loader.hpp"
+
+namespace po = boost::program_options;
+namespace fs = boost::filesystem;
+
+namespace jolt::core {
+namespace {
+
+constexpr const char* kUsage =
+    "jolt-run legacy profile: the legacy prover's profiling lane (same prover and workloads as "
+    "`jolt-run profile`, the legacy output layout)\n"
+    "usage: jolt-run legacy profile --name NAME --format chrome [--scale S] [--monitor] [--pprof] "
+    "[--heap-svg]\n"
+    "  trace:       {out}/perfetto_traces/{name}_{timestamp}.json\n"
+    "  --monitor:   metric samples as instants; `python3 scripts/postprocess_trace.py FILE...` "
+    "turns them into counter tracks\n"
+    "  --pprof:     {out}/pprof/{name}_{stage}.pb and {out}/pprof/{name}_prove.pb\n"
+    "  --heap-svg:  {out}/flamecharts/{name}_{timestamp}/{snapshot}_flamechart.svg for the heap "
+    "snapshots of stages 2-7\n"
+    "options";
+
+// The stages the legacy prover drew flame charts for: 2 to 7. A snapshot label names its stage
+// right after "Stage" ("Stage2Batch_prepared", "Stage6a_prepared").
+bool is_stage_2_to_7(const std::string& label) {
+  return label.size() > 5 && label.compare(0, 5, "Stage") == 0 && label[5] >= '2' &&
+         label[5] <= '7';
+}
+
+struct TracePath {
+  std::string path;   // {dir}/{name}_{stamp}.json
+  std::string stamp;  // utc_timestamp(time)
+  std::time_t time = 0;
+};
+
+// A trace path that does not exist yet: a run in the same second waits for the next one, as run
+// directories do.
+TracePath fresh_trace_path(const std::string& dir, const std::string& name) {
+  for (;;) {
+    TracePath t;
+    t.time = std::time(nullptr);
+    t.stamp = utc_timestamp(t.time);
+    t.path = dir + "/" + name + "_" + t.stamp + ".json";
+    if (!fs::exists(t.path)) return t;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+}
+
+void create_folder(const std::string& dir) {
+  boost::system::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw RunError("cannot create the folder " + dir + ": " + ec.message());
+}
+
+int run_legacy_profile(int argc, char** argv) {
+  GuestOptions g;
+  std::string format, out_dir;
+  bool monitor = false, pprof = false, heap_svg = false, quiet = false;
+  po::options_description desc(kUsage);
+  desc.add_options()("help,h", "show this help")(
+      "format", po::value(&format)->default_value("chrome"),
+      "chrome (the legacy lane writes chrome traces only)")(
+      "monitor", po::bool_switch(&monitor),
+      "sample RSS, CPU and threads every MONITOR_INTERVAL seconds (default 0.1) as instants with "
+      "counters.* args")("pprof", po::bool_switch(&pprof),
+                         "per-stage pprof CPU profiles at PPROF_FREQ Hz (default 100)")(
+      "heap-svg", po::bool_switch(&heap_svg),
+      "take heap snapshots and draw the flame chart of each one of stages 2-7")(
+      "out-dir", po::value(&out_dir)->default_value("benchmark-runs"),
+      "folder holding perfetto_traces/, pprof/ and flamecharts/")(
+      "quiet,q", po::bool_switch(&quiet), "no progress line while proving");
+  g.add_to(desc);
+  g.add_pcs_to(desc);
+  PreflightOptions preflight;
+  preflight.add_to(desc);
+  po::variables_map vm;
+  if (auto rc = g.parse("legacy profile", desc, argc, argv, vm)) return *rc;
+  try {
+    configure_logging(g.log_level);
+  } catch (const std::exception& e) {
+    std::cerr << "jolt-run legacy profile: " << e.what() << "\n";
+    return 2;
+  }
+  auto usage_error = [](const std::string& why) {
+    std::cerr << "jolt-run legacy profile: " << why << "\n(see `jolt-run legacy profile --help`)\n";
+    return 2;
+  };
+  if (format != "chrome")
+    return usage_error("--format " + format +
+                       ": the legacy lane writes chrome traces only (--format chrome); "
+                       "`jolt-run profile` has the other formats");
+  if (!g.spec.elf.empty())
+    return usage_error(
+        "--elf: the legacy lane profiles named workloads (--name); "
+        "`jolt-run profile --elf` profiles your own ELF");
+  if (g.spec.workload.empty())
+    return usage_error(
+        "--name NAME is required (sha2, sha3, sha2-chain, sha3-chain, fibonacci, btreemap or an "
+        "installed workload plugin)");
+  if (g.spec.workload.find('/') != std::string::npos || g.spec.workload.starts_with("."))
+    return usage_error("--name " + g.spec.workload +
+                       ": a workload name, not a path (it names the output files); `jolt-run "
+                       "--list-plugins` lists the installed workloads");
+
+  try {
+    // Environment checked before any work, as in `profile`.
+    std::optional<std::chrono::milliseconds> monitor_interval;
+    if (monitor) monitor_interval = monitor_interval_from_env();
+    std::optional<jolt::cpu_profile::Frequency> pprof_rate;
+    if (pprof) {
+      pprof_rate = jolt::cpu_profile::frequency_from_env(std::getenv("PPROF_FREQ"));
+      if (pprof_rate->warning) spdlog::warn("{}", *pprof_rate->warning);
+    }
+    host::PluginLoader loader(g.plugin_paths);
+    host::LoadedJob loaded = host::load_job(loader, g.spec);
+    if (auto why = preflight_memory(preflight, loaded.job.workload, loaded.scale, g.pcs))
+      throw host::PipelineError(*why);
+    const std::string& name = loaded.job.workload;
+    const std::string out_abs = fs::absolute(out_dir).string();
+    const std::string traces_dir = out_abs + "/perfetto_traces";
+    create_folder(traces_dir);
+    spdlog::info("Running legacy {} profile at scale 2^{}", name, loaded.scale);
+
+    MeasuredProveOptions measure;
+    measure.record = true;
+    measure.heap_snapshots = heap_svg;
+    measure.monitor_interval = monitor_interval;
+    measure.monitor_encoding = MetricEncoding::kInstantArgs;
+    if (pprof_rate) measure.pprof_hz = pprof_rate->hz;
+    measure.quiet = quiet;
+    MeasuredProve measured = measured_prove(loaded, g.pcs, measure);
+    jolt::Profile& profile = measured.profile;
+
+    const TracePath trace = fresh_trace_path(traces_dir, name);
+    const std::string& trace_path = trace.path;
+    const std::string& stamp = trace.stamp;
+    fill_run_results(profile,
+                     run_info_for(loaded, g.pcs, static_cast<std::uint64_t>(trace.time),
+                                  name + "_" + stamp, traces_dir, out_abs),
+                     measured.report);
+    print_prove_result("legacy", profile, measured.report.prove_cpu_time_ns);
+
+    if (const jolt::Status st = jolt::sinks::write_chrome_trace(profile, trace_path); !st)
+      throw RunError(st.message);
+    std::printf("Trace:   %s\n", trace_path.c_str());
+    if (monitor)
+      std::printf(
+          "         metrics as instants; counter tracks: python3 "
+          "scripts/postprocess_trace.py %s\n",
+          trace_path.c_str());
+    if (measured.cpu_profiler)
+      write_cpu_profiles(*measured.cpu_profiler, pprof_rate->hz, out_abs + "/pprof", name + "_");
+    if (heap_svg) {
+      const std::string charts_dir = out_abs + "/flamecharts/" + name + "_" + stamp;
+      std::size_t charts = 0;
+      for (const jolt::heap::SnapshotSummary& s :
+           jolt::heap::collect_snapshots(profile, std::nullopt)) {
+        if (!is_stage_2_to_7(s.label)) continue;
+        if (charts == 0) create_folder(charts_dir);
+        const std::string path = charts_dir + "/" + s.label + "_flamechart.svg";
+        if (const jolt::Status st =
+                jolt::write_file_atomically(path, jolt::heap::render_flame_svg(s.label, s.stacks));
+            !st)
+          throw RunError("flame chart of " + s.label + ": " + st.message);
+        ++charts;
+      }
+      if (charts == 0) throw RunError("--heap-svg: the prover took no heap snapshot in stages 2-7");
+      std::printf(
+          "Flame charts: %zu in %s (one per heap snapshot of stages 2-7, taken after "
+          "each stage's prepare)\n",
+          charts, charts_dir.c_str());
+    }
+    return 0;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "jolt-run legacy profile: error: out of memory (outside the trace/prove/verify "
+                 "stages, which name their allocation); use a smaller --scale or free memory\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "jolt-run legacy profile: error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+// `jolt-run legacy <subcommand>`: `profile` is the one the legacy lane has.
+int run_legacy(int argc, char** argv) {
+  if (argc >= 2 && std::strcmp(argv[1], "profile") == 0) {
+    std::string arg0 = "jolt-run legacy profile";
+    std::vector<char*> args{arg0.data()};
+    for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
+    args.push_back(nullptr);
+    return run_legacy_profile(static_cast<int>(args.size() - 1), args.data());
+  }
+  const bool help =
+      argc >= 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0 ||
+                    std::strcmp(argv[1], "help") == 0);
+  (help ? std::cout : std::cerr)
+      << "usage: jolt-run legacy profile --name NAME --format chrome [--scale S] [--monitor] "
+         "[--pprof] [--heap-svg]\n"
+      << (help || argc < 2 ? std::string()
+                           : "jolt-run legacy: unknown subcommand '" + std::string(argv[1]) +
+                                 "' (the legacy lane has `profile`)\n")
+      << "`jolt-run legacy profile --help` describes the options.\n";
+  return help ? 0 : 2;
+}
+
+const CommandRegistration kLegacy{
+    "legacy", "the legacy prover's lane: `legacy profile` writes the legacy trace layout",
+    &run_legacy};
+
+}  // namespace
+}  // namespace jolt::core

@@ -121,16 +121,7 @@ class TraceWriter {
 // end that closed nothing is dropped, and spans closed at the Profile's end get their E last.
 void write_thread(TraceWriter& tw, const ThreadTrack& t, const SpanTree& tree, std::size_t thread,
                   const std::vector<CounterPoint>& counters) {
-  const std::size_t first = tree.thread_first[thread];
-  const std::size_t last_span = tree.thread_first[thread + 1];
-  // Spans of this thread by closing event, innermost first for one event.
-  std::vector<const ReplayedSpan*> closing;
-  closing.reserve(last_span - first);
-  for (std::size_t i = first; i < last_span; ++i) closing.push_back(&tree.spans[i]);
-  std::stable_sort(
-      closing.begin(), closing.end(), [](const ReplayedSpan* a, const ReplayedSpan* b) {
-        return a->end_event != b->end_event ? a->end_event < b->end_event : a->depth > b->depth;
-      });
+  const std::vector<const ReplayedSpan*> closing = spans_by_closing_event(tree, thread);
   std::size_t next_close = 0;
   std::uint64_t last = 0;
   std::size_t next_counter = 0;

@@ -17,7 +17,9 @@
 #include <string>
 #include <vector>
 
+#include <algorithm>
 #include <jolt/profile.hpp>
+#include <jolt/spans.hpp>
 
 namespace jolt::sinks {
 
@@ -52,6 +54,22 @@ inline std::vector<std::uint32_t> counter_only_tids(const Profile& profile) {
       }
   }
   return {tids.begin(), tids.end()};
+}
+
+// The spans of thread `thread` of the replayed tree in the order a trace closes them: by closing
+// event, innermost first for one event (the E events a trace writes at each end).
+inline std::vector<const ReplayedSpan*> spans_by_closing_event(const SpanTree& tree,
+                                                               std::size_t thread) {
+  const std::size_t first = tree.thread_first[thread];
+  const std::size_t last_span = tree.thread_first[thread + 1];
+  std::vector<const ReplayedSpan*> closing;
+  closing.reserve(last_span - first);
+  for (std::size_t i = first; i < last_span; ++i) closing.push_back(&tree.spans[i]);
+  std::stable_sort(
+      closing.begin(), closing.end(), [](const ReplayedSpan* a, const ReplayedSpan* b) {
+        return a->end_event != b->end_event ? a->end_event < b->end_event : a->depth > b->depth;
+      });
+  return closing;
 }
 
 }  // namespace jolt::sinks

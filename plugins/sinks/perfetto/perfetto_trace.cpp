@@ -279,15 +279,7 @@ class Sequence {
 // One thread's events in recorded order, as chrome_trace.cpp's write_thread renders them.
 bool write_thread(Sequence& seq, const ThreadTrack& t, const SpanTree& tree, std::size_t thread,
                   const std::vector<CounterPoint>& counters) {
-  const std::size_t first = tree.thread_first[thread];
-  const std::size_t last_span = tree.thread_first[thread + 1];
-  std::vector<const ReplayedSpan*> closing;
-  closing.reserve(last_span - first);
-  for (std::size_t i = first; i < last_span; ++i) closing.push_back(&tree.spans[i]);
-  std::stable_sort(
-      closing.begin(), closing.end(), [](const ReplayedSpan* a, const ReplayedSpan* b) {
-        return a->end_event != b->end_event ? a->end_event < b->end_event : a->depth > b->depth;
-      });
+  const std::vector<const ReplayedSpan*> closing = spans_by_closing_event(tree, thread);
   std::size_t next_close = 0, next_counter = 0;
   std::uint64_t last = 0;
   bool ok = true;

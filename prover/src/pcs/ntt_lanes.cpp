@@ -213,16 +213,18 @@ JOLT_LANES_INLINE void butterfly(Lanes& lo, Lanes& hi, const Lanes& w, unsigned 
 }
 
 // x < 128·r → x mod r, by conditional subtraction of 64r, 32r, …, r.
+// x ← x − c·r in the lanes where that is not negative.
+JOLT_LANES_INLINE void subtract_where_at_least(Lanes& x, unsigned c) {
+  const Limbs5& cr = kMultiples.m[c];
+  Lanes d;
+  for (int k = 0; k < 5; ++k) d.v[k] = _mm512_sub_epi64(x.v[k], bcast(cr.v[k]));
+  normalize(d);
+  const __mmask8 keep = _mm512_cmpge_epi64_mask(d.v[4], _mm512_setzero_si512());
+  for (int k = 0; k < 5; ++k) x.v[k] = _mm512_mask_blend_epi64(keep, x.v[k], d.v[k]);
+}
+
 JOLT_LANES_INLINE void reduce(Lanes& x) {
-  const __m512i zero = _mm512_setzero_si512();
-  for (unsigned c = 64; c >= 1; c /= 2) {
-    const Limbs5& cr = kMultiples.m[c];
-    Lanes d;
-    for (int k = 0; k < 5; ++k) d.v[k] = _mm512_sub_epi64(x.v[k], bcast(cr.v[k]));
-    normalize(d);
-    const __mmask8 keep = _mm512_cmpge_epi64_mask(d.v[4], zero);
-    for (int k = 0; k < 5; ++k) x.v[k] = _mm512_mask_blend_epi64(keep, x.v[k], d.v[k]);
-  }
+  for (unsigned c = 64; c >= 1; c /= 2) subtract_where_at_least(x, c);
 }
 
 // The multiple of r that bounds hi·w when hi < b·r and w < r: hi·w/2^256 + r < (0.1892·b + 1)·r.
@@ -253,6 +255,19 @@ JOLT_LANES_FN void reduce_groups(std::uint64_t* g, std::size_t count) {
     reduce(x);
     store_group(g + i * kWordsPerGroup, x);
   }
+}
+
+// The multiple of r the next layer adds to the differences (product_bound of the current bound);
+// first reduces the groups below r when the layer would take the bound past max_bound.
+JOLT_LANES_FN unsigned next_layer_bound(unsigned& bound, std::uint64_t* g, std::size_t groups,
+                                        unsigned max_bound) {
+  if (bound + product_bound(bound) > max_bound) {
+    reduce_groups(g, groups);
+    bound = 1;
+  }
+  const unsigned c = product_bound(bound);
+  bound += c;
+  return c;
 }
 
 bool cpu_has_lanes() {
@@ -300,12 +315,7 @@ JOLT_LANES_FN void block_layers(Fr* blk, std::size_t B, std::size_t first_len,
   for (std::size_t i = 0; i < groups; ++i) store_group(g + i * kWordsPerGroup, load8(blk + 8 * i));
   unsigned bound = 1;
   for (std::size_t len = first_len; len <= B; len <<= 1) {
-    unsigned c = product_bound(bound);
-    if (bound + c > max_bound) {
-      reduce_groups(g, groups);
-      bound = 1;
-      c = product_bound(bound);
-    }
+    const unsigned c = next_layer_bound(bound, g, groups, max_bound);
     const std::size_t hv = len / 16;  // groups per half
     for (std::size_t base = 0; base < groups; base += 2 * hv)
       for (std::size_t j = 0; j < hv; ++j) {
@@ -319,7 +329,6 @@ JOLT_LANES_FN void block_layers(Fr* blk, std::size_t B, std::size_t first_len,
         store_group(lo_p, lo);
         store_group(hi_p, hi);
       }
-    bound += c;
   }
   for (std::size_t i = 0; i < groups; ++i) {
     Lanes x = load_group(g + i * kWordsPerGroup);
@@ -341,12 +350,7 @@ JOLT_LANES_FN void strip_layers(Fr* v, std::size_t M, std::size_t B, std::size_t
       store_group(g + (c * gw + u) * kWordsPerGroup, load8(v + c * B + j0 + 8 * u));
   unsigned bound = 1;
   for (std::size_t len = 2 * B; len <= M; len <<= 1) {
-    unsigned c = product_bound(bound);
-    if (bound + c > max_bound) {
-      reduce_groups(g, groups);
-      bound = 1;
-      c = product_bound(bound);
-    }
+    const unsigned c = next_layer_bound(bound, g, groups, max_bound);
     const std::size_t hrows = len / 2 / B, step = (M / len) * tw_stride;
     for (std::size_t c0 = 0; c0 < rows; c0 += 2 * hrows)
       for (std::size_t r = 0; r < hrows; ++r)
@@ -359,7 +363,6 @@ JOLT_LANES_FN void strip_layers(Fr* v, std::size_t M, std::size_t B, std::size_t
           store_group(lo_p, lo);
           store_group(hi_p, hi);
         }
-    bound += c;
   }
   for (std::size_t c = 0; c < rows; ++c)
     for (std::size_t u = 0; u < gw; ++u) {
@@ -371,16 +374,10 @@ JOLT_LANES_FN void strip_layers(Fr* v, std::size_t M, std::size_t B, std::size_t
 
 JOLT_LANES_FN void mul_arrays(const Fr* a, const Fr* b, Fr* out, std::size_t n) {
   if (n % 8 != 0) throw std::invalid_argument("basefold lanes: mul_arrays needs a multiple of 8");
-  const __m512i zero = _mm512_setzero_si512();
-  const Limbs5& r = kMultiples.m[1];
   for (std::size_t i = 0; i < n; i += 8) {
     Lanes x = mont_mul(load8(a + i), load8(b + i));
     // a, b < r give x < r·r/2^256 + r < 2r: one conditional subtraction.
-    Lanes d;
-    for (int k = 0; k < 5; ++k) d.v[k] = _mm512_sub_epi64(x.v[k], bcast(r.v[k]));
-    normalize(d);
-    const __mmask8 keep = _mm512_cmpge_epi64_mask(d.v[4], zero);
-    for (int k = 0; k < 5; ++k) x.v[k] = _mm512_mask_blend_epi64(keep, x.v[k], d.v[k]);
+    subtract_where_at_least(x, 1);
     store8(out + i, x);
   }
 }

@@ -9,7 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-deletion}
-targets=(pcs_tests prover_engine_tests prover_pipeline_tests prover_traced_tests basefold_tests)
+targets=(pcs_tests prover_engine_tests prover_pipeline_tests prover_traced_tests basefold_tests
+  prover_lookup_tests)
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DJOLT_CHECK_DELETION=ON \
   -DJOLT_WERROR=ON ${CMAKE_CXX_COMPILER_LAUNCHER:+-DCMAKE_CXX_COMPILER_LAUNCHER=$CMAKE_CXX_COMPILER_LAUNCHER} \
@@ -60,6 +61,7 @@ first_target() {
   case "$1" in
     pcs.basefold.*) echo basefold_tests ;;
     pcs.*) echo pcs_tests ;;
+    lookups.*) echo prover_lookup_tests ;;
     *) echo prover_pipeline_tests ;;
   esac
 }

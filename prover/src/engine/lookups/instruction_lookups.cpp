@@ -1,0 +1,702 @@
+#include <jolt/prover/lookups/instruction_lookups.hpp>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+#include <array>
+#include <chrono>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include <jolt/prover/lookups/instruction_tables.hpp>
+#include <jolt/prover/poly/eq.hpp>
+#include <jolt/prover/poly/multilinear.hpp>
+#include <jolt/prover/sumcheck/naive_kernel.hpp>
+#include <jolt/prover/verify_check.hpp>
+
+namespace jolt::prover::lookups {
+
+namespace {
+
+constexpr std::size_t kLeft = static_cast<std::size_t>(LookupTable::LeftOperand);
+constexpr std::size_t kRight = static_cast<std::size_t>(LookupTable::RightOperand);
+constexpr std::size_t kIdentity = static_cast<std::size_t>(LookupTable::Identity);
+constexpr std::size_t kGrain = 1024;
+
+thread_local ReadRafTimings g_timings;
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+unsigned key_bits_of(unsigned word_bits) {
+  return 2 * word_bits;
+}
+unsigned phase_bits(unsigned word_bits) {
+  return key_bits_of(word_bits) < kPhaseBits ? key_bits_of(word_bits) : kPhaseBits;
+}
+unsigned chunk_bits(unsigned word_bits) {
+  return key_bits_of(word_bits) < kVirtualChunkBits ? key_bits_of(word_bits) : kVirtualChunkBits;
+}
+
+void check_width(unsigned word_bits) {
+  const unsigned kb = key_bits_of(word_bits);
+  if (word_bits < 2 || word_bits > 32 || kb % phase_bits(word_bits) != 0 ||
+      kb % chunk_bits(word_bits) != 0 || !std::has_single_bit(word_bits))
+    throw std::invalid_argument("instruction lookups: word width " + std::to_string(word_bits) +
+                                " is not a power of two in [2, 32]");
+}
+
+Fr times_small(const Fr& scaled, std::int64_t v) {
+  return v >= 0 ? Fr::mul_small(scaled, static_cast<std::uint64_t>(v))
+                : -Fr::mul_small(scaled, static_cast<std::uint64_t>(-v));
+}
+
+// The γ-coefficient of each table group in the read-raf sum.
+std::array<Fr, kNumTables> group_coefficients(const Fr& gamma) {
+  std::array<Fr, kNumTables> c;
+  for (std::size_t t = 0; t < kNumInstructionTables; ++t) c[t] = Fr::one();
+  c[kLeft] = gamma;
+  c[kRight] = gamma * gamma;
+  c[kIdentity] = gamma * gamma;
+  return c;
+}
+
+// The groups a cycle contributes to: its table (if any), then Left and Right or Identity.
+template <class F>
+void for_each_group(std::uint8_t table, std::uint8_t raf, F&& f) {
+  if (table != kNoTable) f(static_cast<std::size_t>(table));
+  if (raf) {
+    f(kIdentity);
+  } else {
+    f(kLeft);
+    f(kRight);
+  }
+}
+
+// The read-raf kernel: 2W address rounds in phases, then ℓ cycle rounds (delegated to a product
+// NaiveKernel over eq, the n_virt chunk tables and the combined table value c).
+class ReadRafKernel final : public SumcheckKernel {
+ public:
+  ReadRafKernel(const InstructionLookupWitness& w, std::span<const Fr> r_cycle, const Fr& gamma)
+      : w_(w),
+        r_cycle_(r_cycle.begin(), r_cycle.end()),
+        coef_(group_coefficients(gamma)),
+        key_bits_(key_bits_of(w.word_bits)),
+        phase_bits_(phase_bits(w.word_bits)),
+        n_virt_(virtual_chunks(w.word_bits)) {
+    for (std::size_t g = 0; g < kNumTables; ++g) {
+      const auto t = static_cast<LookupTable>(g);
+      specs_.push_back(TableSpec::make(t, w.word_bits));
+      prefix_[g].resize(specs_[g].states());
+      for (std::size_t i = 0; i < specs_[g].states(); ++i)
+        prefix_[g][i] = Fr::from_i64(specs_[g].init()[i]);
+    }
+    for (std::size_t j = 0; j < w.cycles(); ++j)
+      for_each_group(w.tables[j], w.raf[j], [&](std::size_t g) { used_[g] = true; });
+    weights_ = EqPolynomial::evals(r_cycle_);
+    g_timings = ReadRafTimings{};
+    g_timings.phase_seconds.assign(key_bits_ / phase_bits_, 0.0);
+  }
+
+  const KernelLabels& labels() const override {
+    static const KernelLabels l{"InstructionReadRaf::prepare", "InstructionReadRaf::prove_round",
+                                "InstructionReadRaf::finish_rounds"};
+    return l;
+  }
+  std::size_t num_rounds() const override { return key_bits_ + r_cycle_.size(); }
+  std::size_t degree() const override { return n_virt_ + 2; }
+
+  std::vector<Fr> prove_round(const std::optional<Fr>& bind, std::size_t round,
+                              const Fr& previous_claim) override {
+    if (bind) take_challenge(*bind, round - 1);
+    const auto t0 = std::chrono::steady_clock::now();
+    if (round < key_bits_) {
+      if (round % phase_bits_ == 0) start_phase(round / phase_bits_);
+      std::vector<Fr> evals = address_round();
+      g_timings.phase_seconds[round / phase_bits_] += seconds_since(t0);
+      return evals;
+    }
+    if (round == key_bits_) start_cycle_rounds();
+    const std::size_t inner = round - key_bits_;
+    std::vector<Fr> evals =
+        cycle_->prove_round(inner == 0 ? std::nullopt : bind, inner, previous_claim);
+    g_timings.cycle_seconds += seconds_since(t0);
+    return evals;
+  }
+
+  // ℓ ≥ 1 (the witness has at least two cycles), so the last round is a cycle round.
+  void finish_rounds(const Fr& bind) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    cycle_->finish_rounds(bind);
+    r5_.push_back(bind);
+    g_timings.cycle_seconds += seconds_since(t0);
+  }
+
+  std::vector<Fr> output_claims() const override {
+    std::vector<Fr> leaves = cycle_->output_claims();  // eq, ra_0..ra_{n-1}, c
+    std::vector<Fr> out(leaves.begin() + 1,
+                        leaves.begin() + 1 + static_cast<std::ptrdiff_t>(n_virt_));
+    // flag_t(r5) and raf(r5): one pass with eq(r5, ·).
+    const std::vector<Fr> e = EqPolynomial::evals(r5_);
+    std::array<Fr, kNumInstructionTables> flags{};
+    Fr raf;
+    for (std::size_t j = 0; j < w_.cycles(); ++j) {
+      if (w_.tables[j] != kNoTable) flags[w_.tables[j]] += e[j];
+      if (w_.raf[j]) raf += e[j];
+    }
+    out.insert(out.end(), flags.begin(), flags.end());
+    out.push_back(raf);
+    return out;
+  }
+
+  void visit_heap(jolt::HeapVisitor& v) const override {
+    jolt::HeapScope s(v, "InstructionReadRaf");
+    v.bytes("weights", weights_.capacity() * sizeof(Fr));
+    std::uint64_t pq = 0;
+    for (std::size_t g = 0; g < kNumTables; ++g)
+      for (std::size_t i = 0; i < p_[g].size(); ++i)
+        pq += (p_[g][i].capacity() + q_[g][i].capacity()) * sizeof(Fr);
+    v.bytes("phase_tables", pq);
+    if (cycle_) cycle_->visit_heap(v);
+  }
+
+ private:
+  // Records the challenge of `round`; binds the phase tables, or ends the phase.
+  void take_challenge(const Fr& r, std::size_t round) {
+    if (round >= key_bits_) {
+      r5_.push_back(r);
+      return;
+    }
+    r_addr_.push_back(r);
+    if ((round + 1) % phase_bits_ != 0) {
+      for (std::size_t g = 0; g < kNumTables; ++g)
+        for (std::size_t i = 0; i < p_[g].size(); ++i) {
+          bind_top(p_[g][i], r);
+          bind_top(q_[g][i], r);
+        }
+      return;
+    }
+    end_phase(round / phase_bits_);
+  }
+
+  static void bind_top(std::vector<Fr>& t, const Fr& r) {
+    const std::size_t h = t.size() / 2;
+    for (std::size_t i = 0; i < h; ++i) t[i] = t[i] + r * (t[i + h] - t[i]);
+    t.resize(h);
+  }
+
+  unsigned suffix_pairs(std::size_t phase) const {
+    return static_cast<unsigned>((key_bits_ - phase_bits_ * (phase + 1)) / 2);
+  }
+  std::uint64_t chunk_of(std::uint64_t key, std::size_t phase) const {
+    return (key >> (2 * suffix_pairs(phase))) & ((std::uint64_t{1} << phase_bits_) - 1);
+  }
+
+  // Q_{g,i}(chunk) = Σ weight(j)·S_{g,i}(suffix of key(j)) over g's cycles; P_{g,i}(chunk) the
+  // prefix state after the bound chunks and this chunk's bits.
+  void start_phase(std::size_t phase) {
+    const std::size_t size = std::size_t{1} << phase_bits_;
+    const unsigned n_suf = suffix_pairs(phase);
+    using Acc = std::array<std::vector<Fr>, kNumTables>;  // g → m_g·size, row-major by i
+    auto empty = [&] {
+      Acc a;
+      for (std::size_t g = 0; g < kNumTables; ++g)
+        if (used_[g]) a[g].assign(specs_[g].states() * size, Fr::zero());
+      return a;
+    };
+    Acc q = tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, w_.cycles(), kGrain), empty(),
+        [&](const tbb::blocked_range<std::size_t>& range, Acc acc) {
+          std::array<std::int64_t, kMaxStates> s{};
+          for (std::size_t j = range.begin(); j < range.end(); ++j) {
+            if (weights_[j].is_zero()) continue;
+            const Fr scaled = weights_[j].scaled_for_small();
+            const std::uint64_t key = w_.keys[j];
+            const std::size_t c = chunk_of(key, phase);
+            for_each_group(w_.tables[j], w_.raf[j], [&](std::size_t g) {
+              const TableSpec& spec = specs_[g];
+              spec.suffix(key, n_suf, s);
+              for (std::size_t i = 0; i < spec.states(); ++i)
+                if (s[i] != 0) acc[g][i * size + c] += times_small(scaled, s[i]);
+            });
+          }
+          return acc;
+        },
+        [&](Acc a, const Acc& b) {
+          for (std::size_t g = 0; g < kNumTables; ++g)
+            for (std::size_t k = 0; k < a[g].size(); ++k) a[g][k] += b[g][k];
+          return a;
+        });
+    const unsigned first_pair = static_cast<unsigned>(key_bits_ / 2 - 1 - phase * phase_bits_ / 2);
+    for (std::size_t g = 0; g < kNumTables; ++g) {
+      p_[g].clear();
+      q_[g].clear();
+      if (!used_[g]) continue;
+      const std::size_t m = specs_[g].states();
+      p_[g].assign(m, std::vector<Fr>(size));
+      q_[g].assign(m, std::vector<Fr>(size));
+      std::array<Fr, kMaxStates> state;
+      for (std::size_t c = 0; c < size; ++c) {
+        for (std::size_t i = 0; i < m; ++i) state[i] = prefix_[g][i];
+        specs_[g].advance_state_bits(std::span<Fr>(state.data(), m), first_pair, phase_bits_ / 2,
+                                     c);
+        for (std::size_t i = 0; i < m; ++i) {
+          p_[g][i][c] = state[i];
+          q_[g][i][c] = q[g][i * size + c];
+        }
+      }
+    }
+  }
+
+  // Σ_g coef_g Σ_i Σ_x P_{g,i}(X, x)·Q_{g,i}(X, x) at X = 0 .. degree().
+  std::vector<Fr> address_round() const {
+    const std::size_t d = degree();
+    std::vector<Fr> evals(d + 1);
+    for (std::size_t g = 0; g < kNumTables; ++g) {
+      std::vector<Fr> ge(d + 1);
+      for (std::size_t i = 0; i < p_[g].size(); ++i) {
+        const std::vector<Fr>& p = p_[g][i];
+        const std::vector<Fr>& q = q_[g][i];
+        const std::size_t h = p.size() / 2;
+        for (std::size_t x = 0; x < h; ++x) {
+          const Fr dp = p[x + h] - p[x], dq = q[x + h] - q[x];
+          Fr pv = p[x], qv = q[x];
+          for (std::size_t t = 0; t <= d; ++t) {
+            ge[t] += pv * qv;
+            pv += dp;
+            qv += dq;
+          }
+        }
+      }
+      for (std::size_t t = 0; t <= d; ++t) evals[t] += coef_[g] * ge[t];
+    }
+    return evals;
+  }
+
+  // After a phase's last challenge: the prefix states absorb the phase's challenges and every
+  // cycle's weight gains eq(challenges, its chunk).
+  void end_phase(std::size_t phase) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::span<const Fr> r(r_addr_.data() + phase * phase_bits_, phase_bits_);
+    const unsigned first_pair = static_cast<unsigned>(key_bits_ / 2 - 1 - phase * phase_bits_ / 2);
+    for (std::size_t g = 0; g < kNumTables; ++g) {
+      specs_[g].advance_state(prefix_[g], first_pair, r);
+      p_[g].clear();
+      q_[g].clear();
+    }
+    const std::vector<Fr> e = EqPolynomial::evals(r);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, w_.cycles(), kGrain),
+                      [&](const tbb::blocked_range<std::size_t>& range) {
+                        for (std::size_t j = range.begin(); j < range.end(); ++j)
+                          weights_[j] = weights_[j] * e[chunk_of(w_.keys[j], phase)];
+                      });
+    g_timings.phase_seconds[phase] += seconds_since(t0);
+  }
+
+  // The cycle rounds' tables: eq(r, j), ra_v(r_addr_v, j) and c(r_addr, j).
+  void start_cycle_rounds() {
+    std::array<Fr, kNumTables> val;
+    for (std::size_t g = 0; g < kNumTables; ++g) {
+      Fr v;
+      for (std::size_t i = 0; i < specs_[g].states(); ++i)
+        if (specs_[g].out()[i] != 0) v += prefix_[g][i] * Fr::from_i64(specs_[g].out()[i]);
+      val[g] = v;
+    }
+    // c per (table, raf) class.
+    std::array<std::array<Fr, 2>, kNumInstructionTables + 1> cls;
+    for (std::size_t t = 0; t <= kNumInstructionTables; ++t)
+      for (unsigned raf = 0; raf < 2; ++raf) {
+        Fr c = t < kNumInstructionTables ? val[t] : Fr::zero();
+        c += raf ? coef_[kIdentity] * val[kIdentity]
+                 : coef_[kLeft] * val[kLeft] + coef_[kRight] * val[kRight];
+        cls[t][raf] = c;
+      }
+    const unsigned cb = chunk_bits(w_.word_bits);
+    std::vector<std::vector<Fr>> chunk_eq(n_virt_);
+    for (std::size_t v = 0; v < n_virt_; ++v)
+      chunk_eq[v] = EqPolynomial::evals(std::span<const Fr>(r_addr_.data() + v * cb, cb));
+    const std::size_t n = w_.cycles();
+    std::vector<std::vector<Fr>> leaves(n_virt_ + 2, std::vector<Fr>(n));
+    leaves[0] = EqPolynomial::evals(r_cycle_);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, kGrain),
+                      [&](const tbb::blocked_range<std::size_t>& range) {
+                        for (std::size_t j = range.begin(); j < range.end(); ++j) {
+                          const std::uint64_t key = w_.keys[j];
+                          for (std::size_t v = 0; v < n_virt_; ++v) {
+                            const unsigned shift = static_cast<unsigned>(key_bits_ - cb * (v + 1));
+                            leaves[1 + v][j] = chunk_eq[v][(key >> shift) & ((1ull << cb) - 1)];
+                          }
+                          const std::size_t t =
+                              w_.tables[j] == kNoTable ? kNumInstructionTables : w_.tables[j];
+                          leaves[n_virt_ + 1][j] = cls[t][w_.raf[j] ? 1 : 0];
+                        }
+                      });
+    weights_.clear();
+    weights_.shrink_to_fit();
+    Expr product;
+    std::vector<Linear> factors;
+    for (std::uint32_t l = 0; l < n_virt_ + 2; ++l) factors.push_back(Linear::leaf(l));
+    product.add_product(Fr::one(), factors);
+    static const KernelLabels inner{"InstructionReadRafCycle::prepare",
+                                    "InstructionReadRafCycle::prove_round",
+                                    "InstructionReadRafCycle::finish_rounds"};
+    cycle_ = std::make_unique<NaiveKernel>(inner, std::move(leaves), std::move(product));
+  }
+
+  const InstructionLookupWitness& w_;
+  std::vector<Fr> r_cycle_;
+  std::array<Fr, kNumTables> coef_;
+  std::size_t key_bits_, phase_bits_, n_virt_;
+  std::vector<TableSpec> specs_;
+  std::array<bool, kNumTables> used_{};
+  std::array<std::vector<Fr>, kNumTables> prefix_;
+  std::array<std::vector<std::vector<Fr>>, kNumTables> p_, q_;
+  std::vector<Fr> weights_;
+  std::vector<Fr> r_addr_, r5_;
+  std::unique_ptr<NaiveKernel> cycle_;
+};
+
+// RA virtualization and booleanity over the key-bit columns, one member of degree chunk + 1:
+//   Σ_j eq(r5, j)·Σ_v β^v Π_{b ∈ v} (r_b·bit_b(j) + (1 − r_b)(1 − bit_b(j)))
+//     + Σ_j eq(ρ, j)·Σ_b ζ^b (bit_b(j)² − bit_b(j)).
+// Round 0 reads the bits as bytes; the bound tables are Fr from round 1 on.
+class KeyBitsKernel final : public SumcheckKernel {
+ public:
+  KeyBitsKernel(const InstructionLookupWitness& w, std::span<const Fr> r_addr,
+                std::span<const Fr> r5, const Fr& beta, std::span<const Fr> rho, const Fr& zeta)
+      : w_(w),
+        r_addr_(r_addr.begin(), r_addr.end()),
+        key_bits_(key_bits_of(w.word_bits)),
+        cb_(chunk_bits(w.word_bits)),
+        rounds_(r5.size()),
+        eq5_(EqPolynomial::evals(r5)),
+        eq_rho_(EqPolynomial::evals(rho)) {
+    Fr p = Fr::one();
+    for (std::size_t v = 0; v < key_bits_ / cb_; ++v, p = p * beta) beta_pow_.push_back(p);
+    p = Fr::one();
+    for (std::size_t b = 0; b < key_bits_; ++b, p = p * zeta) zeta_pow_.push_back(p);
+    for (const Fr& r : r_addr_) {
+      one_minus_r_.push_back(Fr::one() - r);
+      two_r_minus_one_.push_back(r.dbl() - Fr::one());
+    }
+  }
+
+  const KernelLabels& labels() const override {
+    static const KernelLabels l{"InstructionRaVirtualization::prepare",
+                                "InstructionRaVirtualization::prove_round",
+                                "InstructionRaVirtualization::finish_rounds"};
+    return l;
+  }
+  std::size_t num_rounds() const override { return rounds_; }
+  std::size_t degree() const override { return cb_ + 1; }
+
+  std::vector<Fr> prove_round(const std::optional<Fr>& bind, std::size_t, const Fr&) override {
+    if (bind) bind_all(*bind);
+    const std::size_t d = degree();
+    const std::size_t half = eq5_.size() / 2;
+    // Per pair (x, x + half), each factor and each bit is affine in X. The RA part is evaluated
+    // at X = 0 .. d (products of cb_ affine factors); the booleanity part is accumulated as the
+    // coefficients of eq(ρ)·Σ ζ^b (bit² − bit), a cubic, and evaluated at the end.
+    struct Sums {
+      std::vector<Fr> ra;              // at X = 0 .. d
+      std::array<Fr, 4> booleanity{};  // coefficients of X^0 .. X^3
+    };
+    Sums zero{std::vector<Fr>(d + 1), {}};
+    Sums s = tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, half, kGrain), zero,
+        [&](const tbb::blocked_range<std::size_t>& range, Sums acc) {
+          std::vector<Fr> f(key_bits_), df(key_bits_);
+          for (std::size_t x = range.begin(); x < range.end(); ++x) {
+            Fr q0, q1, q2;  // Σ ζ^b (bit² − bit) = q0 + q1·X + q2·X²
+            for (std::size_t b = 0; b < key_bits_; ++b) {
+              const Fr lo = bit(b, x);
+              const Fr diff = bit(b, x + half) - lo;
+              f[b] = one_minus_r_[b] + two_r_minus_one_[b] * lo;
+              df[b] = two_r_minus_one_[b] * diff;
+              q0 += zeta_pow_[b] * (lo * lo - lo);
+              q1 += zeta_pow_[b] * ((lo.dbl() - Fr::one()) * diff);
+              q2 += zeta_pow_[b] * (diff * diff);
+            }
+            const Fr er = eq_rho_[x], der = eq_rho_[x + half] - er;
+            acc.booleanity[0] += er * q0;
+            acc.booleanity[1] += er * q1 + der * q0;
+            acc.booleanity[2] += er * q2 + der * q1;
+            acc.booleanity[3] += der * q2;
+            Fr e5 = eq5_[x];
+            const Fr de5 = eq5_[x + half] - e5;
+            for (std::size_t t = 0; t <= d; ++t) {
+              Fr ra_sum;
+              for (std::size_t v = 0; v < beta_pow_.size(); ++v) {
+                Fr prod = f[v * cb_];
+                for (std::size_t q = 1; q < cb_; ++q) prod = prod * f[v * cb_ + q];
+                ra_sum += beta_pow_[v] * prod;
+              }
+              acc.ra[t] += e5 * ra_sum;
+              for (std::size_t b = 0; b < key_bits_; ++b) f[b] += df[b];
+              e5 += de5;
+            }
+          }
+          return acc;
+        },
+        [](Sums a, const Sums& b) {
+          for (std::size_t t = 0; t < a.ra.size(); ++t) a.ra[t] += b.ra[t];
+          for (std::size_t k = 0; k < 4; ++k) a.booleanity[k] += b.booleanity[k];
+          return a;
+        });
+    std::vector<Fr> evals(d + 1);
+    for (std::size_t t = 0; t <= d; ++t) {
+      const Fr x = Fr::from_u64(t);
+      evals[t] = s.ra[t] + s.booleanity[0] +
+                 x * (s.booleanity[1] + x * (s.booleanity[2] + x * s.booleanity[3]));
+    }
+    return evals;
+  }
+
+  void finish_rounds(const Fr& r) override { bind_all(r); }
+
+  std::vector<Fr> output_claims() const override {
+    std::vector<Fr> out(key_bits_);
+    for (std::size_t b = 0; b < key_bits_; ++b) out[b] = bit(b, 0);
+    return out;
+  }
+
+  void visit_heap(jolt::HeapVisitor& v) const override {
+    jolt::HeapScope s(v, "InstructionRaVirtualization");
+    std::uint64_t bytes = (eq5_.capacity() + eq_rho_.capacity()) * sizeof(Fr);
+    for (const auto& t : bits_) bytes += t.capacity() * sizeof(Fr);
+    v.bytes("tables", bytes);
+  }
+
+ private:
+  // Bit b (key bit 2W − 1 − b, i.e. r_addr's order) at index x of the current tables.
+  Fr bit(std::size_t b, std::size_t x) const {
+    if (bits_.empty()) return (w_.keys[x] >> (key_bits_ - 1 - b)) & 1 ? Fr::one() : Fr::zero();
+    return bits_[b][x];
+  }
+
+  void bind_all(const Fr& r) {
+    const std::size_t half = eq5_.size() / 2;
+    if (bits_.empty()) {
+      bits_.assign(key_bits_, std::vector<Fr>(half));
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half, kGrain),
+                        [&](const tbb::blocked_range<std::size_t>& range) {
+                          for (std::size_t x = range.begin(); x < range.end(); ++x)
+                            for (std::size_t b = 0; b < key_bits_; ++b) {
+                              const unsigned sh = static_cast<unsigned>(key_bits_ - 1 - b);
+                              const bool lo = (w_.keys[x] >> sh) & 1;
+                              const bool hi = (w_.keys[x + half] >> sh) & 1;
+                              bits_[b][x] = lo == hi ? (lo ? Fr::one() : Fr::zero())
+                                                     : (hi ? r : Fr::one() - r);
+                            }
+                        });
+    } else {
+      tbb::parallel_for(std::size_t{0}, key_bits_, [&](std::size_t b) {
+        for (std::size_t x = 0; x < half; ++x)
+          bits_[b][x] = bits_[b][x] + r * (bits_[b][x + half] - bits_[b][x]);
+        bits_[b].resize(half);
+      });
+    }
+    for (auto* t : {&eq5_, &eq_rho_}) {
+      for (std::size_t x = 0; x < half; ++x) (*t)[x] = (*t)[x] + r * ((*t)[x + half] - (*t)[x]);
+      t->resize(half);
+    }
+  }
+
+  const InstructionLookupWitness& w_;
+  std::vector<Fr> r_addr_;
+  std::size_t key_bits_, cb_, rounds_;
+  std::vector<Fr> eq5_, eq_rho_;
+  std::vector<Fr> beta_pow_, zeta_pow_, one_minus_r_, two_r_minus_one_;
+  std::vector<std::vector<Fr>> bits_;
+};
+
+std::vector<Fr> absorb_and_draw_gamma(const InstructionLookupClaims& c, Transcript& tr) {
+  tr.absorb_frs("lookups_claims", std::vector<Fr>{c.output, c.left, c.right});
+  return {tr.challenge("lookups_gamma")};
+}
+
+}  // namespace
+
+std::size_t virtual_chunks(unsigned word_bits) {
+  return key_bits_of(word_bits) / chunk_bits(word_bits);
+}
+
+void InstructionLookupWitness::validate() const {
+  check_width(word_bits);
+  const std::size_t n = keys.size();
+  if (n < 2 || !std::has_single_bit(n))
+    throw std::invalid_argument("instruction lookups: " + std::to_string(n) +
+                                " cycles; need a power of two ≥ 2");
+  if (tables.size() != n || raf.size() != n)
+    throw std::invalid_argument("instruction lookups: keys, tables and raf flags differ in length");
+  const unsigned kb = key_bits_of(word_bits);
+  for (std::size_t j = 0; j < n; ++j) {
+    if (kb < 64 && (keys[j] >> kb) != 0)
+      throw std::invalid_argument("instruction lookups: cycle " + std::to_string(j) +
+                                  " has a key wider than " + std::to_string(kb) + " bits");
+    if (tables[j] != kNoTable && tables[j] >= kNumInstructionTables)
+      throw std::invalid_argument("instruction lookups: cycle " + std::to_string(j) +
+                                  " names table " + std::to_string(tables[j]));
+    if (raf[j] > 1)
+      throw std::invalid_argument("instruction lookups: cycle " + std::to_string(j) +
+                                  " has a RAF flag that is not 0 or 1");
+  }
+}
+
+InstructionLookupClaims lookup_claims(const InstructionLookupWitness& w,
+                                      std::span<const Fr> r_cycle) {
+  w.validate();
+  const std::vector<Fr> e = EqPolynomial::evals(r_cycle);
+  if (e.size() != w.cycles())
+    throw std::invalid_argument("lookup_claims: the point does not match the cycle count");
+  InstructionLookupClaims c;
+  for (std::size_t j = 0; j < w.cycles(); ++j) {
+    const std::uint64_t key = w.keys[j];
+    if (w.tables[j] != kNoTable)
+      c.output +=
+          e[j] * Fr::from_u64(table_value(static_cast<LookupTable>(w.tables[j]), w.word_bits, key));
+    if (w.raf[j]) {
+      c.right += e[j] * Fr::from_u64(key);
+    } else {
+      c.left += e[j] * Fr::from_u64(left_of(key));
+      c.right += e[j] * Fr::from_u64(right_of(key));
+    }
+  }
+  return c;
+}
+
+InstructionLookupProof prove_instruction_lookups(const InstructionLookupWitness& w,
+                                                 std::span<const Fr> r_cycle,
+                                                 const InstructionLookupClaims& claims,
+                                                 Transcript& transcript, bool self_check) {
+  w.validate();
+  if ((std::size_t{1} << r_cycle.size()) != w.cycles())
+    throw std::invalid_argument("prove_instruction_lookups: the point has " +
+                                std::to_string(r_cycle.size()) + " coordinates for " +
+                                std::to_string(w.cycles()) + " cycles");
+  const Fr gamma = absorb_and_draw_gamma(claims, transcript)[0];
+  InstructionLookupProof proof;
+  std::vector<Fr> r_addr, r5;
+  {
+    ReadRafKernel k(w, r_cycle, gamma);
+    const Fr input = claims.output + gamma * claims.left + gamma * gamma * claims.right;
+    BatchProverOutput out = prove_batch({{&k, input}}, transcript, self_check);
+    proof.read_raf = std::move(out.proof);
+    proof.read_raf_outputs = out.member_outputs[0];
+    const std::size_t kb = key_bits_of(w.word_bits);
+    r_addr.assign(out.challenges.begin(), out.challenges.begin() + static_cast<std::ptrdiff_t>(kb));
+    r5.assign(out.challenges.begin() + static_cast<std::ptrdiff_t>(kb), out.challenges.end());
+  }
+  transcript.absorb_frs("lookups_read_raf_outputs", proof.read_raf_outputs);
+  const auto t0 = std::chrono::steady_clock::now();
+  const Fr beta = transcript.challenge("lookups_beta");
+  const Fr zeta = transcript.challenge("lookups_zeta");
+  const std::vector<Fr> rho = transcript.challenges("lookups_rho", r5.size());
+  const std::size_t n_virt = virtual_chunks(w.word_bits);
+  Fr input;
+  Fr p = Fr::one();
+  for (std::size_t v = 0; v < n_virt; ++v, p = p * beta) input += p * proof.read_raf_outputs[v];
+  KeyBitsKernel kb(w, r_addr, r5, beta, rho, zeta);
+  BatchProverOutput out = prove_batch({{&kb, input}}, transcript, self_check);
+  proof.key_bits = std::move(out.proof);
+  proof.key_bit_claims = out.member_outputs[0];
+  transcript.absorb_frs("lookups_key_bit_claims", proof.key_bit_claims);
+  g_timings.key_bits_seconds = seconds_since(t0);
+  return proof;
+}
+
+std::optional<VerifyError> verify_instruction_lookups(unsigned word_bits, std::size_t log_cycles,
+                                                      std::span<const Fr> r_cycle,
+                                                      const InstructionLookupClaims& claims,
+                                                      const InstructionLookupProof& proof,
+                                                      Transcript& transcript,
+                                                      InstructionLookupOpenings& out) {
+  const unsigned kb = key_bits_of(word_bits);
+  const std::size_t n_virt = virtual_chunks(word_bits);
+  JOLT_VERIFY("lookups.shape",
+              r_cycle.size() == log_cycles &&
+                  proof.read_raf_outputs.size() == n_virt + kNumInstructionTables + 1 &&
+                  proof.key_bit_claims.size() == kb,
+              "the lookup proof's claim counts do not match the statement");
+  const Fr gamma = absorb_and_draw_gamma(claims, transcript)[0];
+  SumcheckVerified v;
+  const Fr input = claims.output + gamma * claims.left + gamma * gamma * claims.right;
+  if (auto e = verify_batch({input}, {kb + log_cycles}, n_virt + 2, proof.read_raf, transcript, v))
+    return VerifyError{"lookups.read_raf." + e->check, e->message};
+  const std::vector<Fr> r_addr(v.challenges.begin(), v.challenges.begin() + kb);
+  const std::vector<Fr> r5(v.challenges.begin() + kb, v.challenges.end());
+  {
+    const std::array<Fr, kNumTables> coef = group_coefficients(gamma);
+    const std::vector<Fr>& o = proof.read_raf_outputs;
+    Fr ra = Fr::one();
+    for (std::size_t c = 0; c < n_virt; ++c) ra = ra * o[c];
+    Fr c_val;
+    for (std::size_t t = 0; t < kNumInstructionTables; ++t)
+      c_val += o[n_virt + t] *
+               TableSpec::make(static_cast<LookupTable>(t), word_bits).evaluate_mle(r_addr);
+    const Fr raf = o[n_virt + kNumInstructionTables];
+    auto val = [&](std::size_t g) {
+      return TableSpec::make(static_cast<LookupTable>(g), word_bits).evaluate_mle(r_addr);
+    };
+    c_val += (Fr::one() - raf) * (coef[kLeft] * val(kLeft) + coef[kRight] * val(kRight)) +
+             raf * coef[kIdentity] * val(kIdentity);
+    const Fr expected = v.coefficients[0] * EqPolynomial::evaluate(r_cycle, r5) * ra * c_val;
+    JOLT_VERIFY("lookups.read_raf.final", expected == v.final_claim,
+                "the read-raf sumcheck's last claim is not eq·Π ra·(table values at the read "
+                "address) for the claimed chunk and flag openings");
+  }
+  transcript.absorb_frs("lookups_read_raf_outputs", proof.read_raf_outputs);
+  const Fr beta = transcript.challenge("lookups_beta");
+  const Fr zeta = transcript.challenge("lookups_zeta");
+  const std::vector<Fr> rho = transcript.challenges("lookups_rho", log_cycles);
+  const unsigned cb = chunk_bits(word_bits);
+  Fr input2;
+  Fr p = Fr::one();
+  std::vector<Fr> beta_pow;
+  for (std::size_t c = 0; c < n_virt; ++c, p = p * beta) {
+    beta_pow.push_back(p);
+    input2 += p * proof.read_raf_outputs[c];
+  }
+  SumcheckVerified v2;
+  if (auto e = verify_batch({input2}, {log_cycles}, cb + 1, proof.key_bits, transcript, v2))
+    return VerifyError{"lookups.key_bits." + e->check, e->message};
+  {
+    const std::vector<Fr>& bits = proof.key_bit_claims;
+    Fr ra_sum;
+    for (std::size_t c = 0; c < n_virt; ++c) {
+      Fr prod = Fr::one();
+      for (std::size_t q = 0; q < cb; ++q) {
+        const std::size_t b = c * cb + q;
+        prod = prod * (r_addr[b] * bits[b] + (Fr::one() - r_addr[b]) * (Fr::one() - bits[b]));
+      }
+      ra_sum += beta_pow[c] * prod;
+    }
+    Fr bool_sum, z = Fr::one();
+    for (std::size_t b = 0; b < kb; ++b, z = z * zeta)
+      bool_sum += z * bits[b] * (bits[b] - Fr::one());
+    const Fr expected =
+        v2.coefficients[0] * (EqPolynomial::evaluate(r5, v2.challenges) * ra_sum +
+                              EqPolynomial::evaluate(rho, v2.challenges) * bool_sum);
+    JOLT_VERIFY("lookups.key_bits.final", expected == v2.final_claim,
+                "the key-bit sumcheck's last claim is not the RA virtualization plus booleanity "
+                "at the claimed key-bit openings");
+  }
+  transcript.absorb_frs("lookups_key_bit_claims", proof.key_bit_claims);
+  out.read_raf_point = r5;
+  out.flags.assign(
+      proof.read_raf_outputs.begin() + static_cast<std::ptrdiff_t>(n_virt),
+      proof.read_raf_outputs.begin() + static_cast<std::ptrdiff_t>(n_virt + kNumInstructionTables));
+  out.raf = proof.read_raf_outputs[n_virt + kNumInstructionTables];
+  out.bit_point = v2.challenges;
+  out.key_bits = proof.key_bit_claims;
+  return std::nullopt;
+}
+
+const ReadRafTimings& last_read_raf_timings() {
+  return g_timings;
+}
+
+}  // namespace jolt::prover::lookups

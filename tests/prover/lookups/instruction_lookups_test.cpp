@@ -10,6 +10,7 @@
 #include <jolt/prover/lookups/instruction_tables.hpp>
 #include <jolt/prover/poly/eq.hpp>
 #include <jolt/prover/poly/multilinear.hpp>
+#include <jolt/prover/sumcheck/naive_kernel.hpp>
 #include <random>
 #include <string>
 #include <vector>
@@ -305,4 +306,177 @@ TEST_CASE("malformed lookup witnesses are refused with the cycle named") {
   w = make_witness(8, 4, 1);
   w.raf.pop_back();
   CHECK_THROWS_AS(w.validate(), std::invalid_argument);
+}
+
+namespace {
+
+// A reference prover over dense tables (NaiveKernel) at small widths: ra(k, j) is any table over
+// (address, cycle), and the key bits any field values, so it also runs witnesses no integer key
+// describes. Same transcript order as prove_instruction_lookups.
+struct DenseLookupWitness {
+  unsigned word_bits;
+  std::size_t log_t;
+  std::vector<Fr> ra;                 // ra[k·T + j]
+  std::vector<std::vector<Fr>> bits;  // bits[b][j], key MSB first
+  std::vector<std::uint8_t> tables, raf;
+};
+
+DenseLookupWitness dense_of(const InstructionLookupWitness& w) {
+  DenseLookupWitness d{
+      w.word_bits, static_cast<std::size_t>(std::countr_zero(w.cycles())), {}, {}, w.tables, w.raf};
+  const unsigned kb = 2 * w.word_bits;
+  d.ra.assign((std::size_t{1} << kb) * w.cycles(), Fr::zero());
+  d.bits.assign(kb, std::vector<Fr>(w.cycles()));
+  for (std::size_t j = 0; j < w.cycles(); ++j) {
+    d.ra[w.keys[j] * w.cycles() + j] = Fr::one();
+    for (unsigned b = 0; b < kb; ++b)
+      d.bits[b][j] = ((w.keys[j] >> (kb - 1 - b)) & 1) ? Fr::one() : Fr::zero();
+  }
+  return d;
+}
+
+// The claims Σ_{k,j} eq(r, j)·ra(k, j)·(Val_t(k) | Left(k) | Right-or-Identity(k)).
+InstructionLookupClaims dense_claims(const DenseLookupWitness& d, const std::vector<Fr>& r) {
+  const std::vector<Fr> e = EqPolynomial::evals(r);
+  const std::size_t n = e.size();
+  InstructionLookupClaims c;
+  for (std::size_t k = 0; k < d.ra.size() / n; ++k)
+    for (std::size_t j = 0; j < n; ++j) {
+      const Fr wgt = e[j] * d.ra[k * n + j];
+      if (wgt.is_zero()) continue;
+      if (d.tables[j] != kNoTable)
+        c.output +=
+            wgt * Fr::from_u64(table_value(static_cast<LookupTable>(d.tables[j]), d.word_bits, k));
+      if (d.raf[j]) {
+        c.right += wgt * Fr::from_u64(k);
+      } else {
+        c.left += wgt * Fr::from_u64(left_of(k));
+        c.right += wgt * Fr::from_u64(right_of(k));
+      }
+    }
+  return c;
+}
+
+InstructionLookupProof prove_dense(const DenseLookupWitness& d, const std::vector<Fr>& r_cycle,
+                                   const InstructionLookupClaims& claims, Transcript& tr) {
+  static constexpr KernelLabels kLabels = {"ReferenceLookups::prepare",
+                                           "ReferenceLookups::prove_round",
+                                           "ReferenceLookups::finish_rounds"};
+  REQUIRE(virtual_chunks(d.word_bits) == 1);  // one 2W-bit chunk: ra itself
+  const unsigned kb = 2 * d.word_bits;
+  const std::size_t n = std::size_t{1} << d.log_t, keys = std::size_t{1} << kb;
+  tr.absorb_frs("lookups_claims", std::vector<Fr>{claims.output, claims.left, claims.right});
+  const Fr gamma = tr.challenge("lookups_gamma");
+  std::vector<Fr> val(kNumTables * keys);
+  for (std::size_t t = 0; t < kNumTables; ++t)
+    for (std::size_t k = 0; k < keys; ++k)
+      val[t * keys + k] = Fr::from_u64(table_value(static_cast<LookupTable>(t), d.word_bits, k));
+  auto at = [&](LookupTable t, std::size_t k) {
+    return val[static_cast<std::size_t>(t) * keys + k];
+  };
+  const std::vector<Fr> eq = EqPolynomial::evals(r_cycle);
+  std::vector<Fr> leaf_eq(keys * n), leaf_c(keys * n);
+  for (std::size_t k = 0; k < keys; ++k)
+    for (std::size_t j = 0; j < n; ++j) {
+      leaf_eq[k * n + j] = eq[j];
+      Fr c = d.tables[j] == kNoTable ? Fr::zero() : val[d.tables[j] * keys + k];
+      c += d.raf[j] ? gamma * gamma * at(LookupTable::Identity, k)
+                    : gamma * at(LookupTable::LeftOperand, k) +
+                          gamma * gamma * at(LookupTable::RightOperand, k);
+      leaf_c[k * n + j] = c;
+    }
+  Expr read;
+  read.add_product(Fr::one(), {Linear::leaf(0), Linear::leaf(1), Linear::leaf(2)});
+  NaiveKernel rk(kLabels, {leaf_eq, d.ra, leaf_c}, read);
+  const Fr input = claims.output + gamma * claims.left + gamma * gamma * claims.right;
+  BatchProverOutput out = prove_batch({{&rk, input}}, tr, false);
+  InstructionLookupProof proof;
+  proof.read_raf = out.proof;
+  const std::vector<Fr> r_addr(out.challenges.begin(), out.challenges.begin() + kb);
+  const std::vector<Fr> r5(out.challenges.begin() + kb, out.challenges.end());
+  const std::vector<Fr> e5 = EqPolynomial::evals(r5);
+  proof.read_raf_outputs = {out.member_outputs[0][1]};
+  std::vector<Fr> flags(kNumInstructionTables);
+  Fr raf;
+  for (std::size_t j = 0; j < n; ++j) {
+    if (d.tables[j] != kNoTable) flags[d.tables[j]] += e5[j];
+    if (d.raf[j]) raf += e5[j];
+  }
+  proof.read_raf_outputs.insert(proof.read_raf_outputs.end(), flags.begin(), flags.end());
+  proof.read_raf_outputs.push_back(raf);
+  tr.absorb_frs("lookups_read_raf_outputs", proof.read_raf_outputs);
+  const Fr beta = tr.challenge("lookups_beta");
+  const Fr zeta = tr.challenge("lookups_zeta");
+  const std::vector<Fr> rho = tr.challenges("lookups_rho", d.log_t);
+  // Leaves: 0 = eq(r5), 1 = eq(ρ), 2 + b = bit b.
+  Expr bits_expr;
+  std::vector<Linear> factors = {Linear::leaf(0)};
+  for (unsigned b = 0; b < kb; ++b)
+    factors.push_back(Linear{Fr::one() - r_addr[b], {{2 + b, r_addr[b].dbl() - Fr::one()}}});
+  bits_expr.add_product(Fr::one(), factors);
+  Fr z = Fr::one();
+  for (unsigned b = 0; b < kb; ++b, z = z * zeta) {
+    bits_expr.add_product(z, {Linear::leaf(1), Linear::leaf(2 + b), Linear::leaf(2 + b)});
+    bits_expr.add_product(-z, {Linear::leaf(1), Linear::leaf(2 + b)});
+  }
+  std::vector<std::vector<Fr>> leaves = {EqPolynomial::evals(r5), EqPolynomial::evals(rho)};
+  for (unsigned b = 0; b < kb; ++b) leaves.push_back(d.bits[b]);
+  NaiveKernel bk(kLabels, leaves, bits_expr);
+  (void)beta;  // one virtual chunk: the RA virtualization's input is ra_0 itself (β^0)
+  BatchProverOutput out2 = prove_batch({{&bk, proof.read_raf_outputs[0]}}, tr, false);
+  proof.key_bits = out2.proof;
+  proof.key_bit_claims.assign(out2.member_outputs[0].begin() + 2, out2.member_outputs[0].end());
+  tr.absorb_frs("lookups_key_bit_claims", proof.key_bit_claims);
+  return proof;
+}
+
+std::vector<Fr> flatten(const InstructionLookupProof& p) {
+  std::vector<Fr> all = p.read_raf_outputs;
+  all.insert(all.end(), p.key_bit_claims.begin(), p.key_bit_claims.end());
+  for (const auto* sc : {&p.read_raf, &p.key_bits})
+    for (const auto& u : sc->round_polys) all.insert(all.end(), u.coeffs.begin(), u.coeffs.end());
+  return all;
+}
+
+}  // namespace
+
+TEST_CASE("the phased read-raf and key-bit kernels give the reference prover's proof") {
+  const InstructionLookupWitness w = make_witness(4, 4, 77);
+  std::mt19937_64 rng(6);
+  const std::vector<Fr> r = rand_point(rng, 4);
+  const InstructionLookupClaims claims = lookup_claims(w, r);
+  CHECK(dense_claims(dense_of(w), r).output == claims.output);
+  Transcript a("lookups-test"), b("lookups-test");
+  const InstructionLookupProof fast = prove_instruction_lookups(w, r, claims, a, false);
+  const InstructionLookupProof ref = prove_dense(dense_of(w), r, claims, b);
+  CHECK(flatten(fast) == flatten(ref));
+  CHECK(a.state() == b.state());
+}
+
+TEST_CASE("a malicious prover with a key bit of 1/2 is rejected by the booleanity check") {
+  // One cycle's committed key bit is 1/2 and its ra row is half each of the two keys that bit
+  // chooses between: every read-raf sum and the RA virtualization stay consistent (the claims are
+  // the R1CS side's for that half-and-half row), so only booleanity can reject it — at the first
+  // round of the key-bit sumcheck, whose input claim takes the booleanity sum to be 0.
+  const InstructionLookupWitness w = make_witness(4, 4, 77);
+  DenseLookupWitness d = dense_of(w);
+  const std::size_t j = first_cycle_of(w, LookupTable::LessThanUnsigned);
+  const unsigned b = 0, kb = 8;
+  const std::uint64_t k1 = w.keys[j], k2 = k1 ^ (std::uint64_t{1} << (kb - 1 - b));
+  const Fr half = Fr::from_u64(2).inverse();
+  d.ra[k1 * w.cycles() + j] = half;
+  d.ra[k2 * w.cycles() + j] = half;
+  d.bits[b][j] = half;
+  std::mt19937_64 rng(6);
+  Run run;
+  run.r_cycle = rand_point(rng, 4);
+  run.claims = dense_claims(d, run.r_cycle);
+  Transcript tr("lookups-test");
+  run.proof = prove_dense(d, run.r_cycle, run.claims, tr);
+  CHECK(rejected_at(4, run) == "lookups.key_bits.sumcheck.round_sum");
+  // The same half-and-half row with a Boolean committed bit breaks the RA virtualization instead.
+  d.bits[b][j] = Fr::from_u64((k1 >> (kb - 1 - b)) & 1);
+  Transcript tr2("lookups-test");
+  run.proof = prove_dense(d, run.r_cycle, run.claims, tr2);
+  CHECK(rejected_at(4, run) == "lookups.key_bits.sumcheck.round_sum");
 }

@@ -1,6 +1,7 @@
 #include <jolt/prover/lookups/instruction_lookups.hpp>
 
 #include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
@@ -207,29 +208,30 @@ class ReadRafKernel final : public SumcheckKernel {
         if (used_[g]) a[g].assign(specs_[g].states() * size, Fr::zero());
       return a;
     };
-    Acc q = tbb::parallel_reduce(
-        tbb::blocked_range<std::size_t>(0, w_.cycles(), kGrain), empty(),
-        [&](const tbb::blocked_range<std::size_t>& range, Acc acc) {
-          std::array<std::int64_t, kMaxStates> s{};
-          for (std::size_t j = range.begin(); j < range.end(); ++j) {
-            if (weights_[j].is_zero()) continue;
-            const Fr scaled = weights_[j].scaled_for_small();
-            const std::uint64_t key = w_.keys[j];
-            const std::size_t c = chunk_of(key, phase);
-            for_each_group(w_.tables[j], w_.raf[j], [&](std::size_t g) {
-              const TableSpec& spec = specs_[g];
-              spec.suffix(key, n_suf, s);
-              for (std::size_t i = 0; i < spec.states(); ++i)
-                if (s[i] != 0) acc[g][i * size + c] += times_small(scaled, s[i]);
-            });
-          }
-          return acc;
-        },
-        [&](Acc a, const Acc& b) {
-          for (std::size_t g = 0; g < kNumTables; ++g)
-            for (std::size_t k = 0; k < a[g].size(); ++k) a[g][k] += b[g][k];
-          return a;
-        });
+    // One accumulator per worker thread (field sums are exact, so the result does not depend
+    // on how the cycles were split).
+    tbb::enumerable_thread_specific<Acc> partial(empty);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, w_.cycles(), kGrain),
+                      [&](const tbb::blocked_range<std::size_t>& range) {
+                        Acc& acc = partial.local();
+                        std::array<std::int64_t, kMaxStates> s{};
+                        for (std::size_t j = range.begin(); j < range.end(); ++j) {
+                          if (weights_[j].is_zero()) continue;
+                          const Fr scaled = weights_[j].scaled_for_small();
+                          const std::uint64_t key = w_.keys[j];
+                          const std::size_t c = chunk_of(key, phase);
+                          for_each_group(w_.tables[j], w_.raf[j], [&](std::size_t g) {
+                            const TableSpec& spec = specs_[g];
+                            spec.suffix(key, n_suf, s);
+                            for (std::size_t i = 0; i < spec.states(); ++i)
+                              if (s[i] != 0) acc[g][i * size + c] += times_small(scaled, s[i]);
+                          });
+                        }
+                      });
+    Acc q = empty();
+    for (const Acc& a : partial)
+      for (std::size_t g = 0; g < kNumTables; ++g)
+        for (std::size_t k = 0; k < a[g].size(); ++k) q[g][k] += a[g][k];
     const unsigned first_pair = static_cast<unsigned>(key_bits_ / 2 - 1 - phase * phase_bits_ / 2);
     for (std::size_t g = 0; g < kNumTables; ++g) {
       p_[g].clear();
@@ -238,40 +240,53 @@ class ReadRafKernel final : public SumcheckKernel {
       const std::size_t m = specs_[g].states();
       p_[g].assign(m, std::vector<Fr>(size));
       q_[g].assign(m, std::vector<Fr>(size));
-      std::array<Fr, kMaxStates> state;
-      for (std::size_t c = 0; c < size; ++c) {
-        for (std::size_t i = 0; i < m; ++i) state[i] = prefix_[g][i];
-        specs_[g].advance_state_bits(std::span<Fr>(state.data(), m), first_pair, phase_bits_ / 2,
-                                     c);
+      // The prefix states of all chunk values, one pair at a time: level k holds the 4^k
+      // states after the chunk's first k pairs.
+      std::vector<std::array<Fr, kMaxStates>> level(1);
+      for (std::size_t i = 0; i < m; ++i) level[0][i] = prefix_[g][i];
+      for (unsigned k = 0; k < phase_bits_ / 2; ++k) {
+        std::vector<std::array<Fr, kMaxStates>> next(level.size() * 4);
+        for (std::size_t c = 0; c < level.size(); ++c)
+          for (std::uint64_t ab = 0; ab < 4; ++ab) {
+            next[4 * c + ab] = level[c];
+            specs_[g].advance_state_bits(std::span<Fr>(next[4 * c + ab].data(), m), first_pair - k,
+                                         1, ab);
+          }
+        level = std::move(next);
+      }
+      for (std::size_t c = 0; c < size; ++c)
         for (std::size_t i = 0; i < m; ++i) {
-          p_[g][i][c] = state[i];
+          p_[g][i][c] = level[c][i];
           q_[g][i][c] = q[g][i * size + c];
         }
-      }
     }
   }
 
-  // Σ_g coef_g Σ_i Σ_x P_{g,i}(X, x)·Q_{g,i}(X, x) at X = 0 .. degree().
+  // Σ_g coef_g Σ_i Σ_x P_{g,i}(X, x)·Q_{g,i}(X, x), a quadratic in X: computed at X = 0, 1, 2
+  // and extended to X = 0 .. degree() (the batch's common degree).
   std::vector<Fr> address_round() const {
-    const std::size_t d = degree();
-    std::vector<Fr> evals(d + 1);
+    std::array<Fr, 3> h{};
     for (std::size_t g = 0; g < kNumTables; ++g) {
-      std::vector<Fr> ge(d + 1);
+      std::array<Fr, 3> ge{};
       for (std::size_t i = 0; i < p_[g].size(); ++i) {
         const std::vector<Fr>& p = p_[g][i];
         const std::vector<Fr>& q = q_[g][i];
-        const std::size_t h = p.size() / 2;
-        for (std::size_t x = 0; x < h; ++x) {
-          const Fr dp = p[x + h] - p[x], dq = q[x + h] - q[x];
-          Fr pv = p[x], qv = q[x];
-          for (std::size_t t = 0; t <= d; ++t) {
-            ge[t] += pv * qv;
-            pv += dp;
-            qv += dq;
-          }
+        const std::size_t half = p.size() / 2;
+        for (std::size_t x = 0; x < half; ++x) {
+          ge[0] += p[x] * q[x];
+          ge[1] += p[x + half] * q[x + half];
+          ge[2] += (p[x + half].dbl() - p[x]) * (q[x + half].dbl() - q[x]);
         }
       }
-      for (std::size_t t = 0; t <= d; ++t) evals[t] += coef_[g] * ge[t];
+      for (std::size_t t = 0; t < 3; ++t) h[t] += coef_[g] * ge[t];
+    }
+    // h(t) = h0 + t·(h1 − h0) + t(t − 1)/2·(h2 − 2h1 + h0)
+    const Fr d1 = h[1] - h[0], d2 = h[2] - h[1].dbl() + h[0];
+    const Fr half = Fr::from_u64(2).inverse();
+    std::vector<Fr> evals(degree() + 1);
+    for (std::size_t t = 0; t < evals.size(); ++t) {
+      const Fr x = Fr::from_u64(t);
+      evals[t] = h[0] + x * d1 + x * (x - Fr::one()) * half * d2;
     }
     return evals;
   }

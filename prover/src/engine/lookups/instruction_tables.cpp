@@ -385,8 +385,11 @@ void TableSpec::advance_state_bits(std::span<Fr> state, unsigned first_pair, uns
     const StateMatrix& m = step(first_pair - p, (chunk >> (shift + 1)) & 1, (chunk >> shift) & 1);
     for (std::size_t r = 0; r < m_; ++r) {
       Fr acc;
-      for (std::size_t c = 0; c < m_; ++c)
-        if (m[r][c] != 0 && !state[c].is_zero()) acc += state[c] * Fr::from_i64(m[r][c]);
+      for (std::size_t c = 0; c < m_; ++c) {
+        const std::int64_t e = m[r][c];
+        if (e == 0 || state[c].is_zero()) continue;
+        acc += e == 1 ? state[c] : e == 2 ? state[c].dbl() : state[c] * Fr::from_i64(e);
+      }
       next[r] = acc;
     }
     for (std::size_t r = 0; r < m_; ++r) state[r] = next[r];

@@ -1,6 +1,6 @@
 // Instruction lookups (prover/src/engine/lookups): the read-raf's eight address phases, its
 // cycle rounds and the key-bit sumcheck (RA virtualization + booleanity), timed at several trace
-// lengths on a random mix of the 18 instruction tables (one cycle in 11 without a lookup), median
+// lengths on a random mix of the 19 instruction tables (one cycle in 11 without a lookup), median
 // of `reps`. Each address phase should cost Θ(T): the ns-per-cycle columns stay flat across
 // scales and the time ratio between scales two bits apart is ≈ 4. Not a test.
 //   read_raf_bench [log_T list=14,16,18] [reps=3]
@@ -34,8 +34,8 @@ lk::InstructionLookupWitness make_witness(std::size_t log_t) {
   const std::size_t n = std::size_t{1} << log_t;
   w.keys.reserve(n);
   for (std::size_t j = 0; j < n; ++j) {
-    const std::uint64_t pick = rng() % 198;  // 18 tables × 11, the last 18 values: no lookup
-    if (pick >= 180) {
+    const std::uint64_t pick = rng() % 209;  // 19 tables × 11, the last 19 values: no lookup
+    if (pick >= 190) {
       w.keys.push_back(0);
       w.tables.push_back(lk::kNoTable);
       w.raf.push_back(0);

@@ -3,6 +3,9 @@
 // with its padded_length(), proved and verified.
 #include <doctest/doctest.h>
 
+#include <set>
+
+#include <jolt/prover/lookups/instruction_lookup_map.hpp>
 #include <jolt/prover/pipeline/prover.hpp>
 #include <jolt/prover/pipeline/r1cs.hpp>
 #include <jolt/prover/tracer/tracer.hpp>
@@ -109,6 +112,36 @@ TEST_CASE("traced RV32IM program: witness satisfies the uniform constraints, pro
   auto e = verify(st, proof);
   INFO((e ? e->check + ": " + e->message : std::string()));
   CHECK_FALSE(e);
+}
+
+TEST_CASE("every row of the traced program gives the tracer's result through its lookups") {
+  // The hand-encoded program runs the M extension (MUL, DIVU, REM's sequence over DIVU/REMU) and
+  // a signed shift, which the compiled workloads barely use; lookups_for's keys must give the
+  // tracer's results in every table these rows reach (MULHU's UpperWord: the tables' tests).
+  ExecOptions opt;
+  opt.record = true;
+  const Execution run = execute(image_of(program(30)), {}, opt);
+  std::set<lookups::LookupTable> used;
+  std::size_t wrong = 0;
+  for (const TraceRow& row : run.rows)
+    for (const auto& s : lookups::lookups_for(row)) {
+      used.insert(s.table);
+      if (lookups::table_value(s.table, 32, s.key) != s.expected) {
+        ++wrong;
+        MESSAGE(opcode_name(row.opcode), ": ", lookups::table_name(s.table), " gives ",
+                lookups::table_value(s.table, 32, s.key), ", the tracer ", s.expected);
+      }
+    }
+  CHECK(wrong == 0);
+  for (auto t : {lookups::LookupTable::MulUNoOverflow, lookups::LookupTable::ValidDiv0,
+                 lookups::LookupTable::ValidUnsignedRemainder, lookups::LookupTable::VirtualSRA,
+                 lookups::LookupTable::LessThanUnsigned}) {
+    CAPTURE(lookups::table_name(t));
+    CHECK(used.count(t) == 1);
+  }
+  TraceRow mulh;
+  mulh.opcode = Opcode::kMulh;
+  CHECK_THROWS_AS(lookups::lookups_for(mulh), std::invalid_argument);
 }
 
 TEST_CASE("the verifier's program refuses an image whose segments overlap") {

@@ -38,8 +38,9 @@ void push_cycle(InstructionLookupWitness& w, LookupTable t, std::uint32_t x, std
   bool raf = !takes_operand_pair(t);
   switch (t) {
     case LookupTable::RangeCheck:
+    case LookupTable::RangeCheckAligned:  // ADD, JALR
       key = std::uint64_t{x} + y;
-      break;  // ADD
+      break;
     case LookupTable::UpperWord:
     case LookupTable::MulUNoOverflow:
       key = std::uint64_t{x} * y;

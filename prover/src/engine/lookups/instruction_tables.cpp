@@ -40,6 +40,8 @@ std::string_view table_name(LookupTable t) {
   switch (t) {
     case LookupTable::RangeCheck:
       return "RangeCheck";
+    case LookupTable::RangeCheckAligned:
+      return "RangeCheckAligned";
     case LookupTable::UpperWord:
       return "UpperWord";
     case LookupTable::And:
@@ -87,6 +89,7 @@ std::string_view table_name(LookupTable t) {
 bool takes_operand_pair(LookupTable t) {
   switch (t) {
     case LookupTable::RangeCheck:
+    case LookupTable::RangeCheckAligned:
     case LookupTable::UpperWord:
     case LookupTable::Pow2:
     case LookupTable::ShiftRightBitmask:
@@ -129,6 +132,8 @@ std::uint64_t table_value(LookupTable t, unsigned w, std::uint64_t key) {
   switch (t) {
     case LookupTable::RangeCheck:
       return key & mask;
+    case LookupTable::RangeCheckAligned:
+      return key & mask & ~std::uint64_t{1};
     case LookupTable::UpperWord:
       return key >> w;
     case LookupTable::And:
@@ -241,6 +246,9 @@ TableSpec TableSpec::make(LookupTable t, unsigned w) {
         switch (t) {
           case LookupTable::RangeCheck:
             low_half ? acc(4, 2 * A + B) : acc(1, 0);
+            break;
+          case LookupTable::RangeCheckAligned:  // key bit 0 (pair 0's b) dropped
+            low_half ? acc(4, 2 * A + (i == 0 ? 0 : B)) : acc(1, 0);
             break;
           case LookupTable::UpperWord:
             low_half ? acc(1, 0) : acc(4, 2 * A + B);

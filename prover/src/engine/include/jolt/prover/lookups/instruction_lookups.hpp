@@ -22,7 +22,7 @@
 //     costs Θ(T) plus a constant. Then ℓ cycle rounds over
 //       eq(r, j)·Π_{v < n_virt} ra_v(r_addr_v, j)·c(r_addr, j),
 //     ra_v the one-hot chunk of 16 key bits (`kVirtualChunkBits`), degree n_virt + 2. Outputs:
-//     ra_v(r_addr_v, r5) for each v, flag_t(r5) for the 18 instruction tables, raf(r5).
+//     ra_v(r_addr_v, r5) for each v, flag_t(r5) for the 19 instruction tables, raf(r5).
 //  2. **Key bits** (ℓ rounds): RA virtualization — each ra_v(r_addr_v, r5) is
 //     Σ_j eq(r5, j)·Π_{b in chunk v} (r_b·bit_b(j) + (1 − r_b)(1 − bit_b(j))) — batched by β^v,
 //     plus booleanity Σ_j eq(ρ, j)·Σ_b ζ^b·(bit_b(j)² − bit_b(j)) = 0 for fresh ρ, ζ, in one
@@ -71,7 +71,7 @@ InstructionLookupClaims lookup_claims(const InstructionLookupWitness& w,
 
 struct InstructionLookupProof {
   SumcheckProof read_raf;
-  std::vector<Fr> read_raf_outputs;  // ra_v (n_virt), flag_t (18), raf
+  std::vector<Fr> read_raf_outputs;  // ra_v (n_virt), flag_t (19), raf
   SumcheckProof key_bits;
   std::vector<Fr> key_bit_claims;  // bit_b(r6), b = 2W − 1 .. 0 (key MSB first)
 };

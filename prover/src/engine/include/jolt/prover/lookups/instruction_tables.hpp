@@ -36,6 +36,7 @@ namespace jolt::prover::lookups {
 enum class LookupTable : std::uint8_t {
   // Selected per cycle by the instruction's table flag.
   RangeCheck,              // one operand k: k mod 2^W (ADD, SUB, MUL, … whose sum the R1CS forms)
+  RangeCheckAligned,       // one operand k: k mod 2^W with bit 0 cleared (JALR's target)
   UpperWord,               // one operand k: k >> W (MULHU of the 2W-bit product)
   And,                     // x & y
   Or,                      // x | y
@@ -60,8 +61,8 @@ enum class LookupTable : std::uint8_t {
   Identity,      // one operand k: k
 };
 
-inline constexpr std::size_t kNumInstructionTables = 18;  // RangeCheck .. MulUNoOverflow
-inline constexpr std::size_t kNumTables = 21;
+inline constexpr std::size_t kNumInstructionTables = 19;  // RangeCheck .. MulUNoOverflow
+inline constexpr std::size_t kNumTables = 22;
 inline constexpr std::size_t kMaxStates = 5;
 
 std::string_view table_name(LookupTable t);

@@ -1,0 +1,139 @@
+#include <jolt/prover/lookups/instruction_lookup_map.hpp>
+
+#include <stdexcept>
+#include <string>
+
+namespace jolt::prover::lookups {
+
+namespace {
+
+constexpr std::uint64_t kWord = std::uint64_t{1} << 32;
+
+// The bit mask ShiftRightBitmask gives for a shift by s: ones at [s, 32).
+std::uint64_t shift_mask(unsigned s) {
+  return kWord - (std::uint64_t{1} << s);
+}
+
+std::vector<LookupStep> division(std::uint32_t dividend, std::uint32_t divisor, std::uint32_t q,
+                                 std::uint32_t r) {
+  return {
+      {LookupTable::MulUNoOverflow, std::uint64_t{q} * divisor, 1},
+      {LookupTable::ValidUnsignedRemainder, interleave(r, divisor), 1},
+      {LookupTable::ValidDiv0, interleave(divisor, q), 1},
+      {LookupTable::RangeCheck, std::uint64_t{q} * divisor + r, dividend},
+  };
+}
+
+}  // namespace
+
+std::vector<LookupStep> lookups_for(const TraceRow& row) {
+  const std::uint32_t x = row.rs1_val, y = row.rs2_val, rd = row.rd_post;
+  const auto imm = static_cast<std::uint32_t>(row.imm);
+  const std::uint64_t pair_reg = interleave(x, y), pair_imm = interleave(x, imm);
+  // A branch's condition, read from where the tracer went (for an offset of 4 both ways lead to
+  // the same place, so the condition is recomputed from the operands).
+  auto branch = [&](LookupTable t, bool condition) -> std::vector<LookupStep> {
+    const bool taken = imm == 4 ? condition : row.next_pc == row.pc + imm;
+    return {{t, pair_reg, taken ? 1u : 0u}};
+  };
+  const auto sx = static_cast<std::int32_t>(x), sy = static_cast<std::int32_t>(y);
+  switch (row.opcode) {
+    case Opcode::kNoop:
+    case Opcode::kLb:
+    case Opcode::kLh:
+    case Opcode::kLw:
+    case Opcode::kLbu:
+    case Opcode::kLhu:
+    case Opcode::kSb:
+    case Opcode::kSh:
+    case Opcode::kSw:
+    case Opcode::kFence:
+    case Opcode::kEcall:
+    case Opcode::kEbreak:
+      return {};
+    case Opcode::kLui:
+      return {{LookupTable::RangeCheck, imm, rd}};
+    case Opcode::kAuipc:
+      return {{LookupTable::RangeCheck, std::uint64_t{row.pc} + imm, rd}};
+    case Opcode::kJal:
+      return {{LookupTable::RangeCheck, std::uint64_t{row.pc} + imm, row.next_pc}};
+    case Opcode::kJalr:
+      return {{LookupTable::RangeCheckAligned, std::uint64_t{x} + imm, row.next_pc}};
+    case Opcode::kBeq:
+      return branch(LookupTable::Equal, x == y);
+    case Opcode::kBne:
+      return branch(LookupTable::NotEqual, x != y);
+    case Opcode::kBlt:
+      return branch(LookupTable::LessThan, sx < sy);
+    case Opcode::kBge:
+      return branch(LookupTable::GreaterEqual, sx >= sy);
+    case Opcode::kBltu:
+      return branch(LookupTable::LessThanUnsigned, x < y);
+    case Opcode::kBgeu:
+      return branch(LookupTable::GreaterEqualUnsigned, x >= y);
+    case Opcode::kAddi:
+      return {{LookupTable::RangeCheck, std::uint64_t{x} + imm, rd}};
+    case Opcode::kSlti:
+      return {{LookupTable::LessThan, pair_imm, rd}};
+    case Opcode::kSltiu:
+      return {{LookupTable::LessThanUnsigned, pair_imm, rd}};
+    case Opcode::kXori:
+      return {{LookupTable::Xor, pair_imm, rd}};
+    case Opcode::kOri:
+      return {{LookupTable::Or, pair_imm, rd}};
+    case Opcode::kAndi:
+      return {{LookupTable::And, pair_imm, rd}};
+    case Opcode::kSlli:
+      return {{LookupTable::RangeCheck, std::uint64_t{x} << (imm & 31), rd}};  // x·2^s
+    case Opcode::kSrli:
+      return {{LookupTable::VirtualSRL,
+               interleave(x, static_cast<std::uint32_t>(shift_mask(imm & 31))), rd}};
+    case Opcode::kSrai:
+      return {{LookupTable::VirtualSRA,
+               interleave(x, static_cast<std::uint32_t>(shift_mask(imm & 31))), rd}};
+    case Opcode::kAdd:
+      return {{LookupTable::RangeCheck, std::uint64_t{x} + y, rd}};
+    case Opcode::kSub:
+      return {{LookupTable::RangeCheck, std::uint64_t{x} + (kWord - y), rd}};
+    case Opcode::kSlt:
+      return {{LookupTable::LessThan, pair_reg, rd}};
+    case Opcode::kSltu:
+      return {{LookupTable::LessThanUnsigned, pair_reg, rd}};
+    case Opcode::kXor:
+      return {{LookupTable::Xor, pair_reg, rd}};
+    case Opcode::kOr:
+      return {{LookupTable::Or, pair_reg, rd}};
+    case Opcode::kAnd:
+      return {{LookupTable::And, pair_reg, rd}};
+    case Opcode::kSll: {
+      const std::uint64_t p = std::uint64_t{1} << (y & 31);
+      return {{LookupTable::Pow2, y, p}, {LookupTable::RangeCheck, std::uint64_t{x} * p, rd}};
+    }
+    case Opcode::kSrl:
+    case Opcode::kSra: {
+      const std::uint64_t m = shift_mask(y & 31);
+      return {{LookupTable::ShiftRightBitmask, y, m},
+              {row.opcode == Opcode::kSrl ? LookupTable::VirtualSRL : LookupTable::VirtualSRA,
+               interleave(x, static_cast<std::uint32_t>(m)), rd}};
+    }
+    case Opcode::kMul:
+      return {{LookupTable::RangeCheck, std::uint64_t{x} * y, rd}};
+    case Opcode::kMulhu:
+      return {{LookupTable::UpperWord, std::uint64_t{x} * y, rd}};
+    case Opcode::kDivu:
+      return division(x, y, rd, y == 0 ? x : x - rd * y);
+    case Opcode::kRemu:
+      return division(x, y, y == 0 ? 0xffffffffu : x / y, rd);
+    case Opcode::kMulh:
+    case Opcode::kMulhsu:
+    case Opcode::kDiv:
+    case Opcode::kRem:
+    case Opcode::kCount:
+      break;
+  }
+  throw std::invalid_argument("lookups_for: opcode " +
+                              std::to_string(static_cast<unsigned>(row.opcode)) +
+                              " is never a trace row of its own (it runs as a virtual sequence)");
+}
+
+}  // namespace jolt::prover::lookups

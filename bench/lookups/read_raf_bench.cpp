@@ -2,20 +2,32 @@
 // cycle rounds and the key-bit sumcheck (RA virtualization + booleanity), timed at several trace
 // lengths on a random mix of the 19 instruction tables (one cycle in 11 without a lookup), median
 // of `reps`. Each address phase should cost Θ(T): the ns-per-cycle columns stay flat across
-// scales and the time ratio between scales two bits apart is ≈ 4. Not a test.
+// scales and the time ratio between scales two bits apart is ≈ 4. With --workload, the lookups
+// of a real guest's trace at each scale instead (lookups_for's steps, one cycle each; the
+// cycle count is the steps' padded count). Prints the process's peak RSS at the end. Not a test.
 //   read_raf_bench [log_T list=14,16,18] [reps=3]
+//   read_raf_bench --workload sha2-chain [scales=16] [reps=3]
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include <sys/resource.h>
+
+#include <jolt/prover/lookups/instruction_lookup_map.hpp>
 #include <jolt/prover/lookups/instruction_lookups.hpp>
 #include <jolt/prover/lookups/instruction_tables.hpp>
+#include <jolt/prover/tracer/tracer.hpp>
+
+#include <jolt/host/plugin_loader.hpp>
+#include <jolt/workload.hpp>
 
 using jolt::prover::Fr;
 using jolt::prover::Transcript;
@@ -55,8 +67,32 @@ lk::InstructionLookupWitness make_witness(std::size_t log_t) {
 
 }  // namespace
 
+// The lookup witness of a workload's trace at `scale`.
+lk::InstructionLookupWitness workload_witness(const std::string& name, std::uint32_t scale) {
+  const auto w = jolt::host::PluginLoader({JOLT_PLUGIN_BUILD_DIR})
+                     .load(name, JOLT_PLUGIN_WORKLOAD)
+                     .create<jolt::Workload>();
+  jolt::WorkloadInput in;
+  const auto st = w->make_input(scale, &in);
+  if (!st.ok)
+    throw std::runtime_error(name + " at scale " + std::to_string(scale) + ": " + st.message);
+  jolt::prover::ExecOptions opt;
+  opt.record = true;
+  opt.max_cycles = 1ull << 28;
+  const auto ex = jolt::prover::execute(jolt::prover::load_elf(w->guest_elf()), in.bytes, opt);
+  std::printf("%s scale %u: %zu trace rows\n", name.c_str(), scale, ex.rows.size());
+  return lk::lookup_witness_of(ex.rows);
+}
+
 int main(int argc, char** argv) {
+  std::string workload;
+  if (argc > 2 && std::string(argv[1]) == "--workload") {
+    workload = argv[2];
+    argv += 2;
+    argc -= 2;
+  }
   std::vector<std::size_t> sizes = {14, 16, 18};
+  if (!workload.empty()) sizes = {16};
   if (argc > 1) {
     sizes.clear();
     std::stringstream ss(argv[1]);
@@ -71,8 +107,11 @@ int main(int argc, char** argv) {
               "address phase 1..8, ns per cycle", "phases ms", "cycle ms", "bits ms", "verify ms");
   double prev_phases = 0;
   std::size_t prev_log = 0;
-  for (std::size_t log_t : sizes) {
-    const lk::InstructionLookupWitness w = make_witness(log_t);
+  for (std::size_t scale : sizes) {
+    const lk::InstructionLookupWitness w =
+        workload.empty() ? make_witness(scale)
+                         : workload_witness(workload, static_cast<std::uint32_t>(scale));
+    const auto log_t = static_cast<std::size_t>(std::countr_zero(w.cycles()));
     std::mt19937_64 rng(1);
     std::vector<Fr> r(log_t);
     for (auto& x : r) x = Fr::from_u64(rng()) * Fr::from_u64(rng());
@@ -114,5 +153,8 @@ int main(int argc, char** argv) {
     prev_phases = phases;
     prev_log = log_t;
   }
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  std::printf("peak RSS %.1f MiB\n", static_cast<double>(ru.ru_maxrss) / 1024.0);
   return 0;
 }

@@ -1,7 +1,11 @@
 #include <jolt/prover/lookups/instruction_lookup_map.hpp>
 
+#include <algorithm>
+#include <bit>
 #include <stdexcept>
 #include <string>
+
+#include <jolt/prover/lookups/instruction_lookups.hpp>
 
 namespace jolt::prover::lookups {
 
@@ -134,6 +138,26 @@ std::vector<LookupStep> lookups_for(const TraceRow& row) {
   throw std::invalid_argument("lookups_for: opcode " +
                               std::to_string(static_cast<unsigned>(row.opcode)) +
                               " is never a trace row of its own (it runs as a virtual sequence)");
+}
+
+InstructionLookupWitness lookup_witness_of(std::span<const TraceRow> rows,
+                                           std::vector<std::uint64_t>* expected) {
+  InstructionLookupWitness w;
+  w.word_bits = 32;
+  if (expected) expected->clear();
+  for (const TraceRow& row : rows)
+    for (const LookupStep& s : lookups_for(row)) {
+      w.keys.push_back(s.key);
+      w.tables.push_back(static_cast<std::uint8_t>(s.table));
+      w.raf.push_back(takes_operand_pair(s.table) ? 0 : 1);
+      if (expected) expected->push_back(s.expected);
+    }
+  const std::size_t n = std::bit_ceil(std::max<std::size_t>(w.keys.size(), 2));
+  w.keys.resize(n, 0);
+  w.tables.resize(n, kNoTable);
+  w.raf.resize(n, 0);
+  if (expected) expected->resize(n, 0);
+  return w;
 }
 
 }  // namespace jolt::prover::lookups

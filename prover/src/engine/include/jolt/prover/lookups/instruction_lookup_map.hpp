@@ -16,6 +16,7 @@
 // sequences of one lookup each.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include <jolt/prover/lookups/instruction_tables.hpp>
@@ -32,5 +33,13 @@ struct LookupStep {
 // Throws std::invalid_argument for an opcode the tracer never records as a row of its own
 // (MULH, MULHSU, DIV, REM: always expanded into virtual sequences).
 std::vector<LookupStep> lookups_for(const TraceRow& row);
+
+// The lookup witness of a trace: every step of every row as one lookup cycle, in order, padded
+// to a power of two (at least 2) with no-lookup cycles (key 0, no table, RAF flag 0). `expected`
+// (if given) receives each cycle's expected value (0 for padding): the results the R1CS side
+// would claim.
+struct InstructionLookupWitness;
+InstructionLookupWitness lookup_witness_of(std::span<const TraceRow> rows,
+                                           std::vector<std::uint64_t>* expected = nullptr);
 
 }  // namespace jolt::prover::lookups

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <jolt/prover/pcs/basefold.hpp>
+#include <jolt/prover/pcs/fr_arrays.hpp>
 #include <random>
 #include <vector>
 
@@ -167,4 +168,25 @@ TEST_CASE("ntt lanes: products over arrays equal Fr's multiply") {
   lanes::mul_arrays(a.data(), b.data(), a.data(), 64);  // in place
   CHECK(a == got);
   CHECK_THROWS_AS(lanes::mul_arrays(a.data(), b.data(), got.data(), 7), std::invalid_argument);
+}
+
+TEST_CASE("multiply_arrays equals Fr's multiply for every length, lanes on and off") {
+  std::mt19937_64 rng(35);
+  const std::vector<Fr> a = pcs_test::random_frs(rng, 37), b = pcs_test::random_frs(rng, 37);
+  const bool was = lanes::enabled();
+  for (bool on : {true, false}) {
+    lanes::set_enabled(on);
+    for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{8}, std::size_t{9},
+                          std::size_t{16}, std::size_t{37}}) {
+      CAPTURE(on);
+      CAPTURE(n);
+      std::vector<Fr> got(n, Fr::from_u64(99));
+      jolt::prover::multiply_arrays(a.data(), b.data(), got.data(), n);
+      for (std::size_t i = 0; i < n; ++i) CHECK(got[i] == a[i] * b[i]);
+      std::vector<Fr> in_place(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(n));
+      jolt::prover::multiply_arrays(in_place.data(), b.data(), in_place.data(), n);
+      CHECK(in_place == got);
+    }
+  }
+  lanes::set_enabled(was);
 }

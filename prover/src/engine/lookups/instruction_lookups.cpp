@@ -5,6 +5,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <memory>
@@ -12,6 +13,7 @@
 #include <string>
 
 #include <jolt/prover/lookups/instruction_tables.hpp>
+#include <jolt/prover/pcs/fr_arrays.hpp>
 #include <jolt/prover/poly/eq.hpp>
 #include <jolt/prover/poly/multilinear.hpp>
 #include <jolt/prover/sumcheck/naive_kernel.hpp>
@@ -25,6 +27,7 @@ constexpr std::size_t kLeft = static_cast<std::size_t>(LookupTable::LeftOperand)
 constexpr std::size_t kRight = static_cast<std::size_t>(LookupTable::RightOperand);
 constexpr std::size_t kIdentity = static_cast<std::size_t>(LookupTable::Identity);
 constexpr std::size_t kGrain = 1024;
+constexpr std::size_t kBlock = 32;  // pairs per array product in the key-bit kernel
 
 thread_local ReadRafTimings g_timings;
 
@@ -412,46 +415,76 @@ class KeyBitsKernel final : public SumcheckKernel {
     if (bind) bind_all(*bind);
     const std::size_t d = degree();
     const std::size_t half = eq5_.size() / 2;
-    // Per pair (x, x + half), each factor and each bit is affine in X. The RA part is evaluated
-    // at X = 0 .. d (products of cb_ affine factors); the booleanity part is accumulated as the
-    // coefficients of eq(ρ)·Σ ζ^b (bit² − bit), a cubic, and evaluated at the end.
+    const std::size_t n_chunks = beta_pow_.size();
+    // Per pair (x, x + half) each bit, each factor r_b·bit + (1 − r_b)(1 − bit) and each eq is
+    // affine in X. Pairs are taken kBlock at a time so that the products run over arrays
+    // (multiply_arrays: the IFMA lanes where the CPU has them). The RA part is evaluated at
+    // X = 0 .. d, per chunk; the booleanity part is accumulated as the coefficients of
+    // eq(ρ)·Σ ζ^b (bit² − bit), a cubic, and evaluated at the end.
     struct Sums {
-      std::vector<Fr> ra;              // at X = 0 .. d
+      std::vector<Fr> ra;              // chunk-major: ra[v·(d + 1) + t]
       std::array<Fr, 4> booleanity{};  // coefficients of X^0 .. X^3
     };
-    Sums zero{std::vector<Fr>(d + 1), {}};
+    Sums zero{std::vector<Fr>(n_chunks * (d + 1)), {}};
     Sums s = tbb::parallel_reduce(
         tbb::blocked_range<std::size_t>(0, half, kGrain), zero,
         [&](const tbb::blocked_range<std::size_t>& range, Sums acc) {
-          std::vector<Fr> f(key_bits_), df(key_bits_);
-          for (std::size_t x = range.begin(); x < range.end(); ++x) {
-            Fr q0, q1, q2;  // Σ ζ^b (bit² − bit) = q0 + q1·X + q2·X²
+          std::vector<Fr> f(key_bits_ * kBlock), df(key_bits_ * kBlock);
+          std::vector<Fr> lo(kBlock), diff(kBlock), tmp(kBlock), tmp2(kBlock);
+          std::vector<Fr> prod(kBlock), e5(kBlock), de5(kBlock), q(3 * kBlock);
+          for (std::size_t x0 = range.begin(); x0 < range.end(); x0 += kBlock) {
+            const std::size_t n = std::min(kBlock, range.end() - x0);
+            std::fill(q.begin(), q.end(), Fr::zero());
             for (std::size_t b = 0; b < key_bits_; ++b) {
-              const Fr lo = bit(b, x);
-              const Fr diff = bit(b, x + half) - lo;
-              f[b] = one_minus_r_[b] + two_r_minus_one_[b] * lo;
-              df[b] = two_r_minus_one_[b] * diff;
-              q0 += zeta_pow_[b] * (lo * lo - lo);
-              q1 += zeta_pow_[b] * ((lo.dbl() - Fr::one()) * diff);
-              q2 += zeta_pow_[b] * (diff * diff);
-            }
-            const Fr er = eq_rho_[x], der = eq_rho_[x + half] - er;
-            acc.booleanity[0] += er * q0;
-            acc.booleanity[1] += er * q1 + der * q0;
-            acc.booleanity[2] += er * q2 + der * q1;
-            acc.booleanity[3] += der * q2;
-            Fr e5 = eq5_[x];
-            const Fr de5 = eq5_[x + half] - e5;
-            for (std::size_t t = 0; t <= d; ++t) {
-              Fr ra_sum;
-              for (std::size_t v = 0; v < beta_pow_.size(); ++v) {
-                Fr prod = f[v * cb_];
-                for (std::size_t q = 1; q < cb_; ++q) prod = prod * f[v * cb_ + q];
-                ra_sum += beta_pow_[v] * prod;
+              Fr* fb = f.data() + b * kBlock;
+              Fr* dfb = df.data() + b * kBlock;
+              for (std::size_t i = 0; i < n; ++i) {
+                lo[i] = bit(b, x0 + i);
+                diff[i] = bit(b, x0 + i + half) - lo[i];
               }
-              acc.ra[t] += e5 * ra_sum;
-              for (std::size_t b = 0; b < key_bits_; ++b) f[b] += df[b];
-              e5 += de5;
+              // f = (1 − r_b) + (2r_b − 1)·lo, df = (2r_b − 1)·diff
+              std::fill(tmp.begin(), tmp.begin() + n, two_r_minus_one_[b]);
+              multiply_arrays(tmp.data(), lo.data(), fb, n);
+              multiply_arrays(tmp.data(), diff.data(), dfb, n);
+              for (std::size_t i = 0; i < n; ++i) fb[i] += one_minus_r_[b];
+              // ζ^b(bit² − bit) = ζ^b·lo(lo − 1) + X·ζ^b·diff(2lo − 1) + X²·ζ^b·diff²
+              std::fill(tmp.begin(), tmp.begin() + n, zeta_pow_[b]);
+              multiply_arrays(tmp.data(), lo.data(), tmp2.data(), n);   // ζ^b·lo
+              multiply_arrays(tmp.data(), diff.data(), tmp.data(), n);  // ζ^b·diff
+              for (std::size_t i = 0; i < n; ++i) {
+                lo[i] = lo[i] - Fr::one();  // lo − 1
+              }
+              multiply_arrays(tmp2.data(), lo.data(), tmp2.data(), n);  // ζ^b·lo(lo − 1)
+              for (std::size_t i = 0; i < n; ++i) q[i] += tmp2[i];
+              for (std::size_t i = 0; i < n; ++i) lo[i] = lo[i].dbl() + Fr::one();  // 2lo − 1
+              multiply_arrays(tmp.data(), lo.data(), tmp2.data(), n);
+              for (std::size_t i = 0; i < n; ++i) q[kBlock + i] += tmp2[i];
+              multiply_arrays(tmp.data(), diff.data(), tmp2.data(), n);
+              for (std::size_t i = 0; i < n; ++i) q[2 * kBlock + i] += tmp2[i];
+            }
+            for (std::size_t i = 0; i < n; ++i) {
+              const Fr er = eq_rho_[x0 + i], der = eq_rho_[x0 + i + half] - er;
+              const Fr q0 = q[i], q1 = q[kBlock + i], q2 = q[2 * kBlock + i];
+              acc.booleanity[0] += er * q0;
+              acc.booleanity[1] += er * q1 + der * q0;
+              acc.booleanity[2] += er * q2 + der * q1;
+              acc.booleanity[3] += der * q2;
+              e5[i] = eq5_[x0 + i];
+              de5[i] = eq5_[x0 + i + half] - e5[i];
+            }
+            for (std::size_t t = 0; t <= d; ++t) {
+              for (std::size_t v = 0; v < n_chunks; ++v) {
+                multiply_arrays(f.data() + (v * cb_) * kBlock, e5.data(), prod.data(), n);
+                for (std::size_t qb = 1; qb < cb_; ++qb)
+                  multiply_arrays(prod.data(), f.data() + (v * cb_ + qb) * kBlock, prod.data(), n);
+                Fr sum;
+                for (std::size_t i = 0; i < n; ++i) sum += prod[i];
+                acc.ra[v * (d + 1) + t] += sum;
+              }
+              if (t == d) break;
+              for (std::size_t k = 0; k < key_bits_; ++k)
+                for (std::size_t i = 0; i < n; ++i) f[k * kBlock + i] += df[k * kBlock + i];
+              for (std::size_t i = 0; i < n; ++i) e5[i] += de5[i];
             }
           }
           return acc;
@@ -464,7 +497,9 @@ class KeyBitsKernel final : public SumcheckKernel {
     std::vector<Fr> evals(d + 1);
     for (std::size_t t = 0; t <= d; ++t) {
       const Fr x = Fr::from_u64(t);
-      evals[t] = s.ra[t] + s.booleanity[0] +
+      Fr ra;
+      for (std::size_t v = 0; v < n_chunks; ++v) ra += beta_pow_[v] * s.ra[v * (d + 1) + t];
+      evals[t] = ra + s.booleanity[0] +
                  x * (s.booleanity[1] + x * (s.booleanity[2] + x * s.booleanity[3]));
     }
     return evals;

@@ -93,8 +93,8 @@ InstructionLookupProof prove_instruction_lookups(const InstructionLookupWitness&
                                                  const InstructionLookupClaims& claims,
                                                  Transcript& transcript, bool self_check = true);
 
-// Checks, each a named JOLT_VERIFY: lookups.shape, lookups.read_raf.sumcheck,
-// lookups.read_raf.final, lookups.key_bits.sumcheck, lookups.key_bits.final.
+// Checks, each a named JOLT_VERIFY: lookups.shape, lookups.read_raf.sumcheck.*,
+// lookups.read_raf.final, lookups.key_bits.sumcheck.*, lookups.key_bits.final.
 std::optional<VerifyError> verify_instruction_lookups(unsigned word_bits, std::size_t log_cycles,
                                                       std::span<const Fr> r_cycle,
                                                       const InstructionLookupClaims& claims,

@@ -16,11 +16,14 @@ namespace fs = boost::filesystem;
 
 namespace jolt::core {
 
-std::string trace_name_for(const std::string& workload, std::uint32_t scale) {
+std::string trace_name_for(const std::string& workload, std::uint32_t scale,
+                           std::string_view backend) {
   std::string w = workload;
   for (char& c : w)
     if (c == '-') c = '_';
-  return "modular_" + w + "_" + std::to_string(scale);
+  // The default backend's runs keep the plain name; the other's carry it as a suffix.
+  const std::string suffix = backend == "optimized" ? "" : "_" + std::string(backend);
+  return "modular_" + w + "_" + std::to_string(scale) + suffix;
 }
 
 std::string utc_timestamp(std::time_t t) {

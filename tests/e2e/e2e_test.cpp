@@ -806,6 +806,41 @@ TEST_CASE("summary.json records the commitment scheme and its parameters (--pcs)
   CHECK(dflt_params != ligero_params);
 }
 
+TEST_CASE("--backend reference proves the same proof under its own name; a bad name is refused") {
+  Workspace w;
+  Result r =
+      run("profile --workload fibonacci --scale 10 --backend reference --format none "
+          "--sink summary -q",
+          w.dir);
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  CHECK(r.output.find("modular fibonacci (2^10, reference): Prover completed") !=
+        std::string::npos);
+  rapidjson::Document s;
+  s.Parse(slurp(w.runs() / "latest_modular_fibonacci_10_reference" / "summary.json").c_str());
+  REQUIRE_FALSE(s.HasParseError());
+  CHECK(std::string(s["run"]["backend"].GetString()) == "reference");
+  CHECK_FALSE(fs::exists(w.runs() / "latest_modular_fibonacci_10"));  // its own name only
+  // The default run proved with the optimized kernels: same proof size, its own name.
+  rapidjson::Document d;
+  d.Parse(slurp(profiled().runs() / (std::string("latest_") + kTrace) / "summary.json").c_str());
+  REQUIRE_FALSE(d.HasParseError());
+  CHECK(std::string(d["run"]["backend"].GetString()) == "optimized");
+  CHECK(s["proof_size_bytes"].GetUint64() == d["proof_size_bytes"].GetUint64());
+  // prove --backend reference writes a proof verify accepts.
+  Result p =
+      run("prove --workload fibonacci --scale 10 --backend reference --proof ref.proof -q", w.dir);
+  INFO(p.output);
+  CHECK(p.code == 0);
+  Result v = run("verify --workload fibonacci --scale 10 --proof ref.proof", w.dir);
+  INFO(v.output);
+  CHECK(v.code == 0);
+  Result bad = run("profile --workload fibonacci --scale 10 --backend fast", w.dir);
+  CHECK(bad.code == 2);
+  CHECK(bad.output.find("unknown prover backend 'fast' for --backend (known: optimized, "
+                        "reference)") != std::string::npos);
+}
+
 TEST_CASE("profile prints the stage table; report shows every stage of the latest run") {
   Workspace w;
   Result p = run("profile --workload fibonacci --scale 10", w.dir);
@@ -954,7 +989,7 @@ TEST_CASE("progress: one log line per stage in a pipe, one redrawn line on a ter
   CHECK(tty.find("\rproving: stage 1/10 prove_stage0") != std::string::npos);
   CHECK(tty.find("info] proving:") == std::string::npos);
   // The result line starts right after the blanked-out progress line ("\r" + blanks + "\r").
-  const std::size_t done = tty.find("\rmodular fibonacci (2^10, reference): Prover completed");
+  const std::size_t done = tty.find("\rmodular fibonacci (2^10, optimized): Prover completed");
   REQUIRE(done != std::string::npos);
   REQUIRE(done > 0);
   CHECK(tty[done - 1] == ' ');

@@ -65,7 +65,7 @@ TEST_CASE("legacy profile writes the legacy layout; postprocess_trace.py makes c
                              w.dir);
   INFO(r.output);
   REQUIRE(r.code == 0);
-  CHECK(r.output.find("legacy fibonacci (2^10, reference): Prover completed") != std::string::npos);
+  CHECK(r.output.find("legacy fibonacci (2^10, optimized): Prover completed") != std::string::npos);
   // --log-level debug (JOLT_LOG=debug): RSS at every stage boundary.
   for (std::string_view stage : jolt::taxonomy::kEmittedStageSpans)
     CHECK(r.output.find("memory usage at the start of " + std::string(stage) + ": RSS ") !=

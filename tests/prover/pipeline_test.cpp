@@ -487,6 +487,19 @@ TEST_CASE("malformed inputs are refused by prove") {
   CHECK_THROWS_AS(prove(st, tr.rows), std::invalid_argument);
 }
 
+TEST_CASE("the reference backend proves the same bytes as the optimized one") {
+  auto tr = sample_trace(40);
+  ProverOptions reference;
+  reference.backend = ProverBackend::kReference;
+  const auto optimized = prove(tr.statement, tr.rows);
+  CHECK(prove(tr.statement, tr.rows, reference) == optimized);
+  CHECK_FALSE(verify(tr.statement, optimized));
+  CHECK(backend_name(ProverBackend::kReference) == "reference");
+  CHECK(parse_backend("optimized") == ProverBackend::kOptimized);
+  CHECK(parse_backend("reference") == ProverBackend::kReference);
+  CHECK_FALSE(parse_backend("fast"));
+}
+
 TEST_CASE("proofs are identical with 1 and 2 threads") {
   auto tr = sample_trace(120);  // T = 2^11: the parallel paths engage
   ProverOptions one, two;

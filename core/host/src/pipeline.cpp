@@ -147,7 +147,8 @@ TraceReport trace_job(const GuestJob& job, std::uint32_t max_log2_length) {
 ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
                       const std::function<void()>& before_prove,
                       const std::function<void()>& after_prove, prover::PcsKind pcs,
-                      const std::function<void(std::size_t, std::string_view)>& on_stage) {
+                      const std::function<void(std::size_t, std::string_view)>& on_stage,
+                      prover::ProverBackend backend) {
   const prover::ElfImage image = load(job);
   // A guest that runs past 2^scale cycles cannot fit; stop it there instead of tracing forever.
   prover::Execution ex = run_guest(job, image, true, cycle_bound(job, scale));
@@ -169,6 +170,7 @@ ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
   try {
     prover::ProverOptions options;
     options.pcs = pcs;
+    options.backend = backend;
     options.on_stage = on_stage;
     r.proof = allocating("proving " + std::to_string(ex.rows.size()) + " trace rows",
                          [&] { return prover::prove(st, ex.rows, options); });

@@ -20,8 +20,10 @@ class RunError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// modular_{workload with '-' -> '_'}_{scale}
-std::string trace_name_for(const std::string& workload, std::uint32_t scale);
+// modular_{workload with '-' -> '_'}_{scale}, then _{backend} for a backend other than the default
+// ("optimized"): modular_sha2_chain_16_reference.
+std::string trace_name_for(const std::string& workload, std::uint32_t scale,
+                           std::string_view backend = "optimized");
 
 // "YYYYmmdd-HHMMSS" in UTC.
 std::string utc_timestamp(std::time_t t);

@@ -110,6 +110,7 @@ int run_legacy_profile(int argc, char** argv) {
       "quiet,q", po::bool_switch(&quiet), "no progress line while proving");
   g.add_to(desc);
   g.add_pcs_to(desc);
+  g.add_backend_to(desc);
   PreflightOptions preflight;
   preflight.add_to(desc);
   po::variables_map vm;
@@ -152,7 +153,7 @@ int run_legacy_profile(int argc, char** argv) {
     }
     host::PluginLoader loader(g.plugin_paths);
     host::LoadedJob loaded = host::load_job(loader, g.spec);
-    if (auto why = preflight_memory(preflight, loaded.job.workload, loaded.scale, g.pcs))
+    if (auto why = preflight_memory(preflight, loaded.job.workload, loaded.scale, g.pcs, g.backend))
       throw host::PipelineError(*why);
     const std::string& name = loaded.job.workload;
     const std::string out_abs = fs::absolute(out_dir).string();
@@ -161,6 +162,7 @@ int run_legacy_profile(int argc, char** argv) {
     spdlog::info("Running legacy {} profile at scale 2^{}", name, loaded.scale);
 
     MeasuredProveOptions measure;
+    measure.backend = g.backend;
     measure.record = true;
     measure.heap_snapshots = heap_svg;
     measure.monitor_interval = monitor_interval;
@@ -174,7 +176,7 @@ int run_legacy_profile(int argc, char** argv) {
     const std::string& trace_path = trace.path;
     const std::string& stamp = trace.stamp;
     fill_run_results(profile,
-                     run_info_for(loaded, g.pcs, static_cast<std::uint64_t>(trace.time),
+                     run_info_for(loaded, g.pcs, g.backend, static_cast<std::uint64_t>(trace.time),
                                   name + "_" + stamp, traces_dir, out_abs),
                      measured.report);
     print_prove_result("legacy", profile, measured.report.prove_cpu_time_ns);

@@ -33,6 +33,13 @@ void GuestOptions::add_pcs_to(po::options_description& desc) {
                          .c_str());
 }
 
+void GuestOptions::add_backend_to(po::options_description& desc) {
+  desc.add_options()("backend", po::value(&backend_name),
+                     "optimized|reference (default: optimized): reference proves with the naive "
+                     "expression kernels the optimized ones are tested against (same proof, "
+                     "slower, more memory); its runs are named ..._reference");
+}
+
 std::optional<int> GuestOptions::parse(const char* command, const po::options_description& desc,
                                        int argc, char** argv, po::variables_map& vm) {
   try {
@@ -60,6 +67,13 @@ void GuestOptions::finish(const po::variables_map& vm) {
       throw po::error("unknown commitment scheme '" + pcs_name +
                       "' for --pcs (known: reveal, ligero, basefold)");
     pcs = *kind;
+  }
+  if (!backend_name.empty()) {
+    const auto b = jolt::prover::parse_backend(backend_name);
+    if (!b)
+      throw po::error("unknown prover backend '" + backend_name +
+                      "' for --backend (known: optimized, reference)");
+    backend = *b;
   }
 }
 

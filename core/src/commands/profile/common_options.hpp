@@ -1,5 +1,6 @@
 // Options shared by the commands that run a guest: --workload/--name, --elf, --input, --scale,
-// --plugin-path, --log-level; and --pcs for the commands that prove or verify.
+// --plugin-path, --log-level; --pcs for the commands that prove or verify, --backend for those
+// that prove.
 #pragma once
 #include <boost/program_options.hpp>
 #include <optional>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include <jolt/prover/pcs/scheme.hpp>
+#include <jolt/prover/pipeline/prover.hpp>
 
 #include "jolt/host/job.hpp"
 
@@ -20,12 +22,16 @@ struct GuestOptions {
   std::string log_level;
   std::string pcs_name;  // --pcs, empty: jolt::prover::default_pcs_kind()
   jolt::prover::PcsKind pcs = jolt::prover::default_pcs_kind();  // set by finish()
+  std::string backend_name;                                      // --backend, empty: optimized
+  jolt::prover::ProverBackend backend = jolt::prover::ProverBackend::kOptimized;  // by finish()
 
   void add_to(boost::program_options::options_description& desc);
   // --pcs NAME (profile, prove, verify).
   void add_pcs_to(boost::program_options::options_description& desc);
-  // Call after notify(): copies --scale into spec.scale when it was given and resolves --pcs
-  // (an unknown name throws boost::program_options::error naming the known schemes).
+  // --backend optimized|reference (profile, legacy profile, prove).
+  void add_backend_to(boost::program_options::options_description& desc);
+  // Call after notify(): copies --scale into spec.scale when it was given and resolves --pcs and
+  // --backend (an unknown name throws boost::program_options::error naming the known ones).
   void finish(const boost::program_options::variables_map& vm);
 
   // Parses argv (which must include these options and "help") into vm. Returns the exit code

@@ -71,7 +71,8 @@ MeasuredProve measured_prove(const host::LoadedJob& loaded, jolt::prover::PcsKin
           if (out.cpu_profiler) out.cpu_profiler->stage_started(k, label);
           log_stage_boundary_rss("at the start of " + std::string(label));
           progress.stage(k, label);
-        });
+        },
+        options.backend);
     progress.finish();
   } catch (...) {
     progress.finish();
@@ -85,15 +86,16 @@ MeasuredProve measured_prove(const host::LoadedJob& loaded, jolt::prover::PcsKin
 }
 
 jolt::RunInfo run_info_for(const host::LoadedJob& loaded, jolt::prover::PcsKind pcs,
-                           std::uint64_t timestamp_unix_secs, const std::string& trace_name,
-                           const std::string& run_dir, const std::string& out_dir) {
+                           jolt::prover::ProverBackend backend, std::uint64_t timestamp_unix_secs,
+                           const std::string& trace_name, const std::string& run_dir,
+                           const std::string& out_dir) {
   // The scheme prove_job proved and verified with (the verifier checked the proof's parameters
   // string against this same configuration), so summary.json says which scheme made the proof.
   const std::unique_ptr<jolt::prover::CommitmentScheme> scheme =
       jolt::prover::make_commitment_scheme(pcs);
   return jolt::RunInfo{loaded.job.workload,
                        loaded.scale,
-                       "reference",
+                       std::string(jolt::prover::backend_name(backend)),
                        timestamp_unix_secs,
                        built_git_rev(),
                        trace_name,
@@ -118,15 +120,16 @@ void print_prove_result(const char* lane, const jolt::Profile& p, std::uint64_t 
   const std::uint32_t scale = p.run.scale_log2;
   const double secs = static_cast<double>(p.prove_time_ns) / 1e9;
   const double cpu_secs = static_cast<double>(prove_cpu_time_ns) / 1e9;
+  const char* backend = p.run.backend.c_str();
   std::printf(
-      "%s %s (2^%u, reference): Prover completed in %.2fs (%.1f kHz / padded %.1f kHz), "
+      "%s %s (2^%u, %s): Prover completed in %.2fs (%.1f kHz / padded %.1f kHz), "
       "CPU time %.2fs (%.2fx wall)\n",
-      lane, workload, scale, secs,
+      lane, workload, scale, backend, secs,
       secs > 0 ? static_cast<double>(p.trace_length) / secs / 1000.0 : 0.0,
       secs > 0 ? static_cast<double>(p.padded_trace_length) / secs / 1000.0 : 0.0, cpu_secs,
       secs > 0 ? cpu_secs / secs : 0.0);
   if (p.peak_rss_bytes)
-    std::printf("%s %s (2^%u, reference): Peak RSS %s\n", lane, workload, scale,
+    std::printf("%s %s (2^%u, %s): Peak RSS %s\n", lane, workload, scale, backend,
                 format_memory(static_cast<double>(*p.peak_rss_bytes) / jolt::kBytesPerGib).c_str());
   std::printf("%s %s (2^%u): proof %llu bytes, verified\n", lane, workload, scale,
               static_cast<unsigned long long>(p.proof_size_bytes));

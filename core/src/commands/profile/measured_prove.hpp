@@ -37,6 +37,7 @@ struct MeasuredProveOptions {
   std::optional<unsigned> pprof_hz;              // sample CPU stacks per stage at this rate
   bool quiet = false;                            // no progress line
   std::vector<std::uint64_t> previous_stage_ns;  // a previous run's stage times, for the ETA
+  jolt::prover::ProverBackend backend = jolt::prover::ProverBackend::kOptimized;
 };
 
 struct MeasuredProve {
@@ -50,11 +51,12 @@ struct MeasuredProve {
 MeasuredProve measured_prove(const host::LoadedJob& loaded, jolt::prover::PcsKind pcs,
                              const MeasuredProveOptions& options);
 
-// The RunInfo of a run of `loaded` proved with `pcs` (scheme name and parameters, git revision,
-// host), named trace_name, writing into run_dir inside out_dir.
+// The RunInfo of a run of `loaded` proved with `pcs` and `backend` (scheme name and parameters,
+// the backend's name, git revision, host), named trace_name, writing into run_dir inside out_dir.
 jolt::RunInfo run_info_for(const host::LoadedJob& loaded, jolt::prover::PcsKind pcs,
-                           std::uint64_t timestamp_unix_secs, const std::string& trace_name,
-                           const std::string& run_dir, const std::string& out_dir);
+                           jolt::prover::ProverBackend backend, std::uint64_t timestamp_unix_secs,
+                           const std::string& trace_name, const std::string& run_dir,
+                           const std::string& out_dir);
 
 // profile.run = run and the prove results of `report` (time, proof size, lengths, verified).
 void fill_run_results(jolt::Profile& profile, jolt::RunInfo run, const host::ProveReport& report);

@@ -76,8 +76,8 @@ std::optional<std::uint64_t> available_memory_bytes(std::string* source) {
 }
 
 MemoryPlan plan_memory(unsigned scale, jolt::prover::PcsKind pcs, std::uint64_t available,
-                       std::string available_source) {
-  const jolt::prover::MemoryEstimate est = jolt::prover::estimate_prover_memory(pcs);
+                       std::string available_source, jolt::prover::ProverBackend backend) {
+  const jolt::prover::MemoryEstimate est = jolt::prover::estimate_prover_memory(pcs, backend);
   MemoryPlan plan;
   plan.needed_bytes = est.peak_bytes(scale);
   plan.available_bytes = available;
@@ -88,12 +88,13 @@ MemoryPlan plan_memory(unsigned scale, jolt::prover::PcsKind pcs, std::uint64_t 
 }
 
 std::string memory_refusal(const std::string& workload, unsigned scale, jolt::prover::PcsKind pcs,
-                           const MemoryPlan& plan) {
-  const jolt::prover::MemoryEstimate est = jolt::prover::estimate_prover_memory(pcs);
+                           const MemoryPlan& plan, jolt::prover::ProverBackend backend) {
+  const jolt::prover::MemoryEstimate est = jolt::prover::estimate_prover_memory(pcs, backend);
   std::ostringstream out;
   out << "proving " << workload << " at scale 2^" << scale << " needs about "
       << gib(plan.needed_bytes) << " by the prover's memory model (" << jolt::prover::pcs_name(pcs)
-      << ": " << est.bytes_per_row << " bytes per padded cycle + " << est.fixed_bytes / (1u << 20)
+      << (backend == jolt::prover::ProverBackend::kReference ? ", reference backend" : "") << ": "
+      << est.bytes_per_row << " bytes per padded cycle + " << est.fixed_bytes / (1u << 20)
       << " MiB), but " << gib(plan.available_bytes) << " is available (" << plan.available_source
       << "); ";
   if (plan.largest_fitting_scale)
@@ -107,7 +108,8 @@ std::string memory_refusal(const std::string& workload, unsigned scale, jolt::pr
 
 std::optional<std::string> preflight_memory(const PreflightOptions& opt,
                                             const std::string& workload, unsigned scale,
-                                            jolt::prover::PcsKind pcs) {
+                                            jolt::prover::PcsKind pcs,
+                                            jolt::prover::ProverBackend backend) {
   if (opt.memory_budget_gib < 0 || !std::isfinite(opt.memory_budget_gib))
     return "--memory-budget " + std::to_string(opt.memory_budget_gib) +
            ": expected a positive number of GiB";
@@ -124,9 +126,9 @@ std::optional<std::string> preflight_memory(const PreflightOptions& opt,
         "much memory is available");
     return std::nullopt;
   }
-  const MemoryPlan plan = plan_memory(scale, pcs, available, source);
+  const MemoryPlan plan = plan_memory(scale, pcs, available, source, backend);
   if (plan.fits()) return std::nullopt;
-  const std::string why = memory_refusal(workload, scale, pcs, plan);
+  const std::string why = memory_refusal(workload, scale, pcs, plan, backend);
   if (opt.force) {
     spdlog::warn("{} (running anyway: --force)", why);
     return std::nullopt;

@@ -10,6 +10,7 @@
 #include <string>
 
 #include <jolt/prover/pcs/scheme.hpp>
+#include <jolt/prover/pipeline/prover.hpp>
 
 namespace jolt::core {
 
@@ -34,18 +35,22 @@ struct MemoryPlan {
 };
 
 // The plan for proving `workload` at 2^scale padded rows with `pcs` against `available` bytes.
-MemoryPlan plan_memory(unsigned scale, jolt::prover::PcsKind pcs, std::uint64_t available,
-                       std::string available_source);
+MemoryPlan plan_memory(
+    unsigned scale, jolt::prover::PcsKind pcs, std::uint64_t available,
+    std::string available_source,
+    jolt::prover::ProverBackend backend = jolt::prover::ProverBackend::kOptimized);
 
 // The refusal text for a plan that does not fit: what was asked, the estimate, what is
 // available and from where, the largest scale that fits, and the two ways on.
-std::string memory_refusal(const std::string& workload, unsigned scale, jolt::prover::PcsKind pcs,
-                           const MemoryPlan& plan);
+std::string memory_refusal(
+    const std::string& workload, unsigned scale, jolt::prover::PcsKind pcs, const MemoryPlan& plan,
+    jolt::prover::ProverBackend backend = jolt::prover::ProverBackend::kOptimized);
 
 // Runs the check for `profile`: nullopt when the run may go ahead (it fits, --force, or the
 // available memory cannot be read — then it logs a warning), else the refusal text.
-std::optional<std::string> preflight_memory(const PreflightOptions& opt,
-                                            const std::string& workload, unsigned scale,
-                                            jolt::prover::PcsKind pcs);
+std::optional<std::string> preflight_memory(
+    const PreflightOptions& opt, const std::string& workload, unsigned scale,
+    jolt::prover::PcsKind pcs,
+    jolt::prover::ProverBackend backend = jolt::prover::ProverBackend::kOptimized);
 
 }  // namespace jolt::core

@@ -226,6 +226,7 @@ int run_profile(int argc, char** argv) {
       "list-plugins", po::bool_switch(&list_plugins), "list the plugins found and exit");
   g.add_to(desc);
   g.add_pcs_to(desc);
+  g.add_backend_to(desc);
   PreflightOptions preflight;
   preflight.add_to(desc);
   po::variables_map vm;
@@ -323,9 +324,10 @@ int run_profile(int argc, char** argv) {
     }
     host::LoadedJob loaded = host::load_job(loader, g.spec);
     // Before any run directory or trace: a run that cannot fit is refused now, not killed later.
-    if (auto why = preflight_memory(preflight, loaded.job.workload, loaded.scale, g.pcs))
+    if (auto why = preflight_memory(preflight, loaded.job.workload, loaded.scale, g.pcs, g.backend))
       throw host::PipelineError(*why);
-    const std::string trace_name = trace_name_for(loaded.job.workload, loaded.scale);
+    const std::string trace_name =
+        trace_name_for(loaded.job.workload, loaded.scale, jolt::prover::backend_name(g.backend));
     RunLock lock(out_dir, trace_name);
     std::unique_lock<std::recursive_mutex> creating(InterruptWatcher::finishing());
     RunDirectory run = create_run_directory(out_dir, trace_name);
@@ -335,6 +337,7 @@ int run_profile(int argc, char** argv) {
                  loaded.scale, run.path);
 
     MeasuredProveOptions measure;
+    measure.backend = g.backend;
     measure.record = needs_trace;
     measure.heap_snapshots = wants_heap;
     if (needs_trace) measure.monitor_interval = monitor_interval;
@@ -345,8 +348,8 @@ int run_profile(int argc, char** argv) {
     const host::ProveReport& report = measured.report;
     jolt::Profile& profile = measured.profile;
     fill_run_results(profile,
-                     run_info_for(loaded, g.pcs, run.timestamp_unix_secs, trace_name, run.path,
-                                  boost::filesystem::absolute(out_dir).string()),
+                     run_info_for(loaded, g.pcs, g.backend, run.timestamp_unix_secs, trace_name,
+                                  run.path, boost::filesystem::absolute(out_dir).string()),
                      report);
     print_prove_result("modular", profile, report.prove_cpu_time_ns);
 

@@ -38,6 +38,7 @@ int parse(const char* name, int argc, char** argv, GuestOptions& g, std::string&
     desc.add_options()("quiet,q", po::bool_switch(&quiet),
                        "no progress line while proving (the result line is still printed)");
     preflight.add_to(desc);
+    g.add_backend_to(desc);
   }
   g.add_to(desc);
   g.add_pcs_to(desc);
@@ -78,14 +79,14 @@ int run_prove(int argc, char** argv) {
     configure_logging(g.log_level);
     host::PluginLoader loader(g.plugin_paths);
     host::LoadedJob job = host::load_job(loader, g.spec);
-    if (auto why = preflight_memory(preflight, job.job.workload, job.scale, g.pcs))
+    if (auto why = preflight_memory(preflight, job.job.workload, job.scale, g.pcs, g.backend))
       throw host::PipelineError(*why);
     // The progress line as in `profile`, without an estimate: prove keeps no run directory.
     host::ProveProgress progress(host::ProveProgress::mode_for(quiet),
                                  jolt::taxonomy::kEmittedStageSpans.size(), {});
     host::ProveReport r = host::prove_job(
         job.job, job.scale, [] {}, [] {}, g.pcs,
-        [&](std::size_t k, std::string_view label) { progress.stage(k, label); });
+        [&](std::size_t k, std::string_view label) { progress.stage(k, label); }, g.backend);
     progress.finish();
     const std::vector<std::uint8_t> file = host::encode_proof_file(
         host::ProofFile{job.job.workload, job.scale, r.trace_length, r.output, r.proof});

@@ -334,10 +334,13 @@ class StagedProver {
     JOLT_SPAN("Stage1Batch::prove");
     const Witness& w = session_.get<Witness>();
     const std::vector<Fr> tau = t_.challenges("tau", r1cs::kRowBits + w.log_t);
-    std::unique_ptr<SpartanOuterKernel> k;
+    std::unique_ptr<SumcheckKernel> k;
     {
       JOLT_SPAN(SpartanOuterKernel::kLabels.prepare);
-      k = std::make_unique<SpartanOuterKernel>(w.columns, tau);
+      if (opt_.backend == ProverBackend::kReference)
+        k = SpartanOuterKernel::reference(w.columns, tau);
+      else
+        k = std::make_unique<SpartanOuterKernel>(w.columns, tau);
     }
     snapshot("Stage1Batch_prepared", {&w, k.get(), pcs_data_.get()});
     BatchProverOutput out = prove_batch({{k.get(), Fr::zero()}}, t_, opt_.self_check);
@@ -899,6 +902,16 @@ void check_shape(std::size_t rows, std::uint64_t trace_length) {
 
 }  // namespace
 
+std::string_view backend_name(ProverBackend b) {
+  return b == ProverBackend::kReference ? "reference" : "optimized";
+}
+
+std::optional<ProverBackend> parse_backend(std::string_view name) {
+  if (name == "optimized") return ProverBackend::kOptimized;
+  if (name == "reference") return ProverBackend::kReference;
+  return std::nullopt;
+}
+
 std::vector<std::uint8_t> program_digest(std::span<const std::uint8_t> elf) {
   const pcs::Digest d = pcs::blake2b_256(elf);
   return std::vector<std::uint8_t>(d.begin(), d.end());
@@ -909,19 +922,27 @@ std::uint64_t MemoryEstimate::peak_bytes(unsigned log_rows) const {
   return fixed_bytes + bytes_per_row * (std::uint64_t{1} << log_rows);
 }
 
-MemoryEstimate estimate_prover_memory(PcsKind pcs) {
+MemoryEstimate estimate_prover_memory(PcsKind pcs, ProverBackend backend) {
   // Linear fits through measured peaks (sha2-chain, 2^14/2^16 and 2^16/2^18; the table in
   // docs/prover-design.md §11 "Memory model"), each rounded up.
   constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+  MemoryEstimate e;
   switch (pcs) {
     case PcsKind::kBasefold:
-      return {35 * kMiB, 1690};
+      e = {35 * kMiB, 1690};
+      break;
     case PcsKind::kLigero:
-      return {70 * kMiB, 18370};
+      e = {70 * kMiB, 18370};
+      break;
     case PcsKind::kReveal:
-      return {45 * kMiB, 7590};
+      e = {45 * kMiB, 7590};
+      break;
+    default:
+      throw std::invalid_argument("estimate_prover_memory: unknown commitment scheme");
   }
-  throw std::invalid_argument("estimate_prover_memory: unknown commitment scheme");
+  if (backend == ProverBackend::kReference)
+    e.bytes_per_row += 3 * r1cs::kNumRowsPadded * sizeof(Fr);
+  return e;
 }
 
 std::vector<std::uint8_t> prove(const Statement& st, std::span<const TraceRow> rows,

@@ -9,6 +9,7 @@
 #include <jolt/prover/pipeline/spartan_outer.hpp>
 #include <jolt/prover/poly/eq.hpp>
 #include <jolt/prover/poly/multilinear.hpp>
+#include <jolt/prover/sumcheck/naive_kernel.hpp>
 
 namespace jolt::prover {
 
@@ -251,6 +252,18 @@ void SpartanOuterKernel::visit_heap(jolt::HeapVisitor& v) const {
   v.bytes("Bz", bz_.capacity() * sizeof(Fr));
   v.bytes("eq_cycle", eq_cyc_.capacity() * sizeof(Fr));
   v.bytes("eq_row", eq_row_.capacity() * sizeof(Fr));
+}
+
+std::unique_ptr<SumcheckKernel> SpartanOuterKernel::reference(const WitnessColumns& columns,
+                                                              std::vector<Fr> tau) {
+  auto [az, bz] = r1cs::outer_tables(columns);
+  Expr e;
+  e.add_product(Fr::one(), {Linear::leaf(0), Linear::leaf(1), Linear::leaf(2)});
+  std::vector<std::vector<Fr>> leaves;
+  leaves.push_back(EqPolynomial::evals(tau));
+  leaves.push_back(std::move(az));
+  leaves.push_back(std::move(bz));
+  return std::make_unique<NaiveKernel>(kLabels, std::move(leaves), std::move(e));
 }
 
 }  // namespace jolt::prover

@@ -77,12 +77,13 @@ prover::Statement statement_for(const GuestJob& job, std::uint64_t trace_length,
 // (report.trace_length, report.output) as `verify_job` builds it. Throws PipelineError with a clear
 // message on guest fault, failed check, trace too long for the scale, or a failed verification
 // (after filling `report`). `pcs` is the commitment scheme the prover uses and the verifier is
-// configured for.
-ProveReport prove_job(const GuestJob& job, std::uint32_t scale,
-                      const std::function<void()>& before_prove,
-                      const std::function<void()>& after_prove,
-                      jolt::prover::PcsKind pcs = jolt::prover::default_pcs_kind(),
-                      const std::function<void(std::size_t, std::string_view)>& on_stage = {});
+// configured for; `backend` the prover's kernels (the proof is the same either way).
+ProveReport prove_job(
+    const GuestJob& job, std::uint32_t scale, const std::function<void()>& before_prove,
+    const std::function<void()>& after_prove,
+    jolt::prover::PcsKind pcs = jolt::prover::default_pcs_kind(),
+    const std::function<void(std::size_t, std::string_view)>& on_stage = {},
+    jolt::prover::ProverBackend backend = jolt::prover::ProverBackend::kOptimized);
 
 // Verifies `proof` against statement_for(job, trace_length, output) without running the guest
 // (job.max_cycles plays no part). Throws PipelineError when the ELF does not load or the claimed

@@ -56,8 +56,17 @@ struct Statement {
   std::uint64_t trace_length = 0;  // real (unpadded) cycles
 };
 
+// Which sumcheck kernels prove the stages: the optimized ones, or the naive expression kernels
+// they are tested against (the reference; today that changes stage 1, the outer Spartan
+// sumcheck, whose optimized kernel streams its row rounds where the reference builds the full
+// eq, Az and Bz tables: 3·64 field elements per cycle). Both give byte-identical proofs.
+enum class ProverBackend { kOptimized, kReference };
+std::string_view backend_name(ProverBackend b);  // "optimized", "reference"
+std::optional<ProverBackend> parse_backend(std::string_view name);
+
 struct ProverOptions {
   PcsKind pcs = default_pcs_kind();
+  ProverBackend backend = ProverBackend::kOptimized;
   std::size_t num_threads = 0;  // 0 = TBB default (all cores)
   bool self_check = true;       // prover-side checks (debugging aid; off only in tests)
   // Called on the proving thread as each stage starts: its index into
@@ -91,7 +100,10 @@ struct MemoryEstimate {
   std::uint64_t bytes_per_row = 0;
   std::uint64_t peak_bytes(unsigned log_rows) const;
 };
-MemoryEstimate estimate_prover_memory(PcsKind pcs);
+// The reference backend adds its stage-1 tables (eq, Az, Bz: 3·64 field elements per row) to
+// the fit, as if they coexisted with the scheme's peak (an overestimate by at most that peak).
+MemoryEstimate estimate_prover_memory(PcsKind pcs,
+                                      ProverBackend backend = ProverBackend::kOptimized);
 
 // Testing seam: prove from explicit committed columns (r1cs::extract_columns layout), e.g. a
 // deliberately inconsistent witness with options.self_check = false.

@@ -15,6 +15,7 @@
 //  * s(X) = eq_bound·eq(τ_j,X)·q(X), q of degree 2 from three points;
 //  * TBB reductions over fixed cycle blocks (exact field sums: deterministic at any thread count).
 #pragma once
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -43,6 +44,12 @@ class SpartanOuterKernel final : public SumcheckKernel {
   // {eq(τ, r), Az(r), Bz(r)} — the same leaf order as the naive oracle.
   std::vector<Fr> output_claims() const override;
   void visit_heap(jolt::HeapVisitor& v) const override;
+
+  // The reference kernel for the same relation: NaiveKernel over the full tables eq(τ, ·), Az
+  // and Bz (3·kNumRowsPadded·T entries), with the same labels and identical round polynomials
+  // and outputs. The prover's reference backend proves stage 1 with it.
+  static std::unique_ptr<SumcheckKernel> reference(const WitnessColumns& columns,
+                                                   std::vector<Fr> tau);
 
  private:
   void bind(const Fr& r);

@@ -364,7 +364,9 @@ ClusterResult run_cluster_sweep(const ClusterOptions& opt, const std::vector<Swe
     std::printf("Running %zu task(s) through GNU parallel (hosts: %s); logs in %s\n", tasks.size(),
                 opt.sshloginfile.c_str(), dir.c_str());
     std::fflush(stdout);
-    const host::ProcessResult r = host::run_process(launch);
+    std::vector<std::string> argv = launch;
+    argv[0] = find_on_path(argv[0]);  // run_process does not search PATH
+    const host::ProcessResult r = host::run_process(argv);
     if (!r.spawned) {
       res.error = "cannot start GNU parallel: " + r.spawn_error;
       return res;

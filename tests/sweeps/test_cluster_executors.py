@@ -5,8 +5,8 @@
   slurm:    a real single-node Slurm cluster (slurm_cluster.py: munged, slurmctld and slurmd in a
             temporary folder, stopped at the end) runs the sweep as one job array; the CSV rows
             (timings aside) and the run directories match the local sweep's; --plan prints the
-            sbatch line and the task commands and runs nothing; a failing task is listed with its
-            job id and log; --resume after removing one latest_ link submits only that pair;
+            sbatch line and the task commands and runs nothing; Ctrl-C cancels the array; a failing
+            task is listed with its job id and log; --resume after removing one latest_ link submits only that pair;
             without sbatch on PATH the command refuses, naming it.
   parallel: GNU parallel with an --sshloginfile naming `:` (this host) runs the same sweep, with
             the same checks of rows and run directories, the failing task and --resume.
@@ -19,6 +19,7 @@ import csv
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -148,6 +149,28 @@ def main():
         check(latest_runs(out) == latest_runs(local) and len(latest_runs(out)) == 4,
               "the same latest_ links, each to a run directory with the same files",
               f"{latest_runs(out)}\n!=\n{latest_runs(local)}")
+
+        if a.executor == "slurm":
+            print("== Ctrl-C cancels the job array")
+            big = [str(int(hi) + 3), str(int(hi) + 4)]  # long enough to be running when stopped
+            p = subprocess.Popen([jolt_run, "benchmark", "--benchmarks", WORKLOADS, "--min-scale",
+                                  big[0], "--max-scale", big[1], "--format", "none", *extra,
+                                  "--out-dir", "interrupted"], cwd=tmp, env=env,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            time.sleep(3)
+            p.send_signal(signal.SIGINT)
+            so, se = p.communicate(timeout=60)
+            print(so[-1500:], se[-500:])
+            m = re.search(r"Submitted job array (\d+)", so)
+            check(p.returncode == 130, "an interrupted slurm sweep exits 130", se)
+            check("Interrupted: 4 run(s) not finished" in so or
+                  re.search(r"Completed: \d", so) is not None and "Interrupted:" in so,
+                  "the unfinished runs are reported as interrupted, not failed", so)
+            check(m is not None and f"cancelled job {m.group(1)}" in se, "the array is cancelled", se)
+            if m:
+                q = subprocess.run(["squeue", "-h", "-r", "-j", m.group(1), "-t", "PENDING,RUNNING"],
+                                   env=env, capture_output=True, text=True)
+                check(q.stdout.strip() == "", "no task of it is left pending or running", q.stdout)
 
         print("== a failing task is listed")
         r = run([jolt_run, "benchmark", "--benchmarks", "fibonacci,no-such-workload", "--min-scale",

@@ -216,7 +216,7 @@ int run_cluster_benchmark(ClusterOptions opt, const std::string& exe,
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  std::size_t completed = 0;
+  std::size_t completed = 0, unfinished = 0;
   std::vector<std::string> failed;
   std::vector<std::string> stats_lines;
   bool stats_error = false;
@@ -233,6 +233,10 @@ int run_cluster_benchmark(ClusterOptions opt, const std::string& exe,
         ++completed;
         rows.push_back(*o.row);
         dirs.push_back(o.run_name);
+        continue;
+      }
+      if (o.unfinished) {
+        ++unfinished;
         continue;
       }
       std::string what = o.task->workload + " at 2^" + std::to_string(o.task->scale);
@@ -262,6 +266,9 @@ int run_cluster_benchmark(ClusterOptions opt, const std::string& exe,
               host::format_duration(elapsed).c_str());
   std::printf("  ✓ Completed: %zu\n", completed);
   if (skipped) std::printf("  ⏭ Skipped: %zu\n", skipped);
+  if (unfinished)
+    std::printf("  ⏹ Interrupted: %zu run(s) not finished (rerun with --resume to do them)\n",
+                unfinished);
   if (!failed.empty()) {
     std::printf("  ❌ Failed: %zu\n", failed.size());
     for (const auto& f : failed) std::printf("     %s\n", f.c_str());

@@ -390,6 +390,7 @@ ClusterResult run_cluster_sweep(const ClusterOptions& opt, const std::vector<Swe
     std::istringstream st(read_text(dir + "/task-" + std::to_string(i) + ".status"));
     int rc = -1;
     if (!(st >> rc)) {
+      o.unfinished = res.interrupt_signal != 0;
       o.why = res.interrupt_signal
                   ? "not finished (interrupted; rerun with --resume)"
                   : "no exit status recorded: the task did not run to its end (cancelled, out of "

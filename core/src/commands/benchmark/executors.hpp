@@ -87,11 +87,12 @@ std::string new_sweep_dir(const std::string& out_dir);
 struct TaskOutcome {
   const SweepTask* task = nullptr;
   bool ok = false;
-  std::string job;       // slurm: "{job}_{index}"; parallel: "task {index}"
-  std::string log;       // the task's log file
-  std::string host;      // where it ran, when it recorded it
-  std::string why;       // for a failed task: "exit status 1", "no exit status recorded ..."
-  std::string run_name;  // a successful run's directory name under the out dir
+  bool unfinished = false;  // no exit status after an interrupt: cancelled, not failed
+  std::string job;          // slurm: "{job}_{index}"; parallel: "task {index}"
+  std::string log;          // the task's log file
+  std::string host;         // where it ran, when it recorded it
+  std::string why;          // for a failed task: "exit status 1", "no exit status recorded ..."
+  std::string run_name;     // a successful run's directory name under the out dir
   std::optional<TimingRow> row;
 };
 

@@ -118,33 +118,43 @@ TEST_CASE("sbatch --parsable's job id") {
   CHECK_FALSE(parse_sbatch_job_id("").has_value());
 }
 
-TEST_CASE("the task script runs one task, logs it and records its exit status") {
+TEST_CASE("the task script runs one task's runs, logs them and records the exit status") {
   TempDir tmp;
   const std::string dir = (tmp.path / "sweep dir").string();  // a space: quoting matters
   fs::create_directories(dir);
   std::vector<SweepTask> tasks(2);
-  tasks[0] = {"fibonacci", 10, 1, 1, {"/bin/sh", "-c", "echo out-of-0; echo err-of-0 >&2; exit 3"}};
-  tasks[1] = {"it's", 11, 2, 2, {"/bin/echo", "it's $HOME `x`"}};
+  // Task 0 fails on its first of two runs (the second is not attempted); task 1 runs twice.
+  tasks[0] = {"fibonacci", 10, 2, {"/bin/sh", "-c", "echo out-of-0; echo err-of-0 >&2; exit 3"}};
+  tasks[1] = {"it's", 11, 2, {"/bin/echo", "it's $HOME `x`"}};
   { std::ofstream(dir + "/tasks.sh") << task_script(tasks, dir); }
   const std::string script = jolt::host::command_line({dir + "/tasks.sh"});
 
   // As GNU parallel runs it: the id as $1, output into task-ID.log, one line on stdout.
   CHECK(sh("sh " + script + " 0 > " + jolt::host::command_line({dir + "/stdout0"})) == 3);
   const std::string log0 = slurp(dir + "/task-0.log");
-  CHECK(log0.find("task 0: fibonacci at 2^10 on ") != std::string::npos);
+  CHECK(log0.find("task 0: fibonacci at 2^10 (2 runs), run 1/2 on ") != std::string::npos);
+  CHECK(log0.find("run 2/2") == std::string::npos);
   CHECK(log0.find("out-of-0") != std::string::npos);
   CHECK(log0.find("err-of-0") != std::string::npos);
-  CHECK(slurp(dir + "/task-0.status").rfind("3 ", 0) == 0);
-  CHECK(slurp(dir + "/stdout0").find("task 0: fibonacci at 2^10 on ") != std::string::npos);
+  const std::string status0 = slurp(dir + "/task-0.status");
+  CHECK(status0.rfind("3 ", 0) == 0);
+  CHECK(status0.find(" 0\n") != std::string::npos);  // no run done
+  CHECK(slurp(dir + "/stdout0").find("task 0: fibonacci at 2^10 (2 runs) on ") !=
+        std::string::npos);
   CHECK(slurp(dir + "/stdout0").find(": exit 3") != std::string::npos);
 
   // As a Slurm array task: the id from SLURM_ARRAY_TASK_ID, output left to Slurm (stdout here).
   CHECK(sh("SLURM_ARRAY_TASK_ID=1 sh " + script + " > " +
            jolt::host::command_line({dir + "/slurm1"})) == 0);
   const std::string out1 = slurp(dir + "/slurm1");
-  CHECK(out1.find("task 1: it's at 2^11 (run 2/2) on ") != std::string::npos);
-  CHECK(out1.find("it's $HOME `x`") != std::string::npos);  // passed verbatim
-  CHECK(slurp(dir + "/task-1.status").rfind("0 ", 0) == 0);
+  CHECK(out1.find("task 1: it's at 2^11 (2 runs), run 1/2 on ") != std::string::npos);
+  CHECK(out1.find("task 1: it's at 2^11 (2 runs), run 2/2 on ") != std::string::npos);
+  const auto first = out1.find("it's $HOME `x`");  // passed verbatim, once per run
+  CHECK(first != std::string::npos);
+  CHECK(out1.find("it's $HOME `x`", first + 1) != std::string::npos);
+  const std::string status1 = slurp(dir + "/task-1.status");
+  CHECK(status1.rfind("0 ", 0) == 0);
+  CHECK(status1.find(" 2\n") != std::string::npos);  // two runs done
   CHECK_FALSE(fs::exists(dir + "/task-1.log"));
 
   // No such task; and neither an id nor SLURM_ARRAY_TASK_ID.

@@ -10,6 +10,8 @@
             without sbatch on PATH the command refuses, naming it.
   parallel: GNU parallel with an --sshloginfile naming `:` (this host) runs the same sweep, with
             the same checks of rows and run directories, the failing task and --resume.
+  both:     --runs 2 makes one task that proves the pair twice, one after the other (two runs of
+            a pair cannot overlap: the pair's run lock), and writes its modular_stats.csv row.
 
 Exits 77 (CTest's skip) when the Slurm daemons cannot start here, printing why. Scales:
 JOLT_SWEEP_TEST_SCALES (default "11,12")."""
@@ -171,6 +173,23 @@ def main():
                 q = subprocess.run(["squeue", "-h", "-r", "-j", m.group(1), "-t", "PENDING,RUNNING"],
                                    env=env, capture_output=True, text=True)
                 check(q.stdout.strip() == "", "no task of it is left pending or running", q.stdout)
+
+        print("== --runs 2: one task makes both runs of the pair, and its statistics")
+        r = run([jolt_run, "benchmark", "--benchmarks", "fibonacci", "--min-scale", lo,
+                 "--max-scale", lo, "--format", "none", "--runs", "2", *extra, "--out-dir",
+                 "repeated"], tmp, env)
+        print(r.stdout[-1500:])
+        check(r.returncode == 0 and "Completed: 2" in r.stdout, "--runs 2 completes both runs",
+              r.stdout[-1500:] + r.stderr[-1000:])
+        rep = os.path.join(tmp, "repeated")
+        runs_made = [d for d in os.listdir(rep)
+                     if d.endswith(f"_modular_fibonacci_{lo}") and not d.startswith("latest_")]
+        check(len(runs_made) == 2, "two run directories", str(runs_made))
+        stats = os.path.join(rep, "modular_stats.csv")
+        rows = list(csv.DictReader(open(stats))) if os.path.isfile(stats) else []
+        check(len(rows) == 1 and rows[0]["n"] == "2" and
+              sorted(rows[0]["run_dirs"].split(";")) == sorted(runs_made),
+              "modular_stats.csv: one row, n = 2, naming both run directories", str(rows))
 
         print("== a failing task is listed")
         r = run([jolt_run, "benchmark", "--benchmarks", "fibonacci,no-such-workload", "--min-scale",

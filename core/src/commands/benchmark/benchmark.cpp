@@ -6,8 +6,8 @@
 // --warmup K discarded runs (repeats.hpp), and the pair's statistics go to
 // {out}/modular_stats.csv.
 // --executor slurm|parallel runs the same plan on a cluster instead (executors.hpp: one Slurm job
-// array, or GNU parallel over SSH), one task per (workload, scale, repeat); --plan prints the
-// plan and the commands without running them.
+// array, or GNU parallel over SSH), one task per (workload, scale) that makes the pair's runs
+// one after the other; --plan prints the plan and the commands without running them.
 #include <boost/algorithm/string.hpp>
 #include <boost/filesystem.hpp>
 #include <boost/program_options.hpp>
@@ -169,9 +169,7 @@ int run_cluster_benchmark(ClusterOptions opt, const std::string& exe,
     const auto args = profile_args(p);
     cmd.insert(cmd.end(), args.begin(), args.end());
     cmd.insert(cmd.end(), {"--out-dir", opt.out_dir});
-    for (int k = 1; k <= runs; ++k)
-      tasks.push_back(
-          {p.workload, p.scale, static_cast<std::size_t>(k), static_cast<std::size_t>(runs), cmd});
+    tasks.push_back({p.workload, p.scale, static_cast<std::size_t>(runs), cmd});
     largest = std::max(largest, p.scale);
   }
   if (largest) {
@@ -216,38 +214,22 @@ int run_cluster_benchmark(ClusterOptions opt, const std::string& exe,
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  std::size_t completed = 0, unfinished = 0;
+  std::size_t completed = 0, unfinished = 0, abandoned = 0;
   std::vector<std::string> failed;
   std::vector<std::string> stats_lines;
   bool stats_error = false;
-  // Per pair, in plan order: its measured rows and run directories.
-  for (std::size_t i = 0; i < r.outcomes.size();) {
-    const SweepTask& first = *r.outcomes[i].task;
-    std::vector<TimingRow> rows;
-    std::vector<std::string> dirs;
-    for (; i < r.outcomes.size() && r.outcomes[i].task->workload == first.workload &&
-           r.outcomes[i].task->scale == first.scale;
-         ++i) {
-      const TaskOutcome& o = r.outcomes[i];
-      if (o.ok) {
-        ++completed;
-        rows.push_back(*o.row);
-        dirs.push_back(o.run_name);
-        continue;
-      }
-      if (o.unfinished) {
-        ++unfinished;
-        continue;
-      }
-      std::string what = o.task->workload + " at 2^" + std::to_string(o.task->scale);
-      if (o.task->repeats > 1)
-        what +=
-            " (run " + std::to_string(o.task->repeat) + "/" + std::to_string(o.task->repeats) + ")";
-      failed.push_back(what + ": " + (opt.kind == ExecutorKind::kSlurm ? "job " : "") + o.job +
-                       ", " + o.why + "\n       log: " + o.log);
+  // One task per pair: its measured rows and run directories.
+  for (const TaskOutcome& o : r.outcomes) {
+    completed += o.runs_done;
+    if (o.unfinished) unfinished += o.task->runs - o.runs_done;
+    if (!o.ok && !o.unfinished) {  // one failed run; the pair's later runs were not attempted
+      abandoned += o.task->runs - o.runs_done - 1;
+      failed.push_back(o.task->workload + " at 2^" + std::to_string(o.task->scale) + ": " +
+                       (opt.kind == ExecutorKind::kSlurm ? "job " : "") + o.job + ", " + o.why +
+                       "\n       log: " + o.log);
     }
-    if (!rows.empty()) {  // as the local executor: every pair run gets its stats row
-      const PairStats st = pair_stats(first.workload, first.scale, rows, 0, dirs);
+    if (!o.rows.empty()) {  // as the local executor: every pair run gets its stats row
+      const PairStats st = pair_stats(o.task->workload, o.task->scale, o.rows, 0, o.run_names);
       try {
         update_stats_file(opt.out_dir, {st});
       } catch (const std::exception& e) {
@@ -262,7 +244,7 @@ int run_cluster_benchmark(ClusterOptions opt, const std::string& exe,
       opt.kind == ExecutorKind::kSlurm ? "Slurm job " + r.job_id : std::string("GNU parallel");
   std::printf("================================================\n");
   std::printf("Benchmark sweep summary (%zu runs on %s in %s):\n",
-              tasks.size() + skipped * static_cast<std::size_t>(runs), where.c_str(),
+              (tasks.size() + skipped) * static_cast<std::size_t>(runs), where.c_str(),
               host::format_duration(elapsed).c_str());
   std::printf("  ✓ Completed: %zu\n", completed);
   if (skipped) std::printf("  ⏭ Skipped: %zu\n", skipped);
@@ -272,6 +254,8 @@ int run_cluster_benchmark(ClusterOptions opt, const std::string& exe,
   if (!failed.empty()) {
     std::printf("  ❌ Failed: %zu\n", failed.size());
     for (const auto& f : failed) std::printf("     %s\n", f.c_str());
+    if (abandoned)
+      std::printf("     (%zu later run(s) of failed pairs not attempted)\n", abandoned);
   }
   if (!r.error.empty()) std::printf("  ❌ %s\n", r.error.c_str());
   if (runs > 1 && !stats_lines.empty()) {
@@ -321,8 +305,9 @@ int run_benchmark(int argc, char** argv) {
       "folder for run directories, modular_timings.csv and modular_stats.csv")(
       "executor", po::value(&executor_arg)->default_value("local"),
       "local (one run at a time here), slurm (one `sbatch --array` job array, one task per "
-      "workload, scale and run) or parallel (GNU parallel over SSH, --sshloginfile); cluster "
-      "hosts must share --out-dir and this jolt-run's path")(
+      "workload and scale making its --runs in turn) or parallel (the same tasks through GNU "
+      "parallel over SSH, --sshloginfile); cluster hosts must share --out-dir and this "
+      "jolt-run's path")(
       "slurm-args", po::value(&slurm_args_text),
       "extra sbatch options, e.g. \"--partition=long --time=02:00:00\"; without --mem, each "
       "task asks for the pre-flight memory estimate of the sweep's largest scale")(

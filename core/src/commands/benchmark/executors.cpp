@@ -48,8 +48,7 @@ std::string read_text(const std::string& path) {
 
 std::string what_of(const SweepTask& t) {
   std::string s = t.workload + " at 2^" + std::to_string(t.scale);
-  if (t.repeats > 1)
-    s += " (run " + std::to_string(t.repeat) + "/" + std::to_string(t.repeats) + ")";
+  if (t.runs > 1) s += " (" + std::to_string(t.runs) + " runs)";
   return s;
 }
 
@@ -194,17 +193,25 @@ std::string task_script(const std::vector<SweepTask>& tasks, const std::string& 
       "case \"$id\" in\n";
   for (std::size_t i = 0; i < tasks.size(); ++i)
     s += "  " + std::to_string(i) + ") what=" + host::command_line({what_of(tasks[i])}) +
-         "; set -- " + host::command_line(tasks[i].command) + " ;;\n";
-  s += "  *) echo \"tasks.sh: no task $id in this sweep\" >&2; exit 2 ;;\n"
-       "esac\n"
-       "host=$(hostname 2>/dev/null || echo unknown)\n"
-       "echo \"task $id: $what on $host\"\n"
-       "\"$@\"\n"
-       "rc=$?\n"
-       "echo \"$rc $host\" >\"$dir/.task-$id.status.$$\" && mv -f \"$dir/.task-$id.status.$$\" "
-       "\"$dir/task-$id.status\"\n"
-       "echo \"  task $id: $what on $host: exit $rc\" >&3\n"
-       "exit $rc\n";
+         "; runs=" + std::to_string(tasks[i].runs) + "; set -- " +
+         host::command_line(tasks[i].command) + " ;;\n";
+  s +=
+      "  *) echo \"tasks.sh: no task $id in this sweep\" >&2; exit 2 ;;\n"
+      "esac\n"
+      "host=$(hostname 2>/dev/null || echo unknown)\n"
+      "rc=0\n"
+      "ran=0\n"
+      "while [ \"$ran\" -lt \"$runs\" ]; do\n"
+      "  echo \"task $id: $what, run $((ran + 1))/$runs on $host\"\n"
+      "  \"$@\"\n"
+      "  rc=$?\n"
+      "  [ \"$rc\" -eq 0 ] || break\n"
+      "  ran=$((ran + 1))\n"
+      "done\n"
+      "echo \"$rc $host $ran\" >\"$dir/.task-$id.status.$$\" && mv -f \"$dir/.task-$id.status.$$\" "
+      "\"$dir/task-$id.status\"\n"
+      "echo \"  task $id: $what on $host: exit $rc\" >&3\n"
+      "exit $rc\n";
   return s;
 }
 
@@ -260,7 +267,9 @@ void print_cluster_plan(const ClusterOptions& opt, const std::vector<SweepTask>&
   }
   out << "Task commands:\n";
   for (std::size_t i = 0; i < tasks.size(); ++i)
-    out << "  " << i << ": " << host::command_line(tasks[i].command) << "\n";
+    out << "  " << i << ": "
+        << (tasks[i].runs > 1 ? std::to_string(tasks[i].runs) + "× (one after the other) " : "")
+        << host::command_line(tasks[i].command) << "\n";
 }
 
 std::string new_sweep_dir(const std::string& out_dir) {
@@ -279,10 +288,10 @@ ClusterResult run_cluster_sweep(const ClusterOptions& opt, const std::vector<Swe
     res.error = "cannot create the sweep folder " + dir + ": " + ec.message();
     return res;
   }
-  std::string table = "id\tworkload\tscale\trepeat\tcommand\n";
+  std::string table = "id\tworkload\tscale\truns\tcommand\n";
   for (std::size_t i = 0; i < tasks.size(); ++i)
     table += std::to_string(i) + "\t" + tasks[i].workload + "\t" + std::to_string(tasks[i].scale) +
-             "\t" + std::to_string(tasks[i].repeat) + "\t" + host::command_line(tasks[i].command) +
+             "\t" + std::to_string(tasks[i].runs) + "\t" + host::command_line(tasks[i].command) +
              "\n";
   for (const auto& [name, text] : {std::pair<std::string, std::string>{"tasks.tsv", table},
                                    {"tasks.sh", task_script(tasks, dir)}})
@@ -397,21 +406,30 @@ ClusterResult run_cluster_sweep(const ClusterOptions& opt, const std::vector<Swe
                     "time or memory, or its host failed; see the log)";
     } else {
       st >> o.host;
-      if (rc != 0) {
-        o.why = "exit status " + std::to_string(rc) + (o.host.empty() ? "" : " on " + o.host);
-      } else {
-        const std::string run_dir = run_dir_from_stdout(read_text(o.log));
-        if (run_dir.empty()) {
-          o.why = "its log has no `Run:` line; cannot find its run directory";
-        } else {
-          o.run_name = fs::path(run_dir).filename().string();
-          try {
-            o.row = read_run_timings(run_dir + "/timings.csv");
-            o.ok = true;
-          } catch (const TimingsError& e) {
-            o.why = e.what();
-          }
+      // Every published run of the task printed its `Run:` line into the log.
+      std::istringstream log(read_text(o.log));
+      for (std::string line; std::getline(log, line);) {
+        const std::string run_dir = run_dir_from_stdout(line);
+        if (run_dir.empty()) continue;
+        try {
+          o.rows.push_back(read_run_timings(run_dir + "/timings.csv"));
+          o.run_names.push_back(fs::path(run_dir).filename().string());
+        } catch (const TimingsError& e) {
+          o.why = e.what();
         }
+      }
+      o.runs_done = o.rows.size();
+      const std::string on = o.host.empty() ? "" : " on " + o.host;
+      if (rc != 0) {
+        o.why = (tasks[i].runs > 1 ? "run " + std::to_string(o.runs_done + 1) + "/" +
+                                         std::to_string(tasks[i].runs) + ": "
+                                   : std::string()) +
+                "exit status " + std::to_string(rc) + on;
+      } else if (o.runs_done != tasks[i].runs && o.why.empty()) {
+        o.why = "its log names " + std::to_string(o.runs_done) + " of " +
+                std::to_string(tasks[i].runs) + " run directories (`Run:` lines)" + on;
+      } else {
+        o.ok = o.why.empty();
       }
     }
     res.outcomes.push_back(std::move(o));

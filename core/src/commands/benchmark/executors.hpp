@@ -6,7 +6,7 @@
 // results land as they do locally whichever host ran them.
 //
 // clang-format off
-//   std::vector<SweepTask> tasks = ...;                // one per (workload, scale, repeat)
+//   std::vector<SweepTask> tasks = ...;                // one per (workload, scale)
 //   ClusterOptions opt{ExecutorKind::kSlurm, exe, "/abs/out", {"--partition=long"}, ...};
 //   if (auto why = executor_unavailable(opt)) fail(*why);   // e.g. no sbatch on PATH
 //   print_cluster_plan(opt, tasks, std::cout);          // --plan
@@ -32,11 +32,13 @@ enum class ExecutorKind { kLocal, kSlurm, kParallel };
 std::optional<ExecutorKind> parse_executor(const std::string& name);
 const char* executor_name(ExecutorKind kind);
 
-// One profile run of the plan: a (workload, scale) pair's repeat-th measured run of `repeats`.
+// One task of the plan: a (workload, scale) pair's `runs` measured runs, one after the other
+// (runs of one pair cannot overlap: each holds the pair's run lock in the out dir,
+// run_directory.hpp), stopping at the first failure as the local executor does.
 struct SweepTask {
   std::string workload;
   std::uint32_t scale = 0;
-  std::size_t repeat = 1, repeats = 1;
+  std::size_t runs = 1;
   std::vector<std::string> command;  // exe profile ... --out-dir {out}
 };
 
@@ -67,7 +69,8 @@ bool slurm_args_request_memory(const std::vector<std::string>& args);
 
 // The POSIX sh script every task runs: `sh tasks.sh ID` (parallel; output to task-ID.log) or as
 // a Slurm array task (ID from SLURM_ARRAY_TASK_ID; Slurm writes the log). It runs task ID's
-// command and records "{exit status} {host}" in task-ID.status (written atomically).
+// command `runs` times (until one fails) and records "{exit status} {host} {runs done}" in
+// task-ID.status (written atomically).
 std::string task_script(const std::vector<SweepTask>& tasks, const std::string& sweep_dir);
 
 // The launcher's command line: sbatch ... {sweep_dir}/tasks.sh, or parallel ... sh tasks.sh {}.
@@ -86,14 +89,15 @@ std::string new_sweep_dir(const std::string& out_dir);
 
 struct TaskOutcome {
   const SweepTask* task = nullptr;
-  bool ok = false;
-  bool unfinished = false;  // no exit status after an interrupt: cancelled, not failed
-  std::string job;          // slurm: "{job}_{index}"; parallel: "task {index}"
-  std::string log;          // the task's log file
-  std::string host;         // where it ran, when it recorded it
-  std::string why;          // for a failed task: "exit status 1", "no exit status recorded ..."
-  std::string run_name;     // a successful run's directory name under the out dir
-  std::optional<TimingRow> row;
+  bool ok = false;            // every run of the task succeeded
+  bool unfinished = false;    // no exit status after an interrupt: cancelled, not failed
+  std::string job;            // slurm: "{job}_{index}"; parallel: "task {index}"
+  std::string log;            // the task's log file
+  std::string host;           // where it ran, when it recorded it
+  std::string why;            // for a failed task: "run 2/3: exit status 1", "no exit status ..."
+  std::size_t runs_done = 0;  // measured runs that succeeded
+  std::vector<std::string> run_names;  // their directory names under the out dir
+  std::vector<TimingRow> rows;         // their timings.csv rows
 };
 
 struct ClusterResult {

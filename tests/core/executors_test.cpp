@@ -107,7 +107,7 @@ TEST_CASE("GNU parallel's command line") {
   opt.sshloginfile = "/h/hosts";
   const auto cmd = launcher_command(opt, "/s/d", 3);
   CHECK(jolt::host::command_line(cmd) ==
-        "parallel --will-cite --sshloginfile /h/hosts --joblog /s/d/parallel.joblog sh "
+        "parallel --will-cite --quote --sshloginfile /h/hosts --joblog /s/d/parallel.joblog sh "
         "/s/d/tasks.sh {} ::: 0 1 2");
 }
 

@@ -177,11 +177,11 @@ def main():
         print("== --runs 2: one task makes both runs of the pair, and its statistics")
         r = run([jolt_run, "benchmark", "--benchmarks", "fibonacci", "--min-scale", lo,
                  "--max-scale", lo, "--format", "none", "--runs", "2", *extra, "--out-dir",
-                 "repeated"], tmp, env)
+                 "repeated runs"], tmp, env)  # a space in the path: quoting matters
         print(r.stdout[-1500:])
         check(r.returncode == 0 and "Completed: 2" in r.stdout, "--runs 2 completes both runs",
               r.stdout[-1500:] + r.stderr[-1000:])
-        rep = os.path.join(tmp, "repeated")
+        rep = os.path.join(tmp, "repeated runs")
         runs_made = [d for d in os.listdir(rep)
                      if d.endswith(f"_modular_fibonacci_{lo}") and not d.startswith("latest_")]
         check(len(runs_made) == 2, "two run directories", str(runs_made))

@@ -230,6 +230,7 @@ std::vector<std::string> launcher_command(const ClusterOptions& opt, const std::
   }
   std::vector<std::string> cmd{"parallel",
                                "--will-cite",
+                               "--quote",  // the script's path is one word, spaces and all
                                "--sshloginfile",
                                opt.sshloginfile,
                                "--joblog",

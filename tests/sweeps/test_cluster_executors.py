@@ -5,8 +5,9 @@
   slurm:    a real single-node Slurm cluster (slurm_cluster.py: munged, slurmctld and slurmd in a
             temporary folder, stopped at the end) runs the sweep as one job array; the CSV rows
             (timings aside) and the run directories match the local sweep's; --plan prints the
-            sbatch line and the task commands and runs nothing; Ctrl-C cancels the array; a failing
-            task is listed with its job id and log; --resume after removing one latest_ link submits only that pair;
+            sbatch line and the task commands and runs nothing; Ctrl-C cancels the array; a task
+            cancelled by scancel is listed with Slurm's state; a failing task is listed with its
+            job id and log; --resume after removing one latest_ link submits only that pair;
             without sbatch on PATH the command refuses, naming it.
   parallel: GNU parallel with an --sshloginfile naming `:` (this host) runs the same sweep, with
             the same checks of rows and run directories, the failing task and --resume.
@@ -173,6 +174,29 @@ def main():
                 q = subprocess.run(["squeue", "-h", "-r", "-j", m.group(1), "-t", "PENDING,RUNNING"],
                                    env=env, capture_output=True, text=True)
                 check(q.stdout.strip() == "", "no task of it is left pending or running", q.stdout)
+
+        if a.executor == "slurm":
+            print("== a task Slurm cancels is listed with Slurm's state")
+            p = subprocess.Popen([jolt_run, "benchmark", "--benchmarks", "fibonacci", "--min-scale",
+                                  big[1], "--max-scale", big[1], "--format", "none", *extra,
+                                  "--out-dir", "cancelled"], cwd=tmp, env=env,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            task, deadline = None, time.monotonic() + 30
+            while task is None and time.monotonic() < deadline:
+                q = subprocess.run(["squeue", "-h", "-r", "-t", "RUNNING", "-o", "%i"], env=env,
+                                   capture_output=True, text=True)
+                task = q.stdout.split()[0] if q.stdout.split() else None
+                time.sleep(0.2)
+            check(task is not None, "the task started")
+            if task:
+                subprocess.run(["scancel", task], env=env)
+            so, se = p.communicate(timeout=60)
+            print(so[-1200:])
+            check(p.returncode == 1 and "Failed: 1" in so, "the cancelled task fails the sweep", so)
+            check(task is not None and re.search(
+                rf"fibonacci at 2\^{big[1]}: job {task}, no exit status recorded: .*"
+                r"Slurm state CANCELLED", so) is not None,
+                "it is listed with its job id and Slurm's state", so)
 
         print("== --runs 2: one task makes both runs of the pair, and its statistics")
         r = run([jolt_run, "benchmark", "--benchmarks", "fibonacci", "--min-scale", lo,

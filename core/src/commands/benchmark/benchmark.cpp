@@ -223,7 +223,7 @@ int run_cluster_benchmark(ClusterOptions opt, const std::string& exe,
     completed += o.runs_done;
     if (o.unfinished) unfinished += o.task->runs - o.runs_done;
     if (!o.ok && !o.unfinished) {  // one failed run; the pair's later runs were not attempted
-      abandoned += o.task->runs - o.runs_done - 1;
+      if (o.task->runs > o.runs_done + 1) abandoned += o.task->runs - o.runs_done - 1;
       failed.push_back(o.task->workload + " at 2^" + std::to_string(o.task->scale) + ": " +
                        (opt.kind == ExecutorKind::kSlurm ? "job " : "") + o.job + ", " + o.why +
                        "\n       log: " + o.log);

@@ -67,6 +67,29 @@ std::size_t count_status_files(const std::string& sweep_dir, std::size_t n) {
   return done;
 }
 
+// What Slurm says of an array task that left no exit status ("CANCELLED", "TIMEOUT (...)",
+// "OUT_OF_MEMORY"): from scontrol while the controller still holds the job (MinJobAge), else from
+// sacct when accounting is kept; empty when neither knows.
+std::string slurm_state(const std::string& job_task) {
+  std::string out;
+  if (capture({"scontrol", "-o", "show", "job", job_task}, &out) == 0) {
+    const auto field = [&](const std::string& key) {
+      const auto p = out.find(" " + key + "=");
+      if (p == std::string::npos) return std::string();
+      const auto from = p + key.size() + 2;
+      return out.substr(from, out.find_first_of(" \n", from) - from);
+    };
+    const std::string state = field("JobState"), reason = field("Reason");
+    if (!state.empty())
+      return state + (reason.empty() || reason == "None" ? "" : " (" + reason + ")");
+  }
+  if (capture({"sacct", "-n", "-P", "-X", "-j", job_task, "-o", "State"}, &out) == 0) {
+    const std::string state = boost::trim_copy(out.substr(0, out.find('\n')));
+    if (!state.empty()) return state;
+  }
+  return {};
+}
+
 }  // namespace
 
 std::optional<ExecutorKind> parse_executor(const std::string& name) {
@@ -399,33 +422,40 @@ ClusterResult run_cluster_sweep(const ClusterOptions& opt, const std::vector<Swe
     }
     std::istringstream st(read_text(dir + "/task-" + std::to_string(i) + ".status"));
     int rc = -1;
+    // Every published run of the task printed its `Run:` line into the log (also the runs of a
+    // task stopped before it could record its status).
+    std::istringstream log(read_text(o.log));
+    for (std::string line; std::getline(log, line);) {
+      const std::string run_dir = run_dir_from_stdout(line);
+      if (run_dir.empty()) continue;
+      try {
+        o.rows.push_back(read_run_timings(run_dir + "/timings.csv"));
+        o.run_names.push_back(fs::path(run_dir).filename().string());
+      } catch (const TimingsError& e) {
+        o.why = e.what();
+      }
+    }
+    o.runs_done = o.rows.size();
+    const std::string which_run = tasks[i].runs > 1 ? "run " + std::to_string(o.runs_done + 1) +
+                                                          "/" + std::to_string(tasks[i].runs) + ": "
+                                                    : std::string();
     if (!(st >> rc)) {
       o.unfinished = res.interrupt_signal != 0;
-      o.why = res.interrupt_signal
-                  ? "not finished (interrupted; rerun with --resume)"
-                  : "no exit status recorded: the task did not run to its end (cancelled, out of "
-                    "time or memory, or its host failed; see the log)";
+      if (o.unfinished) {
+        o.why = "not finished (interrupted; rerun with --resume)";
+      } else {
+        const std::string state =
+            opt.kind == ExecutorKind::kSlurm ? slurm_state(o.job) : std::string();
+        o.why = which_run + "no exit status recorded: the task did not run to its end (" +
+                (state.empty() ? "cancelled, out of time or memory, or its host failed"
+                               : "Slurm state " + state) +
+                "; see the log)";
+      }
     } else {
       st >> o.host;
-      // Every published run of the task printed its `Run:` line into the log.
-      std::istringstream log(read_text(o.log));
-      for (std::string line; std::getline(log, line);) {
-        const std::string run_dir = run_dir_from_stdout(line);
-        if (run_dir.empty()) continue;
-        try {
-          o.rows.push_back(read_run_timings(run_dir + "/timings.csv"));
-          o.run_names.push_back(fs::path(run_dir).filename().string());
-        } catch (const TimingsError& e) {
-          o.why = e.what();
-        }
-      }
-      o.runs_done = o.rows.size();
       const std::string on = o.host.empty() ? "" : " on " + o.host;
       if (rc != 0) {
-        o.why = (tasks[i].runs > 1 ? "run " + std::to_string(o.runs_done + 1) + "/" +
-                                         std::to_string(tasks[i].runs) + ": "
-                                   : std::string()) +
-                "exit status " + std::to_string(rc) + on;
+        o.why = which_run + "exit status " + std::to_string(rc) + on;
       } else if (o.runs_done != tasks[i].runs && o.why.empty()) {
         o.why = "its log names " + std::to_string(o.runs_done) + " of " +
                 std::to_string(tasks[i].runs) + " run directories (`Run:` lines)" + on;

@@ -15,6 +15,8 @@ PKGS=(
   # --pprof: zlib for the gzip-compressed profiles; protoc for the tests that decode them, and
   # pprof's Go sources + Go, from which the tests build pprof offline (tests/cpu_profile/)
   zlib1g-dev protobuf-compiler golang-go golang-github-google-pprof-dev
+  # `benchmark --executor slurm|parallel` and their tests (a single-node Slurm cluster; GNU parallel)
+  slurm-wlm munge parallel
 )
 missing=()
 for p in "${PKGS[@]}"; do

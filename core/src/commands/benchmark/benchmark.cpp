@@ -5,6 +5,9 @@
 // With --runs N each pair is proved N times (each run its own directory and row), after
 // --warmup K discarded runs (repeats.hpp), and the pair's statistics go to
 // {out}/modular_stats.csv.
+// --executor slurm|parallel runs the same plan on a cluster instead (executors.hpp: one Slurm job
+// array, or GNU parallel over SSH), one task per (workload, scale) that makes the pair's runs
+// one after the other; --plan prints the plan and the commands without running them.
 #include <boost/algorithm/string.hpp>
 #include <boost/filesystem.hpp>
 #include <boost/program_options.hpp>
@@ -13,10 +16,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include <jolt/prover/pcs/scheme.hpp>
+#include "commands/benchmark/executors.hpp"
 #include "commands/benchmark/repeats.hpp"
 #include "commands/profile/preflight.hpp"
 #include "jolt/core/command.hpp"
@@ -69,16 +75,216 @@ bool finished_run_exists(const std::string& out_dir, const std::string& trace_na
   return fs::exists(fs::path(out_dir) / ("latest_" + trace_name), ec);
 }
 
+using ProfileArgs = std::function<std::vector<std::string>(const Pair&)>;
+
+// The closing hint of every sweep: where the rows are and the scripts that render them.
+void print_result_hint(const std::string& out_dir, bool repeated) {
+  const std::string stats_path = (fs::path(out_dir) / kStatsFileName).string();
+  const std::string csv = (fs::path(out_dir) / "modular_timings.csv").string();
+  std::printf("\nResults accumulate in %s (per-pair statistics: %s). Render them with:\n",
+              csv.c_str(), stats_path.c_str());
+  const std::string scripts = result_scripts_dir();
+  std::printf("  /usr/bin/python3 %s/benchmark_summary.py --csv %s%s\n", scripts.c_str(),
+              csv.c_str(), repeated ? " --repeats median" : "");
+  std::printf("  /usr/bin/python3 %s/plot_benchmarks.py --csv %s --output-dir %s\n",
+              scripts.c_str(), csv.c_str(), out_dir.c_str());
+  std::printf("  /usr/bin/python3 %s/plot_memory_usage.py --traces-dir %s --output-dir %s\n",
+              scripts.c_str(), out_dir.c_str(), out_dir.c_str());
+  std::fflush(stdout);
+}
+
+// --plan's list: one line per (workload, scale, run), and the pairs --resume skips.
+void print_plan_list(const std::vector<Pair>& pairs, int runs, int warmup, bool resume,
+                     const std::string& out_dir, const char* executor) {
+  std::size_t n = 0, skipped = 0;
+  std::printf("Plan (executor %s, out dir %s):\n  %-20s %5s  %s\n", executor, out_dir.c_str(),
+              "workload", "scale", "run");
+  for (const Pair& p : pairs) {
+    const std::string trace_name = trace_name_for(p.workload, p.scale);
+    if (resume && finished_run_exists(out_dir, trace_name)) {
+      std::printf("  %-20s %5u  skipped (--resume: found latest_%s)\n", p.workload.c_str(), p.scale,
+                  trace_name.c_str());
+      ++skipped;
+      continue;
+    }
+    for (int k = 0; k < warmup; ++k)
+      std::printf("  %-20s %5u  warmup %d/%d (discarded)\n", p.workload.c_str(), p.scale, k + 1,
+                  warmup);
+    for (int k = 0; k < runs; ++k, ++n)
+      std::printf("  %-20s %5u  %d/%d\n", p.workload.c_str(), p.scale, k + 1, runs);
+  }
+  std::printf("%zu measured run(s)", n);
+  if (skipped) std::printf(", %zu pair(s) skipped", skipped);
+  std::printf("\n\n");
+}
+
+void print_local_plan(const std::string& exe, const std::string& out_dir,
+                      const std::vector<Pair>& pairs, const ProfileArgs& profile_args, int runs,
+                      int warmup, bool resume) {
+  print_plan_list(pairs, runs, warmup, resume, out_dir, "local");
+  std::printf("Executor local: one run at a time on this machine, in this order:\n");
+  for (const Pair& p : pairs) {
+    if (resume && finished_run_exists(out_dir, trace_name_for(p.workload, p.scale))) continue;
+    std::vector<std::string> cmd{exe, "profile"};
+    const auto args = profile_args(p);
+    cmd.insert(cmd.end(), args.begin(), args.end());
+    if (warmup > 0) {
+      auto w = cmd;
+      w.insert(w.end(), {"--out-dir", out_dir + "/.warmup-PID"});
+      std::printf("  %d× %s  (warmup, folder removed)\n", warmup, host::command_line(w).c_str());
+    }
+    cmd.insert(cmd.end(), {"--out-dir", out_dir});
+    std::printf("  %d× %s\n", runs, host::command_line(cmd).c_str());
+  }
+  std::fflush(stdout);
+}
+
+// --executor slurm|parallel: the plan's tasks on the cluster (executors.hpp), then the same
+// summary as the local executor, failures listed with their job ids and logs.
+int run_cluster_benchmark(ClusterOptions opt, const std::string& exe,
+                          const std::vector<Pair>& pairs, const ProfileArgs& profile_args, int runs,
+                          int warmup, bool resume, bool plan_only) {
+  const char* name = executor_name(opt.kind);
+  if (warmup > 0) {
+    std::fprintf(stderr,
+                 "jolt-run benchmark: --warmup with --executor %s: each cluster task is one "
+                 "measured run on whichever host the scheduler picks, so a warmup would not warm "
+                 "that host; drop --warmup, or use --executor local\n",
+                 name);
+    return 2;
+  }
+  std::vector<SweepTask> tasks;
+  std::size_t skipped = 0;
+  std::uint32_t largest = 0;
+  for (const Pair& p : pairs) {
+    const std::string trace_name = trace_name_for(p.workload, p.scale);
+    if (resume && finished_run_exists(opt.out_dir, trace_name)) {
+      if (!plan_only)
+        std::printf("  ⏭ Skipping %s at 2^%u (found %s/latest_%s)\n", p.workload.c_str(), p.scale,
+                    opt.out_dir.c_str(), trace_name.c_str());
+      ++skipped;
+      continue;
+    }
+    std::vector<std::string> cmd{exe, "profile"};
+    const auto args = profile_args(p);
+    cmd.insert(cmd.end(), args.begin(), args.end());
+    cmd.insert(cmd.end(), {"--out-dir", opt.out_dir});
+    tasks.push_back({p.workload, p.scale, static_cast<std::size_t>(runs), cmd});
+    largest = std::max(largest, p.scale);
+  }
+  if (largest) {
+    // The prover's memory model (preflight.hpp) for the default commitment scheme, which is what
+    // the tasks' `profile` uses (benchmark passes no --pcs).
+    const std::uint64_t need =
+        plan_memory(largest, jolt::prover::default_pcs_kind(), 0, "").needed_bytes;
+    opt.mem_mib = (need + (1u << 20) - 1) >> 20;
+  }
+  if (plan_only) {
+    print_plan_list(pairs, runs, warmup, resume, opt.out_dir, name);
+    print_cluster_plan(opt, tasks, new_sweep_dir(opt.out_dir), std::cout);
+    std::cout.flush();
+    if (const auto why = executor_unavailable(opt))
+      std::printf("\nNote: this machine could not run it: %s\n", why->c_str());
+    return 0;
+  }
+  if (tasks.empty()) {
+    std::printf("Nothing to run: every pair has its latest_ link (%zu skipped).\n", skipped);
+    return 0;
+  }
+  if (const auto why = executor_unavailable(opt)) {
+    std::fprintf(stderr, "jolt-run benchmark: %s\n", why->c_str());
+    return 2;
+  }
+  boost::system::error_code ec;
+  fs::create_directories(opt.out_dir, ec);
+  if (ec) {
+    std::fprintf(stderr, "jolt-run benchmark: cannot create --out-dir %s: %s\n",
+                 opt.out_dir.c_str(), ec.message().c_str());
+    return 1;
+  }
+  // Ctrl-C / SIGTERM while waiting: the job array is cancelled (slurm) or GNU parallel is
+  // signalled; finished tasks keep their latest_ links, so --resume runs the rest.
+  host::forward_interrupts_to_children();
+  const auto t0 = std::chrono::steady_clock::now();
+  const ClusterResult r = run_cluster_sweep(opt, tasks);
+  if (!r.launched) {
+    std::fprintf(stderr, "jolt-run benchmark: %s\n", r.error.c_str());
+    return 1;
+  }
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  std::size_t completed = 0, unfinished = 0, abandoned = 0;
+  std::vector<std::string> failed;
+  std::vector<std::string> stats_lines;
+  bool stats_error = false;
+  // One task per pair: its measured rows and run directories.
+  for (const TaskOutcome& o : r.outcomes) {
+    completed += o.runs_done;
+    if (o.unfinished) unfinished += o.task->runs - o.runs_done;
+    if (!o.ok && !o.unfinished) {  // one failed run; the pair's later runs were not attempted
+      if (o.task->runs > o.runs_done + 1) abandoned += o.task->runs - o.runs_done - 1;
+      failed.push_back(o.task->workload + " at 2^" + std::to_string(o.task->scale) + ": " +
+                       (opt.kind == ExecutorKind::kSlurm ? "job " : "") + o.job + ", " + o.why +
+                       "\n       log: " + o.log);
+    }
+    if (!o.rows.empty()) {  // as the local executor: every pair run gets its stats row
+      const PairStats st = pair_stats(o.task->workload, o.task->scale, o.rows, 0, o.run_names);
+      try {
+        update_stats_file(opt.out_dir, {st});
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "  ❌ cannot write the statistics: %s\n", e.what());
+        stats_error = true;
+      }
+      stats_lines.push_back(describe_stats(st));
+    }
+  }
+
+  const std::string where =
+      opt.kind == ExecutorKind::kSlurm ? "Slurm job " + r.job_id : std::string("GNU parallel");
+  std::printf("================================================\n");
+  std::printf("Benchmark sweep summary (%zu runs on %s in %s):\n",
+              (tasks.size() + skipped) * static_cast<std::size_t>(runs), where.c_str(),
+              host::format_duration(elapsed).c_str());
+  std::printf("  ✓ Completed: %zu\n", completed);
+  if (skipped) std::printf("  ⏭ Skipped: %zu\n", skipped);
+  if (unfinished)
+    std::printf("  ⏹ Interrupted: %zu run(s) not finished (rerun with --resume to do them)\n",
+                unfinished);
+  if (!failed.empty()) {
+    std::printf("  ❌ Failed: %zu\n", failed.size());
+    for (const auto& f : failed) std::printf("     %s\n", f.c_str());
+    if (abandoned)
+      std::printf("     (%zu later run(s) of failed pairs not attempted)\n", abandoned);
+  }
+  if (!r.error.empty()) std::printf("  ❌ %s\n", r.error.c_str());
+  if (runs > 1 && !stats_lines.empty()) {
+    std::printf("\nPer pair (median, min, max, MAD of the prove time; also in %s/%s):\n",
+                opt.out_dir.c_str(), kStatsFileName);
+    for (const auto& l : stats_lines) std::printf("  %s\n", l.c_str());
+  }
+  std::printf("Task script, logs and exit statuses: %s\n", r.sweep_dir.c_str());
+  print_result_hint(opt.out_dir, runs > 1);
+  if (r.interrupt_signal) {
+    std::fprintf(stderr, "jolt-run benchmark: interrupted (%s); rerun with --resume\n",
+                 strsignal(r.interrupt_signal));
+    return 128 + r.interrupt_signal;
+  }
+  return failed.empty() && r.error.empty() && !stats_error ? 0 : 1;
+}
+
 int run_benchmark(int argc, char** argv) {
   std::uint32_t min_scale = 18, max_scale = 21;
   std::vector<std::string> benchmarks;
-  std::string format, out_dir;
-  bool resume = false, heap = false;
+  std::string format, out_dir, executor_arg, slurm_args_text, sshloginfile;
+  bool resume = false, heap = false, plan_only = false;
   int runs = 1, warmup = 0;
+  double poll_seconds = 10;
   po::options_description desc(
       "jolt-run benchmark: prove every workload at every scale in a range, one profile subprocess "
       "per run\nusage: jolt-run benchmark [--min-scale N] [--max-scale N] [--benchmarks A,B] "
-      "[--runs N [--warmup K]] [--resume] [options]\noptions");
+      "[--runs N [--warmup K]] [--resume] [--executor local|slurm|parallel] [--plan] "
+      "[options]\noptions");
   desc.add_options()("help,h", "show this help")(
       "min-scale", po::value(&min_scale)->default_value(18), "smallest log2 trace length")(
       "max-scale", po::value(&max_scale)->default_value(21),
@@ -96,7 +302,22 @@ int run_benchmark(int argc, char** argv) {
       "chrome|none|default, passed to profile")("heap", po::bool_switch(&heap),
                                                 "pass --heap to every profile run")(
       "out-dir", po::value(&out_dir)->default_value("benchmark-runs"),
-      "folder for run directories, modular_timings.csv and modular_stats.csv");
+      "folder for run directories, modular_timings.csv and modular_stats.csv")(
+      "executor", po::value(&executor_arg)->default_value("local"),
+      "local (one run at a time here), slurm (one `sbatch --array` job array, one task per "
+      "workload and scale making its --runs in turn) or parallel (the same tasks through GNU "
+      "parallel over SSH, --sshloginfile); cluster hosts must share --out-dir and this "
+      "jolt-run's path")(
+      "slurm-args", po::value(&slurm_args_text),
+      "extra sbatch options, e.g. \"--partition=long --time=02:00:00\"; without --mem, each "
+      "task asks for the pre-flight memory estimate of the sweep's largest scale")(
+      "sshloginfile", po::value(&sshloginfile),
+      "--executor parallel: GNU parallel's host list, one a line (`:` is this machine)")(
+      "poll-seconds", po::value(&poll_seconds)->default_value(10),
+      "--executor slurm: seconds between squeue polls")(
+      "plan", po::bool_switch(&plan_only),
+      "print the (workload, scale, run) list and the commands the executor would run; run "
+      "nothing");
   // Passed to every profile run: each checks its own pair's estimate before tracing.
   PreflightOptions preflight;
   preflight.add_to(desc);
@@ -142,14 +363,67 @@ int run_benchmark(int argc, char** argv) {
     return 1;
   }
 
-  // Ctrl-C / SIGTERM: the running profile child gets the signal, removes its unfinished run
-  // directory and exits 130/143; then we stop, so `--resume` re-runs exactly the unfinished
-  // pairs (those without a latest_ link).
-  host::forward_interrupts_to_children();
+  const auto executor = parse_executor(executor_arg);
+  if (!executor) {
+    std::cerr << "jolt-run benchmark: --executor " << executor_arg
+              << ": expected local, slurm or parallel\n";
+    return 2;
+  }
+  if (*executor != ExecutorKind::kSlurm &&
+      (vm.count("slurm-args") || !vm["poll-seconds"].defaulted())) {
+    std::cerr << "jolt-run benchmark: --slurm-args and --poll-seconds are for --executor slurm\n";
+    return 2;
+  }
+  if (*executor != ExecutorKind::kParallel && vm.count("sshloginfile")) {
+    std::cerr << "jolt-run benchmark: --sshloginfile is for --executor parallel\n";
+    return 2;
+  }
+  if (!(poll_seconds > 0 && poll_seconds <= 3600)) {
+    std::cerr << "jolt-run benchmark: --poll-seconds " << poll_seconds
+              << ": expected seconds between squeue polls, more than 0 and at most 3600\n";
+    return 2;
+  }
 
   std::vector<Pair> pairs;
   for (std::uint32_t s = min_scale; s <= max_scale && min_scale <= max_scale; ++s)
     for (const auto& w : workloads) pairs.push_back({w, s});
+  // The profile options of every run of a pair (--out-dir is added by whoever starts it).
+  const ProfileArgs profile_args = [&](const Pair& pair) {
+    std::vector<std::string> args{
+        "--workload", pair.workload, "--scale", std::to_string(pair.scale), "--format", format};
+    if (heap) args.push_back("--heap");
+    if (preflight.force) args.push_back("--force");
+    if (vm.count("memory-budget")) {
+      args.push_back("--memory-budget");
+      args.push_back(std::to_string(preflight.memory_budget_gib));
+    }
+    return args;
+  };
+
+  if (*executor != ExecutorKind::kLocal) {
+    ClusterOptions opt;
+    opt.kind = *executor;
+    opt.out_dir = fs::absolute(out_dir).lexically_normal().string();
+    opt.sshloginfile = sshloginfile.empty() ? sshloginfile : fs::absolute(sshloginfile).string();
+    opt.poll_seconds = poll_seconds;
+    try {
+      opt.slurm_args = split_shell_words(slurm_args_text);
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "jolt-run benchmark: " << e.what() << "\n";
+      return 2;
+    }
+    return run_cluster_benchmark(opt, exe, pairs, profile_args, runs, warmup, resume, plan_only);
+  }
+
+  if (plan_only) {
+    print_local_plan(exe, out_dir, pairs, profile_args, runs, warmup, resume);
+    return 0;
+  }
+
+  // Ctrl-C / SIGTERM: the running profile child gets the signal, removes its unfinished run
+  // directory and exits 130/143; then we stop, so `--resume` re-runs exactly the unfinished
+  // pairs (those without a latest_ link).
+  host::forward_interrupts_to_children();
   const auto n_warmup = static_cast<std::size_t>(warmup), n_runs = static_cast<std::size_t>(runs);
   const std::size_t per_pair = n_warmup + n_runs;
   const bool repeated = per_pair > 1;
@@ -184,14 +458,7 @@ int run_benchmark(int argc, char** argv) {
       ++skipped;
       continue;
     }
-    std::vector<std::string> args{
-        "--workload", pair.workload, "--scale", std::to_string(pair.scale), "--format", format};
-    if (heap) args.push_back("--heap");
-    if (preflight.force) args.push_back("--force");
-    if (vm.count("memory-budget")) {
-      args.push_back("--memory-budget");
-      args.push_back(std::to_string(preflight.memory_budget_gib));
-    }
+    const std::vector<std::string> args = profile_args(pair);
     std::vector<TimingRow> rows;
     std::vector<std::string> dirs;
     std::size_t pair_warmups = 0;
@@ -310,17 +577,7 @@ int run_benchmark(int argc, char** argv) {
     for (const auto& l : stats_lines) std::printf("  %s\n", l.c_str());
   }
   if (stats_error) std::printf("  ❌ %s could not be written (see above)\n", stats_path.c_str());
-  const std::string csv = (fs::path(out_dir) / "modular_timings.csv").string();
-  std::printf("\nResults accumulate in %s (per-pair statistics: %s). Render them with:\n",
-              csv.c_str(), stats_path.c_str());
-  const std::string scripts = result_scripts_dir();
-  std::printf("  /usr/bin/python3 %s/benchmark_summary.py --csv %s%s\n", scripts.c_str(),
-              csv.c_str(), repeated ? " --repeats median" : "");
-  std::printf("  /usr/bin/python3 %s/plot_benchmarks.py --csv %s --output-dir %s\n",
-              scripts.c_str(), csv.c_str(), out_dir.c_str());
-  std::printf("  /usr/bin/python3 %s/plot_memory_usage.py --traces-dir %s --output-dir %s\n",
-              scripts.c_str(), out_dir.c_str(), out_dir.c_str());
-  std::fflush(stdout);
+  print_result_hint(out_dir, repeated);
   if (interrupted) {
     std::fprintf(stderr, "jolt-run benchmark: interrupted (%s)\n", strsignal(interrupt_signal));
     return 128 + interrupt_signal;

@@ -835,6 +835,20 @@ TEST_CASE("--backend reference proves the same proof under its own name; a bad n
   Result v = run("verify --workload fibonacci --scale 10 --proof ref.proof", w.dir);
   INFO(v.output);
   CHECK(v.code == 0);
+  // benchmark passes --backend to its profile runs, and --resume looks for the backend's name.
+  Result b =
+      run("benchmark --benchmarks fibonacci --min-scale 10 --max-scale 10 --backend "
+          "reference --format none --resume",
+          w.dir);
+  INFO(b.output);
+  CHECK(b.code == 0);
+  CHECK(b.output.find("latest_modular_fibonacci_10_reference") != std::string::npos);
+  Result plan =
+      run("benchmark --benchmarks fibonacci --min-scale 11 --max-scale 11 --backend "
+          "reference --plan",
+          w.dir);
+  CHECK(plan.output.find("--backend reference") != std::string::npos);
+  CHECK(run("benchmark --backend fast", w.dir).code == 2);
   Result bad = run("profile --workload fibonacci --scale 10 --backend fast", w.dir);
   CHECK(bad.code == 2);
   CHECK(bad.output.find("unknown prover backend 'fast' for --backend (known: optimized, "

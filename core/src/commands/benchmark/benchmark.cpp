@@ -22,6 +22,7 @@
 #include <vector>
 
 #include <jolt/prover/pcs/scheme.hpp>
+#include <jolt/prover/pipeline/prover.hpp>
 #include "commands/benchmark/executors.hpp"
 #include "commands/benchmark/repeats.hpp"
 #include "commands/profile/preflight.hpp"
@@ -54,6 +55,8 @@ const char* const kDefaultWorkloads = "fibonacci,sha2-chain,sha3-chain,btreemap"
 struct Pair {
   std::string workload;
   std::uint32_t scale;
+  std::string backend = "optimized";  // --backend, which names the pair's runs
+  std::string trace_name() const { return trace_name_for(workload, scale, backend); }
 };
 
 std::vector<std::string> split_list(const std::vector<std::string>& values) {
@@ -100,7 +103,7 @@ void print_plan_list(const std::vector<Pair>& pairs, int runs, int warmup, bool 
   std::printf("Plan (executor %s, out dir %s):\n  %-20s %5s  %s\n", executor, out_dir.c_str(),
               "workload", "scale", "run");
   for (const Pair& p : pairs) {
-    const std::string trace_name = trace_name_for(p.workload, p.scale);
+    const std::string trace_name = p.trace_name();
     if (resume && finished_run_exists(out_dir, trace_name)) {
       std::printf("  %-20s %5u  skipped (--resume: found latest_%s)\n", p.workload.c_str(), p.scale,
                   trace_name.c_str());
@@ -124,7 +127,7 @@ void print_local_plan(const std::string& exe, const std::string& out_dir,
   print_plan_list(pairs, runs, warmup, resume, out_dir, "local");
   std::printf("Executor local: one run at a time on this machine, in this order:\n");
   for (const Pair& p : pairs) {
-    if (resume && finished_run_exists(out_dir, trace_name_for(p.workload, p.scale))) continue;
+    if (resume && finished_run_exists(out_dir, p.trace_name())) continue;
     std::vector<std::string> cmd{exe, "profile"};
     const auto args = profile_args(p);
     cmd.insert(cmd.end(), args.begin(), args.end());
@@ -157,7 +160,7 @@ int run_cluster_benchmark(ClusterOptions opt, const std::string& exe,
   std::size_t skipped = 0;
   std::uint32_t largest = 0;
   for (const Pair& p : pairs) {
-    const std::string trace_name = trace_name_for(p.workload, p.scale);
+    const std::string trace_name = p.trace_name();
     if (resume && finished_run_exists(opt.out_dir, trace_name)) {
       if (!plan_only)
         std::printf("  ⏭ Skipping %s at 2^%u (found %s/latest_%s)\n", p.workload.c_str(), p.scale,
@@ -174,9 +177,10 @@ int run_cluster_benchmark(ClusterOptions opt, const std::string& exe,
   }
   if (largest) {
     // The prover's memory model (preflight.hpp) for the default commitment scheme, which is what
-    // the tasks' `profile` uses (benchmark passes no --pcs).
-    const std::uint64_t need =
-        plan_memory(largest, jolt::prover::default_pcs_kind(), 0, "").needed_bytes;
+    // the tasks' `profile` uses (benchmark passes no --pcs), and the sweep's backend.
+    const std::uint64_t need = plan_memory(largest, jolt::prover::default_pcs_kind(), 0, "",
+                                           *jolt::prover::parse_backend(pairs.front().backend))
+                                   .needed_bytes;
     opt.mem_mib = (need + (1u << 20) - 1) >> 20;
   }
   if (plan_only) {
@@ -276,7 +280,7 @@ int run_cluster_benchmark(ClusterOptions opt, const std::string& exe,
 int run_benchmark(int argc, char** argv) {
   std::uint32_t min_scale = 18, max_scale = 21;
   std::vector<std::string> benchmarks;
-  std::string format, out_dir, executor_arg, slurm_args_text, sshloginfile;
+  std::string format, out_dir, executor_arg, slurm_args_text, sshloginfile, backend;
   bool resume = false, heap = false, plan_only = false;
   int runs = 1, warmup = 0;
   double poll_seconds = 10;
@@ -301,6 +305,8 @@ int run_benchmark(int argc, char** argv) {
       "format", po::value(&format)->default_value("chrome"),
       "chrome|none|default, passed to profile")("heap", po::bool_switch(&heap),
                                                 "pass --heap to every profile run")(
+      "backend", po::value(&backend)->default_value("optimized"),
+      "optimized|reference, passed to profile (reference runs are named ..._reference)")(
       "out-dir", po::value(&out_dir)->default_value("benchmark-runs"),
       "folder for run directories, modular_timings.csv and modular_stats.csv")(
       "executor", po::value(&executor_arg)->default_value("local"),
@@ -339,6 +345,11 @@ int run_benchmark(int argc, char** argv) {
                 << " out of range: expected a log2 trace length in 1..=40\n";
       return 2;
     }
+  if (!jolt::prover::parse_backend(backend)) {
+    std::cerr << "jolt-run benchmark: unknown prover backend '" << backend
+              << "' for --backend (known: optimized, reference)\n";
+    return 2;
+  }
   if (const auto why = repeat_counts_error(runs, warmup, " per pair")) {
     std::cerr << "jolt-run benchmark: " << *why << "\n";
     return 2;
@@ -386,12 +397,13 @@ int run_benchmark(int argc, char** argv) {
 
   std::vector<Pair> pairs;
   for (std::uint32_t s = min_scale; s <= max_scale && min_scale <= max_scale; ++s)
-    for (const auto& w : workloads) pairs.push_back({w, s});
+    for (const auto& w : workloads) pairs.push_back({w, s, backend});
   // The profile options of every run of a pair (--out-dir is added by whoever starts it).
   const ProfileArgs profile_args = [&](const Pair& pair) {
     std::vector<std::string> args{
         "--workload", pair.workload, "--scale", std::to_string(pair.scale), "--format", format};
     if (heap) args.push_back("--heap");
+    if (pair.backend != "optimized") args.insert(args.end(), {"--backend", pair.backend});
     if (preflight.force) args.push_back("--force");
     if (vm.count("memory-budget")) {
       args.push_back("--memory-budget");
@@ -451,7 +463,7 @@ int run_benchmark(int argc, char** argv) {
       current_scale = pair.scale;
       std::printf("=== Running benchmarks at scale 2^%u ===\n\n", pair.scale);
     }
-    const std::string trace_name = trace_name_for(pair.workload, pair.scale);
+    const std::string trace_name = pair.trace_name();
     if (resume && finished_run_exists(out_dir, trace_name)) {
       std::printf("  ⏭ Skipping %s (found %s/latest_%s)\n", pair.workload.c_str(), out_dir.c_str(),
                   trace_name.c_str());

@@ -28,6 +28,9 @@ constexpr std::size_t kRight = static_cast<std::size_t>(LookupTable::RightOperan
 constexpr std::size_t kIdentity = static_cast<std::size_t>(LookupTable::Identity);
 constexpr std::size_t kGrain = 1024;
 constexpr std::size_t kBlock = 32;  // pairs per array product in the key-bit kernel
+// Rounds the key-bit kernel reads its bits from the keys before it builds field tables (at
+// T/2^kLazyRounds entries per bit).
+constexpr std::size_t kLazyRounds = 3;
 
 thread_local ReadRafTimings g_timings;
 
@@ -522,31 +525,45 @@ class KeyBitsKernel final : public SumcheckKernel {
 
  private:
   // Bit b (key bit 2W − 1 − b, i.e. r_addr's order) at index x of the current tables.
+  // Bit b (key bit 2W − 1 − b, i.e. r_addr's order) at index x of the current tables. For the
+  // first kLazyRounds rounds no table exists: after `bound_` bound variables (challenges ρ_0..),
+  // the bit is Σ_y eq(ρ, y)·bit_b(key[y·stride + x]), read from the keys as the pattern of the
+  // 2^bound_ bits and looked up in pattern_values_.
   Fr bit(std::size_t b, std::size_t x) const {
-    if (bits_.empty()) return (w_.keys[x] >> (key_bits_ - 1 - b)) & 1 ? Fr::one() : Fr::zero();
-    return bits_[b][x];
+    if (!bits_.empty()) return bits_[b][x];
+    const unsigned sh = static_cast<unsigned>(key_bits_ - 1 - b);
+    const std::size_t stride = w_.keys.size() >> bound_;
+    unsigned pattern = 0;
+    for (unsigned y = 0; y < (1u << bound_); ++y)
+      pattern |= static_cast<unsigned>((w_.keys[y * stride + x] >> sh) & 1) << y;
+    return pattern_values_[pattern];
   }
 
   void bind_all(const Fr& r) {
     const std::size_t half = eq5_.size() / 2;
-    if (bits_.empty()) {
-      bits_.assign(key_bits_, std::vector<Fr>(half));
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half, kGrain),
-                        [&](const tbb::blocked_range<std::size_t>& range) {
-                          for (std::size_t x = range.begin(); x < range.end(); ++x)
-                            for (std::size_t b = 0; b < key_bits_; ++b) {
-                              const unsigned sh = static_cast<unsigned>(key_bits_ - 1 - b);
-                              const bool lo = (w_.keys[x] >> sh) & 1;
-                              const bool hi = (w_.keys[x + half] >> sh) & 1;
-                              bits_[b][x] = lo == hi ? (lo ? Fr::one() : Fr::zero())
-                                                     : (hi ? r : Fr::one() - r);
-                            }
-                        });
+    if (bits_.empty() && bound_ < kLazyRounds) {
+      bound_challenges_.push_back(r);
+      ++bound_;
+      const std::vector<Fr> e = EqPolynomial::evals(bound_challenges_);
+      pattern_values_.assign(std::size_t{1} << e.size(), Fr::zero());
+      for (std::size_t p = 0; p < pattern_values_.size(); ++p)
+        for (std::size_t y = 0; y < e.size(); ++y)
+          if ((p >> y) & 1) pattern_values_[p] += e[y];
     } else {
-      tbb::parallel_for(std::size_t{0}, key_bits_, [&](std::size_t b) {
+      if (bits_.empty()) {  // materialize the 2W tables at the current size, then bind
+        std::vector<std::vector<Fr>> t(key_bits_, std::vector<Fr>(eq5_.size()));
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, eq5_.size(), kGrain),
+                          [&](const tbb::blocked_range<std::size_t>& range) {
+                            for (std::size_t x = range.begin(); x < range.end(); ++x)
+                              for (std::size_t bb = 0; bb < key_bits_; ++bb) t[bb][x] = bit(bb, x);
+                          });
+        bits_ = std::move(t);
+      }
+      tbb::parallel_for(std::size_t{0}, key_bits_, [&](std::size_t bb) {
         for (std::size_t x = 0; x < half; ++x)
-          bits_[b][x] = bits_[b][x] + r * (bits_[b][x + half] - bits_[b][x]);
-        bits_[b].resize(half);
+          bits_[bb][x] = bits_[bb][x] + r * (bits_[bb][x + half] - bits_[bb][x]);
+        bits_[bb].resize(half);
+        bits_[bb].shrink_to_fit();
       });
     }
     for (auto* t : {&eq5_, &eq_rho_}) {
@@ -561,6 +578,9 @@ class KeyBitsKernel final : public SumcheckKernel {
   std::vector<Fr> eq5_, eq_rho_;
   std::vector<Fr> beta_pow_, zeta_pow_, one_minus_r_, two_r_minus_one_;
   std::vector<std::vector<Fr>> bits_;
+  std::size_t bound_ = 0;                                  // variables bound before bits_ exists
+  std::vector<Fr> bound_challenges_;                       // their challenges
+  std::vector<Fr> pattern_values_{Fr::zero(), Fr::one()};  // by pattern (see bit)
 };
 
 std::vector<Fr> absorb_and_draw_gamma(const InstructionLookupClaims& c, Transcript& tr) {

@@ -34,6 +34,36 @@ std::string utc_timestamp(std::time_t t) {
   return buf;
 }
 
+std::string local_minute_timestamp(std::time_t t) {
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y%m%d-%H%M", &tm);
+  return buf;
+}
+
+PublishedFile publish_new_file(const std::string& staged, const std::string& dir,
+                               const std::string& base, const std::string& ext,
+                               const std::function<bool(const std::string&)>& also_taken) {
+  struct RemoveStaged {
+    const std::string& path;
+    ~RemoveStaged() { ::unlink(path.c_str()); }
+  } remove_staged{staged};
+  constexpr int kMaxNames = 9999;
+  for (int k = 1; k <= kMaxNames; ++k) {
+    PublishedFile out;
+    out.stem = k == 1 ? base : base + "_" + std::to_string(k);
+    out.path = dir + "/" + out.stem + ext;
+    if (also_taken && also_taken(out.stem)) continue;
+    if (::link(staged.c_str(), out.path.c_str()) == 0) return out;
+    const int err = errno;
+    if (err == EEXIST) continue;
+    throw RunError("cannot publish " + staged + " as " + out.path + ": " + std::strerror(err));
+  }
+  throw RunError("cannot publish " + staged + ": " + dir + "/" + base + ext + " and its " +
+                 std::to_string(kMaxNames - 1) + " numbered variants all exist");
+}
+
 namespace {
 void ensure_dir(const std::string& dir) {
   boost::system::error_code ec;

@@ -119,6 +119,7 @@ struct Registry {
   std::uint64_t start_ns = 0;
   std::uint64_t start_tick = 0;
   std::atomic<bool> heap_wanted{false};
+  std::atomic<bool> stage_boundary_heap_wanted{false};
   bool active = false;
 };
 
@@ -368,11 +369,16 @@ void RecordingSession::start(const RecordingOptions& options) {
     r.stage_rows.clear();
     r.heap.clear();
     r.heap_wanted.store(options.heap_snapshots, std::memory_order_relaxed);
+    r.stage_boundary_heap_wanted.store(false, std::memory_order_relaxed);
     r.start_ns = now_ns();
     r.start_tick = tick();
     r.active = true;
   }
   detail::g_recording.store(true, std::memory_order_release);
+}
+
+void RecordingSession::want_stage_boundary_heap_snapshots(bool on) noexcept {
+  registry().stage_boundary_heap_wanted.store(on, std::memory_order_relaxed);
 }
 
 bool RecordingSession::active() noexcept {
@@ -386,6 +392,7 @@ Profile RecordingSession::stop() {
   std::lock_guard<std::mutex> lock(r.mu);
   r.active = false;
   r.heap_wanted.store(false, std::memory_order_relaxed);
+  r.stage_boundary_heap_wanted.store(false, std::memory_order_relaxed);
   TickScale scale{r.start_tick & ~kMetaMask, 1.0};
   if (g_use_tsc) {
     // Calibrate ticks against the steady clock over the session (at least 20 ms of it).
@@ -471,6 +478,11 @@ Profile RecordingSession::stop() {
 
 bool heap_snapshots_wanted() noexcept {
   return recording() && registry().heap_wanted.load(std::memory_order_relaxed);
+}
+
+bool stage_boundary_heap_snapshots_wanted() noexcept {
+  return heap_snapshots_wanted() &&
+         registry().stage_boundary_heap_wanted.load(std::memory_order_relaxed);
 }
 
 void record_heap_snapshot(const std::string& label,

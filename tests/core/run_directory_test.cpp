@@ -6,11 +6,15 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 
 #include <boost/filesystem.hpp>
 #include <fstream>
 #include <memory>
+#include <set>
+#include <thread>
+#include <vector>
 
 #include "jolt/core/run_directory.hpp"
 #include "temp_dir.hpp"
@@ -171,4 +175,96 @@ TEST_CASE("a new run directory is marked incomplete until it is published") {
   CHECK(remove_unfinished_run(other));
   CHECK_FALSE(fs::exists(other.path));
   CHECK(fs::exists(run.path));
+}
+
+namespace {
+std::string read_all(const fs::path& p) {
+  std::ifstream in(p.string(), std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+void write_all(const fs::path& p, const std::string& s) {
+  std::ofstream(p.string(), std::ios::binary) << s;
+}
+}  // namespace
+
+TEST_CASE("the legacy timestamp is local YYYYmmdd-HHMM") {
+  const std::string saved = std::getenv("TZ") ? std::getenv("TZ") : "";
+  const bool had_tz = std::getenv("TZ") != nullptr;
+  ::setenv("TZ", "UTC", 1);
+  ::tzset();
+  CHECK(local_minute_timestamp(1785542400 + 59) == "20260801-0000");
+  ::setenv("TZ", "JST-9", 1);  // nine hours east of UTC, no daylight saving
+  ::tzset();
+  CHECK(local_minute_timestamp(1785542400 + 60) == "20260801-0901");
+  if (had_tz)
+    ::setenv("TZ", saved.c_str(), 1);
+  else
+    ::unsetenv("TZ");
+  ::tzset();
+}
+
+TEST_CASE("publish_new_file never replaces a file: the first free name, _2, _3, ...") {
+  TempDir t;
+  const std::string dir = t.path.string();
+  write_all(t.path / "fib_20260801-0000.json", "earlier run");
+  write_all(t.path / "fib_20260801-0000_2.json", "earlier run 2");
+  write_all(t.path / ".staged", "this run");
+  const PublishedFile f = publish_new_file(dir + "/.staged", dir, "fib_20260801-0000", ".json");
+  CHECK(f.stem == "fib_20260801-0000_3");
+  CHECK(f.path == dir + "/fib_20260801-0000_3.json");
+  CHECK(read_all(f.path) == "this run");
+  CHECK(read_all(t.path / "fib_20260801-0000.json") == "earlier run");
+  CHECK(read_all(t.path / "fib_20260801-0000_2.json") == "earlier run 2");
+  CHECK_FALSE(fs::exists(t.path / ".staged"));  // no staging file left behind
+
+  // A free base name is used as it is; also_taken skips a stem (e.g. its folder exists).
+  write_all(t.path / ".staged", "other");
+  CHECK(publish_new_file(dir + "/.staged", dir, "sha3_x", ".json").stem == "sha3_x");
+  write_all(t.path / ".staged", "third");
+  const PublishedFile g = publish_new_file(dir + "/.staged", dir, "sha3_y", ".json",
+                                           [](const std::string& s) { return s == "sha3_y"; });
+  CHECK(g.stem == "sha3_y_2");
+  CHECK_FALSE(fs::exists(t.path / "sha3_y.json"));
+}
+
+TEST_CASE("publish_new_file: concurrent publishers of one name all get their own file") {
+  TempDir t;
+  const std::string dir = t.path.string();
+  constexpr int kWriters = 8;
+  std::vector<PublishedFile> out(kWriters);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kWriters; ++i) {
+    const std::string staged = dir + "/.staged" + std::to_string(i);
+    write_all(staged, "writer " + std::to_string(i));
+    threads.emplace_back(
+        [&, i, staged] { out[i] = publish_new_file(staged, dir, "fib_20260801-0000", ".json"); });
+  }
+  for (auto& th : threads) th.join();
+  std::set<std::string> paths;
+  for (int i = 0; i < kWriters; ++i) {
+    paths.insert(out[i].path);
+    CHECK(read_all(out[i].path) == "writer " + std::to_string(i));  // its own content
+  }
+  CHECK(paths.size() == kWriters);
+  std::size_t files = 0;
+  for (const auto& e : fs::directory_iterator(t.path)) {
+    ++files;
+    CHECK(e.path().extension() == ".json");  // no staging file left
+  }
+  CHECK(files == kWriters);
+}
+
+TEST_CASE("publish_new_file names the folder it cannot write and removes the staged file") {
+  TempDir t;
+  const std::string staged = (t.path / ".staged").string();
+  write_all(staged, "x");
+  try {
+    publish_new_file(staged, (t.path / "missing").string(), "fib", ".json");
+    FAIL("publishing into a missing folder should throw");
+  } catch (const RunError& e) {
+    const std::string msg = e.what();
+    CHECK(msg.find("missing/fib.json") != std::string::npos);
+    CHECK(msg.find("No such file or directory") != std::string::npos);
+  }
+  CHECK_FALSE(fs::exists(staged));
 }

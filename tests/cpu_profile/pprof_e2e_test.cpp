@@ -1,50 +1,18 @@
 // `jolt-run profile --pprof`: the real binary proves a small workload and writes one CPU profile
 // per stage plus prove.pb into {run_dir}/pprof/.
 #include <doctest/doctest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <jolt/taxonomy.hpp>
 #include <string>
 #include <thread>
 
+#include "../e2e/run_support.hpp"  // run, run_shell, Workspace: the e2e tests' runner
 #include "decoded_profile.hpp"
 
-namespace fs = std::filesystem;
 using jolt::cpu_profile::testing::decode_profile;
 
 namespace {
-
-struct Result {
-  int code = -1;
-  std::string output;
-};
-
-Result run(const std::string& env_and_args, const fs::path& cwd) {
-  const std::string cmd = "cd '" + cwd.string() + "' && " +
-                          env_and_args.substr(0, env_and_args.find('|')) + " '" + JOLT_RUN_EXE +
-                          "' " + env_and_args.substr(env_and_args.find('|') + 1) + " 2>&1";
-  Result r;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  char buf[4096];
-  while (std::size_t n = std::fread(buf, 1, sizeof(buf), p)) r.output.append(buf, n);
-  const int status = ::pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-struct Workspace {
-  static inline int count = 0;
-  fs::path dir = fs::temp_directory_path() /
-                 ("jolt-pprof-e2e-" + std::to_string(::getpid()) + "-" + std::to_string(count++));
-  Workspace() { fs::create_directories(dir); }
-  ~Workspace() { fs::remove_all(dir); }
-};
 
 constexpr const char* kTrace = "modular_fibonacci_14";
 
@@ -55,8 +23,8 @@ const Workspace& profiled(Result* out = nullptr) {
   static bool done = false;
   if (!done) {
     done = true;
-    r = run("PPROF_FREQ=5000|profile --workload fibonacci --scale 14 --format none --pprof -q",
-            w.dir);
+    r = run("profile --workload fibonacci --scale 14 --format none --pprof -q", w.dir,
+            "PPROF_FREQ=5000");
   }
   if (out) *out = r;
   return w;
@@ -121,7 +89,7 @@ TEST_CASE("profile --pprof writes one decodable CPU profile per stage and one fo
 
 TEST_CASE("profile --pprof with a PPROF_FREQ that is not a number fails before proving") {
   Workspace w;
-  const Result r = run("PPROF_FREQ=fast|profile --workload fibonacci --scale 10 --pprof", w.dir);
+  const Result r = run("profile --workload fibonacci --scale 10 --pprof", w.dir, "PPROF_FREQ=fast");
   INFO(r.output);
   CHECK(r.code == 1);
   CHECK(r.output.find("PPROF_FREQ=fast") != std::string::npos);
@@ -132,17 +100,10 @@ TEST_CASE("pprof (built from Debian's sources) reads a stage profile: pprof -top
   const Workspace& w = profiled();
   const fs::path file = pprof_dir(w) / "prove.pb";
   REQUIRE(fs::exists(file));
-  const std::string cmd =
-      std::string("'") + JOLT_PPROF + "' -top -symbolize=none '" + file.string() + "' 2>&1";
-  std::string out;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  char buf[4096];
-  while (std::size_t n = std::fread(buf, 1, sizeof(buf), p)) out.append(buf, n);
-  const int status = ::pclose(p);
-  INFO(out);
-  CHECK(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 0);
-  CHECK(out.find("Type: cpu") != std::string::npos);
-  CHECK(out.find("jolt::prover::") != std::string::npos);  // named functions in the table
+  const Result r = run_shell(
+      std::string("'") + JOLT_PPROF + "' -top -symbolize=none '" + file.string() + "'", w.dir);
+  INFO(r.output);
+  CHECK(r.code == 0);
+  CHECK(r.output.find("Type: cpu") != std::string::npos);
+  CHECK(r.output.find("jolt::prover::") != std::string::npos);  // named functions in the table
 }

@@ -30,6 +30,22 @@ namespace {
 
 constexpr const char* kTrace = "modular_fibonacci_13";
 
+// A run's trace.json parsed; events(): its event array (a bare array or "traceEvents").
+struct ParsedTrace {
+  rapidjson::Document doc;
+  const rapidjson::Value& events() const { return doc.IsArray() ? doc : doc["traceEvents"]; }
+};
+
+ParsedTrace parse_trace(const fs::path& file) {
+  ParsedTrace t;
+  t.doc.Parse(slurp(file).c_str());
+  INFO(file.string());
+  REQUIRE_FALSE(t.doc.HasParseError());
+  REQUIRE((t.doc.IsArray() || (t.doc.IsObject() && t.doc.HasMember("traceEvents"))));
+  REQUIRE(t.events().IsArray());
+  return t;
+}
+
 // One successful chrome run shared by the checks below (proving is the slow part).
 const Workspace& profiled() {
   static Workspace w;
@@ -61,12 +77,8 @@ TEST_CASE("profile writes a run directory, moves latest_, and its artifacts are 
   CHECK_FALSE(fs::exists(w.runs() / (std::string(kTrace) + ".lock")));  // lock released
 
   // trace.json: every always-present label appears as a B event; no counters.* args.
-  rapidjson::Document trace;
-  const std::string trace_text = slurp(run_dir / "trace.json");
-  trace.Parse(trace_text.c_str());
-  REQUIRE_FALSE(trace.HasParseError());
-  const auto& events = trace.IsArray() ? trace : trace["traceEvents"];
-  REQUIRE(events.IsArray());
+  const ParsedTrace trace = parse_trace(run_dir / "trace.json");
+  const rapidjson::Value& events = trace.events();
   std::set<std::string> begun;
   bool counter_track = false;
   for (const auto& e : events.GetArray()) {
@@ -78,7 +90,7 @@ TEST_CASE("profile writes a run directory, moves latest_, and its artifacts are 
     INFO(label);
     CHECK(begun.count(std::string(label)) == 1);
   }
-  CHECK(trace_text.find("counters.") == std::string::npos);
+  CHECK(slurp(run_dir / "trace.json").find("counters.") == std::string::npos);
   (void)counter_track;  // a 2^12 prove can finish between two monitor samples
 
   // summary.json: validates, root present, stages in pipeline order.
@@ -257,12 +269,8 @@ TEST_CASE("profile records the process counters beside the machine-wide ones; pr
   INFO(r.output);
   REQUIRE(r.code == 0);
   const fs::path run_dir = w.runs() / fs::read_symlink(w.runs() / "latest_modular_fibonacci_10");
-  rapidjson::Document trace;
-  const std::string trace_text = slurp(run_dir / "trace.json");
-  trace.Parse(trace_text.c_str());
-  REQUIRE_FALSE(trace.HasParseError());
-  const auto& events = trace.IsArray() ? trace : trace["traceEvents"];
-  REQUIRE(events.IsArray());
+  const ParsedTrace trace = parse_trace(run_dir / "trace.json");
+  const rapidjson::Value& events = trace.events();
   std::map<std::string, std::vector<double>> tracks;
   for (const auto& e : events.GetArray())
     if (std::string(e["ph"].GetString()) == "C") {

@@ -4,8 +4,10 @@
 #include <doctest/doctest.h>
 #include <rapidjson/document.h>
 
+#include <algorithm>
 #include <boost/filesystem.hpp>
 #include <jolt/taxonomy.hpp>
+#include <map>
 #include <regex>
 #include <set>
 #include <string>
@@ -82,7 +84,7 @@ TEST_CASE("legacy profile writes the legacy layout; postprocess_trace.py makes c
   REQUIRE(traces.size() == 1);
   const std::string trace_file = traces[0].filename().string();
   std::smatch m;
-  REQUIRE(std::regex_match(trace_file, m, std::regex(R"(fibonacci_(\d{8}-\d{6})\.json)")));
+  REQUIRE(std::regex_match(trace_file, m, std::regex(R"(fibonacci_(\d{8}-\d{4})\.json)")));
   const std::string stamp = m[1];
   const fs::path trace = traces[0];
 
@@ -110,20 +112,31 @@ TEST_CASE("legacy profile writes the legacy layout; postprocess_trace.py makes c
     expected_pprof.insert("fibonacci_" + std::string(stage) + ".pb");
   CHECK(pprof == expected_pprof);
 
-  // A flame chart for each heap snapshot of stages 2-7 (one per stage batch, after its prepare),
-  // none for stage 1.
+  // The legacy prover's charts, stage{N}_start / stage{N}_end for stages 2-7, and one for each
+  // per-batch snapshot of those stages (after its prepare); none for stage 1.
   std::set<std::string> charts;
+  std::map<std::string, std::string> svgs;
   for (const fs::path& p : files_in(w.runs() / "flamecharts" / ("fibonacci_" + stamp))) {
     charts.insert(p.filename().string());
     const std::string svg = slurp(p);
     CHECK(svg.find("<svg") != std::string::npos);
     CHECK(svg.find("</svg>") != std::string::npos);
+    svgs[p.filename().string()] = svg;
   }
-  CHECK(charts == std::set<std::string>{
-                      "Stage2Batch_prepared_flamechart.svg", "Stage3_prepared_flamechart.svg",
-                      "Stage4_prepared_flamechart.svg", "Stage5_prepared_flamechart.svg",
-                      "Stage6a_prepared_flamechart.svg", "Stage6b_prepared_flamechart.svg",
-                      "Stage7Batch_prepared_flamechart.svg"});
+  std::set<std::string> expected_charts{
+      "Stage2Batch_prepared_flamechart.svg", "Stage3_prepared_flamechart.svg",
+      "Stage4_prepared_flamechart.svg",      "Stage5_prepared_flamechart.svg",
+      "Stage6a_prepared_flamechart.svg",     "Stage6b_prepared_flamechart.svg",
+      "Stage7Batch_prepared_flamechart.svg"};
+  for (const char* n : {"2", "3", "4", "5", "6", "7"}) {
+    expected_charts.insert("stage" + std::string(n) + "_start_flamechart.svg");
+    expected_charts.insert("stage" + std::string(n) + "_end_flamechart.svg");
+  }
+  CHECK(charts == expected_charts);
+  // Real snapshots of different moments: stage 2's kernel is allocated at its end, not its start.
+  CHECK(svgs["stage2_start_flamechart.svg"].find("ProductVirtualization") == std::string::npos);
+  CHECK(svgs["stage2_end_flamechart.svg"].find("ProductVirtualization") != std::string::npos);
+  CHECK(svgs["stage7_end_flamechart.svg"].find("ColumnClaimReduction") != std::string::npos);
 
   // postprocess_trace.py: every metric instant becomes one counter event per metric.
   const Result first = postprocess(trace, w.dir);
@@ -147,6 +160,42 @@ TEST_CASE("legacy profile writes the legacy layout; postprocess_trace.py makes c
   CHECK(second.code == 0);
   CHECK(slurp(trace) == converted);
   CHECK(files_in(w.runs() / "perfetto_traces").size() == 1);  // no temporary file left
+}
+
+TEST_CASE("legacy profile: two runs at once in one folder each keep their own trace and charts") {
+  Workspace w;
+  // Started together, so both name their trace in the same minute (checked below; a run across
+  // a minute boundary gets distinct names anyway and the check of the suffix is skipped).
+  const std::string one = "'" JOLT_RUN_EXE
+                          "' legacy profile --name fibonacci --scale 10 --format chrome "
+                          "--heap-svg -q";
+  // Braced: run_shell prefixes `cd DIR &&`, which must hold for both background jobs.
+  const Result r = run_shell("{ (" + one + " > a.log 2>&1; echo $? > a.rc) & (" + one +
+                                 " > b.log 2>&1; echo $? > b.rc) & wait; }",
+                             w.dir);
+  INFO(r.output, slurp(w.dir / "a.log"), slurp(w.dir / "b.log"));
+  REQUIRE(slurp(w.dir / "a.rc") == "0\n");
+  REQUIRE(slurp(w.dir / "b.rc") == "0\n");
+  std::vector<std::string> names;
+  for (const fs::path& p : files_in(w.runs() / "perfetto_traces")) {
+    names.push_back(p.filename().string());
+    rapidjson::Document d;
+    d.Parse(slurp(p).c_str());
+    CHECK(d.IsArray());  // each a complete trace
+  }
+  std::sort(names.begin(), names.end());
+  REQUIRE(names.size() == 2);  // two traces, no staging file left
+  std::smatch m0, m1;
+  REQUIRE(std::regex_match(names[0], m0, std::regex(R"(fibonacci_(\d{8}-\d{4})\.json)")));
+  REQUIRE(std::regex_match(names[1], m1, std::regex(R"(fibonacci_(\d{8}-\d{4})(_2)?\.json)")));
+  if (m0[1] == m1[1]) CHECK(names[1] == "fibonacci_" + std::string(m0[1]) + "_2.json");
+  // Each run's flame charts in the folder named by its own trace.
+  std::set<std::string> folders;
+  for (const fs::path& p : files_in(w.runs() / "flamecharts")) {
+    folders.insert(p.filename().string() + ".json");
+    CHECK(files_in(p).size() == 19);
+  }
+  CHECK(folders == std::set<std::string>(names.begin(), names.end()));
 }
 
 TEST_CASE("legacy profile: a bad --name, --format or subcommand is named and writes nothing") {

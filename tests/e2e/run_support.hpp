@@ -1,5 +1,6 @@
-// What the end-to-end tests share: run the real jolt-run binary (JOLT_RUN_EXE) or another command
-// in a folder and capture its exit code and output, read a file, and a temporary workspace folder.
+// What the end-to-end tests share (tests/e2e/ and tests/cpu_profile/pprof_e2e_test.cpp): run the
+// real jolt-run binary (JOLT_RUN_EXE) or another command in a folder and capture its exit code and
+// output, read a file, and a temporary workspace folder.
 #pragma once
 #include <doctest/doctest.h>
 #include <sys/wait.h>
@@ -20,7 +21,7 @@ struct Result {
 };
 
 // `command_line` run by the shell in cwd, stderr merged into the output.
-Result run_shell(const std::string& command_line, const fs::path& cwd) {
+inline Result run_shell(const std::string& command_line, const fs::path& cwd) {
   const std::string cmd = "cd '" + cwd.string() + "' && " + command_line + " 2>&1";
   Result r;
   FILE* p = ::popen(cmd.c_str(), "r");
@@ -33,11 +34,11 @@ Result run_shell(const std::string& command_line, const fs::path& cwd) {
 }
 
 // `jolt-run args` in cwd; `env`: assignments put before the command, e.g. "MONITOR_INTERVAL=0.05".
-Result run(const std::string& args, const fs::path& cwd, const std::string& env = "") {
+inline Result run(const std::string& args, const fs::path& cwd, const std::string& env = "") {
   return run_shell(env + (env.empty() ? "" : " ") + "'" JOLT_RUN_EXE "' " + args, cwd);
 }
 
-std::string slurp(const fs::path& p) {
+inline std::string slurp(const fs::path& p) {
   std::ifstream in(p.string(), std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();

@@ -2,6 +2,7 @@
 // no stage 4–7 span is emitted, and sumcheck_round is the finest engine granularity.
 #include <doctest/doctest.h>
 
+#include <jolt/heap.hpp>
 #include <jolt/instrument.hpp>
 #include <jolt/recorder.hpp>
 #include <jolt/taxonomy.hpp>
@@ -66,4 +67,92 @@ TEST_CASE("prove() emits the taxonomy's always-present spans") {
   // Stage1Batch_prepared, Stage2Batch_prepared, Stage3_prepared, Stage4_prepared,
   // Stage5_prepared, Stage6a_prepared, Stage6b_prepared, Stage7Batch_prepared
   CHECK(p.heap.size() == 8);
+}
+
+namespace {
+std::uint64_t total_bytes(const jolt::HeapSnapshotRecord& r) {
+  std::uint64_t b = 0;
+  for (const auto& s : r.stacks) b += s.bytes;
+  return b;
+}
+bool has_root(const jolt::HeapSnapshotRecord& r, const std::string& root) {
+  for (const auto& s : r.stacks)
+    if (s.stack.compare(0, root.size() + 1, root + ";") == 0) return true;
+  return false;
+}
+}  // namespace
+
+TEST_CASE("stage-boundary heap snapshots: only when asked, inside their stage, in order") {
+  auto tr = testutil::sample_trace(5);
+  // Heap snapshots alone: the eight per-batch ones, no boundary snapshot.
+  jolt::RecordingSession::start({.heap_snapshots = true});
+  CHECK_FALSE(jolt::stage_boundary_heap_snapshots_wanted());
+  (void)prove(tr.statement, tr.rows);
+  jolt::Profile plain = jolt::RecordingSession::stop();
+  CHECK(plain.heap.size() == 8);
+  // Asked for without heap snapshots: nothing.
+  jolt::RecordingSession::start({});
+  jolt::RecordingSession::want_stage_boundary_heap_snapshots(true);
+  CHECK_FALSE(jolt::stage_boundary_heap_snapshots_wanted());
+  (void)prove(tr.statement, tr.rows);
+  CHECK(jolt::RecordingSession::stop().heap.empty());
+
+  jolt::RecordingSession::start({.heap_snapshots = true});
+  jolt::RecordingSession::want_stage_boundary_heap_snapshots(true);
+  auto proof = prove(tr.statement, tr.rows);
+  jolt::Profile p = jolt::RecordingSession::stop();
+  CHECK_FALSE(jolt::stage_boundary_heap_snapshots_wanted());  // stop() turned it off
+  CHECK_FALSE(verify(tr.statement, proof));
+  const std::vector<std::string> want = {
+      "Stage1Batch_prepared", "Stage2_start",    "Stage2Batch_prepared", "Stage2_end",
+      "Stage3_start",         "Stage3_prepared", "Stage3_end",           "Stage4_start",
+      "Stage4_prepared",      "Stage4_end",      "Stage5_start",         "Stage5_prepared",
+      "Stage5_end",           "Stage6_start",    "Stage6a_prepared",     "Stage6b_prepared",
+      "Stage6_end",           "Stage7_start",    "Stage7Batch_prepared", "Stage7_end"};
+  std::vector<std::string> got;
+  for (const auto& r : p.heap) got.push_back(r.label);
+  CHECK(got == want);
+
+  // Each boundary snapshot lies inside its stage's span: [begin, end] of prove_stageN (stage 6:
+  // from prove_stage6a's begin to prove_stage6b's end).
+  std::map<std::string, std::uint64_t> begin_ns, end_ns;
+  for (const auto& th : p.threads)
+    for (const auto& e : th.events) {
+      if (e.phase == jolt::Phase::kBegin) begin_ns[e.name] = e.ts_ns;
+      if (e.phase == jolt::Phase::kEnd) end_ns[e.name] = e.ts_ns;
+    }
+  std::map<std::string, const jolt::HeapSnapshotRecord*> by_label;
+  for (const auto& r : p.heap) by_label[r.label] = &r;
+  for (const std::string n : {"2", "3", "4", "5", "6", "7"}) {
+    INFO("stage ", n);
+    const std::string first = n == "6" ? "prove_stage6a" : "prove_stage" + n;
+    const std::string last = n == "6" ? "prove_stage6b" : "prove_stage" + n;
+    REQUIRE(begin_ns.count(first) == 1);
+    REQUIRE(end_ns.count(last) == 1);
+    const auto* start = by_label.at("Stage" + n + "_start");
+    const auto* end = by_label.at("Stage" + n + "_end");
+    CHECK(start->ts_ns >= begin_ns[first]);
+    CHECK(end->ts_ns <= end_ns[last]);
+    CHECK(start->ts_ns < end->ts_ns);
+    // Both see the witness and the proof built so far.
+    CHECK(has_root(*start, "Witness"));
+    CHECK(has_root(*end, "Proof"));
+  }
+  // A stage's end holds its still-allocated kernels and the proof part it wrote; its start has
+  // neither.
+  const auto& s2s = *by_label.at("Stage2_start");
+  const auto& s2e = *by_label.at("Stage2_end");
+  CHECK_FALSE(has_root(s2s, "ProductVirtualization"));
+  CHECK(has_root(s2e, "ProductVirtualization"));
+  CHECK(total_bytes(s2e) > total_bytes(s2s));
+  auto stage_part = [](const jolt::HeapSnapshotRecord& r, const std::string& part) {
+    for (const auto& s : r.stacks)
+      if (s.stack == "Proof;" + part) return s.bytes;
+    return std::uint64_t{0};
+  };
+  CHECK(stage_part(s2s, "stage2") == 0);
+  CHECK(stage_part(s2e, "stage2") > 0);
+  CHECK(stage_part(*by_label.at("Stage6_start"), "stage6b") == 0);
+  CHECK(stage_part(*by_label.at("Stage6_end"), "stage6b") > 0);
+  CHECK(has_root(*by_label.at("Stage7_end"), "ColumnClaimReduction"));
 }

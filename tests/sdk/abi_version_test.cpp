@@ -8,9 +8,9 @@
 #include <jolt/sink.hpp>
 #include <jolt/version.hpp>
 
-TEST_CASE("plugin ABI is 4.0, summary.json schema 3") {
+TEST_CASE("plugin ABI is 4.1, summary.json schema 3") {
   CHECK(jolt::kAbiMajor == 4);
-  CHECK(jolt::kAbiMinor == 0);
+  CHECK(jolt::kAbiMinor == 1);
   CHECK(jolt::kSummarySchemaVersion == 3);
 }
 

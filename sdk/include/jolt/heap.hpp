@@ -64,6 +64,11 @@ class FoldedStackBuilder final : public HeapVisitor {
 // True when the active recording session wants heap snapshots.
 bool heap_snapshots_wanted() noexcept;
 
+// True when the active session wants heap snapshots and, besides the per-batch ones, snapshots at
+// the start and end of each stage (RecordingSession::want_stage_boundary_heap_snapshots). Since
+// ABI 4.1.
+bool stage_boundary_heap_snapshots_wanted() noexcept;
+
 // Visits `owners` and records snapshot `label` plus a `heap_snapshot` instant (arg `snapshot`).
 void record_heap_snapshot(const std::string& label,
                           std::initializer_list<const HeapReportable*> owners);

@@ -27,6 +27,12 @@ class RecordingSession {
   static void start(const RecordingOptions& options);
   static Profile stop();
   static bool active() noexcept;
+  // Since ABI 4.1. With heap snapshots on, also ask for snapshots at the start and end of the
+  // prover's stages 2-7 (`Stage3_start`, `Stage3_end`: the legacy lane's flame charts), besides
+  // the per-batch ones. Call after start(); stop() turns it off. No effect without heap_snapshots.
+  // A separate call rather than a RecordingOptions field: a caller built against 4.0 passes the
+  // 4.0 struct, which start() must keep reading as it is.
+  static void want_stage_boundary_heap_snapshots(bool on) noexcept;
 };
 
 }  // namespace jolt

@@ -10,6 +10,7 @@
 #pragma once
 #include <cstdint>
 #include <ctime>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -27,6 +28,27 @@ std::string trace_name_for(const std::string& workload, std::uint32_t scale,
 
 // "YYYYmmdd-HHMMSS" in UTC.
 std::string utc_timestamp(std::time_t t);
+
+// "YYYYmmdd-HHMM" in local time: the legacy prover's trace timestamp
+// (perfetto_traces/{name}_{timestamp}.json).
+std::string local_minute_timestamp(std::time_t t);
+
+// A file published under a name no other file had.
+struct PublishedFile {
+  std::string path;  // {dir}/{stem}{ext}
+  std::string stem;  // the base stem, or base_2, base_3, ...
+};
+
+// Publishes `staged`, a complete file inside `dir`, as {dir}/{base}{ext}, or when that name is
+// taken as {dir}/{base}_2{ext}, {base}_3{ext}, ...: the first free name, claimed with link(2),
+// which fails instead of replacing an existing file, so two processes publishing the same base at
+// the same moment get different names and neither file is overwritten. A reader sees the
+// complete file or none. `also_taken(stem)` may reject a stem for another reason (a folder named
+// by it exists). `staged` is removed in every case. Throws RunError naming the file and the errno
+// text (e.g. a folder that cannot be written), or after 9999 taken names.
+PublishedFile publish_new_file(const std::string& staged, const std::string& dir,
+                               const std::string& base, const std::string& ext,
+                               const std::function<bool(const std::string&)>& also_taken = {});
 
 // Holds an advisory flock(2) on {out}/{trace_name}.lock for its lifetime. The kernel drops the
 // flock however the process ends (Ctrl-C, kill -9, a crash), so a lock file left behind never

@@ -2,11 +2,14 @@
 // [--heap-svg]`: the seed's legacy lane. The same prover, workloads and measured prove as
 // `jolt-run profile` (measured_prove.hpp), written in the legacy prover's layout instead of a run
 // directory:
-//   {out}/perfetto_traces/{name}_{YYYYmmdd-HHMMSS UTC}.json    the chrome trace (chrome sink's
-//                                                              renderer, chrome_trace.hpp)
+//   {out}/perfetto_traces/{name}_{YYYYmmdd-HHMM local}.json    the chrome trace (chrome sink's
+//                                                              renderer, chrome_trace.hpp); a
+//                                                              name already taken gets _2, _3, ...
 //   {out}/pprof/{name}_{stage}.pb, {out}/pprof/{name}_prove.pb --pprof (core/cpu_profile)
-//   {out}/flamecharts/{name}_{timestamp}/{label}_flamechart.svg --heap-svg: the flame chart of
-//                                                              each heap snapshot of stages 2-7
+//   {out}/flamecharts/{trace stem}/stage{N}_start_flamechart.svg, stage{N}_end_flamechart.svg
+//                                                              --heap-svg: stages 2-7, plus
+//                                                              {Snapshot}_flamechart.svg for
+//                                                              each per-batch snapshot of them
 // --monitor records the system monitor's samples the legacy way, as instants with
 // "counters.<metric>" args (MetricEncoding::kInstantArgs); scripts/postprocess_trace.py rewrites
 // them into counter tracks. Every file is written atomically; no latest_ link, no summary.json.
@@ -24,8 +27,9 @@
 #include <new>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
+
+#include <unistd.h>
 
 #include "chrome_trace.hpp"
 #include "commands/profile/common_options.hpp"
@@ -51,39 +55,36 @@ constexpr const char* kUsage =
     "`jolt-run profile`, the legacy output layout)\n"
     "usage: jolt-run legacy profile --name NAME --format chrome [--scale S] [--monitor] [--pprof] "
     "[--heap-svg]\n"
-    "  trace:       {out}/perfetto_traces/{name}_{timestamp}.json\n"
+    "  trace:       {out}/perfetto_traces/{name}_{YYYYmmdd-HHMM local}[_K].json (_2, _3, ... when "
+    "the name is taken)\n"
     "  --monitor:   metric samples as instants; `python3 scripts/postprocess_trace.py FILE...` "
     "turns them into counter tracks\n"
     "  --pprof:     {out}/pprof/{name}_{stage}.pb and {out}/pprof/{name}_prove.pb\n"
-    "  --heap-svg:  {out}/flamecharts/{name}_{timestamp}/{snapshot}_flamechart.svg for the heap "
-    "snapshots of stages 2-7\n"
+    "  --heap-svg:  {out}/flamecharts/{trace stem}/stage{N}_start_flamechart.svg and "
+    "stage{N}_end_flamechart.svg for stages 2-7, and {Snapshot}_flamechart.svg for their per-batch "
+    "snapshots\n"
     "options";
 
 // The stages the legacy prover drew flame charts for: 2 to 7. A snapshot label names its stage
-// right after "Stage" ("Stage2Batch_prepared", "Stage6a_prepared").
+// right after "Stage" ("Stage2Batch_prepared", "Stage6a_prepared", "Stage3_start").
 bool is_stage_2_to_7(const std::string& label) {
   return label.size() > 5 && label.compare(0, 5, "Stage") == 0 && label[5] >= '2' &&
          label[5] <= '7';
 }
 
-struct TracePath {
-  std::string path;   // {dir}/{name}_{stamp}.json
-  std::string stamp;  // utc_timestamp(time)
-  std::time_t time = 0;
-};
-
-// A trace path that does not exist yet: a run in the same second waits for the next one, as run
-// directories do.
-TracePath fresh_trace_path(const std::string& dir, const std::string& name) {
-  for (;;) {
-    TracePath t;
-    t.time = std::time(nullptr);
-    t.stamp = utc_timestamp(t.time);
-    t.path = dir + "/" + name + "_" + t.stamp + ".json";
-    if (!fs::exists(t.path)) return t;
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
+// The legacy prover's chart name for a stage-boundary snapshot ("Stage3_start" ->
+// "stage3_start_flamechart.svg"); other snapshots keep their label ("Stage3_prepared" ->
+// "Stage3_prepared_flamechart.svg").
+std::string chart_file_name(const std::string& label) {
+  const bool boundary = label.ends_with("_start") || label.ends_with("_end");
+  return (boundary ? "s" + label.substr(1) : label) + "_flamechart.svg";
 }
+
+// Removes the staged trace if the run ends before publishing it.
+struct StagedFile {
+  std::string path;
+  ~StagedFile() { ::unlink(path.c_str()); }
+};
 
 void create_folder(const std::string& dir) {
   boost::system::error_code ec;
@@ -165,6 +166,7 @@ int run_legacy_profile(int argc, char** argv) {
     measure.backend = g.backend;
     measure.record = true;
     measure.heap_snapshots = heap_svg;
+    measure.stage_boundary_heap_snapshots = heap_svg;
     measure.monitor_interval = monitor_interval;
     measure.monitor_encoding = MetricEncoding::kInstantArgs;
     if (pprof_rate) measure.pprof_hz = pprof_rate->hz;
@@ -172,17 +174,25 @@ int run_legacy_profile(int argc, char** argv) {
     MeasuredProve measured = measured_prove(loaded, g.pcs, measure);
     jolt::Profile& profile = measured.profile;
 
-    const TracePath trace = fresh_trace_path(traces_dir, name);
-    const std::string& trace_path = trace.path;
-    const std::string& stamp = trace.stamp;
-    fill_run_results(profile,
-                     run_info_for(loaded, g.pcs, g.backend, static_cast<std::uint64_t>(trace.time),
-                                  name + "_" + stamp, traces_dir, out_abs),
-                     measured.report);
+    // The trace is written to a staging file (a dot file, not *.json, so no glob of the traces
+    // picks it up), then published under the first free name {name}_{stamp}[_K].json: two runs
+    // in the same minute never overwrite each other's trace (publish_new_file).
+    const std::time_t now = std::time(nullptr);
+    const std::string base = name + "_" + local_minute_timestamp(now);
+    const std::string charts_root = out_abs + "/flamecharts";
+    fill_run_results(
+        profile,
+        run_info_for(loaded, g.pcs, g.backend, static_cast<std::uint64_t>(now), base, traces_dir, out_abs),
+        measured.report);
     print_prove_result("legacy", profile, measured.report.prove_cpu_time_ns);
 
-    if (const jolt::Status st = jolt::sinks::write_chrome_trace(profile, trace_path); !st)
+    StagedFile staged{traces_dir + "/." + base + "." + std::to_string(::getpid()) + ".staging"};
+    if (const jolt::Status st = jolt::sinks::write_chrome_trace(profile, staged.path); !st)
       throw RunError(st.message);
+    const PublishedFile trace = publish_new_file(
+        staged.path, traces_dir, base, ".json",
+        [&](const std::string& stem) { return heap_svg && fs::exists(charts_root + "/" + stem); });
+    const std::string& trace_path = trace.path;
     std::printf("Trace:   %s\n", trace_path.c_str());
     if (monitor)
       std::printf(
@@ -192,23 +202,30 @@ int run_legacy_profile(int argc, char** argv) {
     if (measured.cpu_profiler)
       write_cpu_profiles(*measured.cpu_profiler, pprof_rate->hz, out_abs + "/pprof", name + "_");
     if (heap_svg) {
-      const std::string charts_dir = out_abs + "/flamecharts/" + name + "_" + stamp;
-      std::size_t charts = 0;
+      // Named by the trace's stem, which publish_new_file made unique (and checked no folder
+      // of that name exists).
+      const std::string charts_dir = charts_root + "/" + trace.stem;
+      std::size_t charts = 0, boundary_charts = 0;
       for (const jolt::heap::SnapshotSummary& s :
            jolt::heap::collect_snapshots(profile, std::nullopt)) {
         if (!is_stage_2_to_7(s.label)) continue;
         if (charts == 0) create_folder(charts_dir);
-        const std::string path = charts_dir + "/" + s.label + "_flamechart.svg";
+        const std::string file = chart_file_name(s.label);
+        const std::string path = charts_dir + "/" + file;
         if (const jolt::Status st =
                 jolt::write_file_atomically(path, jolt::heap::render_flame_svg(s.label, s.stacks));
             !st)
           throw RunError("flame chart of " + s.label + ": " + st.message);
         ++charts;
+        if (file.starts_with("stage")) ++boundary_charts;
       }
-      if (charts == 0) throw RunError("--heap-svg: the prover took no heap snapshot in stages 2-7");
+      // Stages 2-7, a start and an end each (prover.cpp's boundary_snapshot).
+      if (boundary_charts != 12)
+        throw RunError("--heap-svg: the prover took " + std::to_string(boundary_charts) +
+                       " stage start/end heap snapshots in stages 2-7, not 12");
       std::printf(
-          "Flame charts: %zu in %s (one per heap snapshot of stages 2-7, taken after "
-          "each stage's prepare)\n",
+          "Flame charts: %zu in %s (stage{N}_start / stage{N}_end for stages 2-7, and one per "
+          "stage's per-batch snapshot, after its prepare)\n",
           charts, charts_dir.c_str());
     }
     return 0;

@@ -56,6 +56,8 @@ MeasuredProve measured_prove(const host::LoadedJob& loaded, jolt::prover::PcsKin
           if (!options.record) return;
           jolt::set_current_thread_name("main");
           jolt::RecordingSession::start(jolt::RecordingOptions{options.heap_snapshots});
+          if (options.stage_boundary_heap_snapshots)
+            jolt::RecordingSession::want_stage_boundary_heap_snapshots(true);
           if (options.monitor_interval)
             monitor = std::make_unique<SystemMonitor>(*options.monitor_interval,
                                                       options.monitor_encoding);

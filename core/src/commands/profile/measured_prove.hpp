@@ -30,6 +30,8 @@ namespace jolt::core {
 struct MeasuredProveOptions {
   bool record = false;          // a recording session around prove() (spans, instants, stage RSS)
   bool heap_snapshots = false;  // with record: per-batch heap snapshots
+  // With heap_snapshots: also snapshots at the start and end of stages 2-7 (Stage3_start, ...)
+  bool stage_boundary_heap_snapshots = false;
   // With record: the system monitor's interval and how it records its samples; no monitor when
   // unset.
   std::optional<std::chrono::milliseconds> monitor_interval;

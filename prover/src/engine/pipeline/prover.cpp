@@ -195,6 +195,60 @@ void snapshot(const char* label, std::initializer_list<const jolt::HeapReportabl
   if (jolt::heap_snapshots_wanted()) jolt::record_heap_snapshot(label, owners);
 }
 
+// The snapshots at a stage's start and end (`Stage3_start`, `Stage3_end`), taken only when the
+// session asks for them (the legacy lane's flame charts, RecordingSession::
+// want_stage_boundary_heap_snapshots). The start one is taken first thing in the stage function,
+// inside its span; the end one last thing, after the stage's outputs are parked, while the
+// stage's kernels are still allocated (they are locals, freed as the function returns).
+void boundary_snapshot(const char* label,
+                       std::initializer_list<const jolt::HeapReportable*> owners) {
+  if (jolt::stage_boundary_heap_snapshots_wanted()) jolt::record_heap_snapshot(label, owners);
+}
+
+template <class T>
+std::uint64_t heap_bytes(const std::vector<T>& v) {
+  return v.capacity() * sizeof(T);
+}
+std::uint64_t heap_bytes(const SumcheckProof& p) {
+  std::uint64_t b = heap_bytes(p.round_polys);
+  for (const UniPoly& u : p.round_polys) b += heap_bytes(u.coeffs);
+  return b;
+}
+std::uint64_t heap_bytes(const std::vector<FractionLayerProof>& layers) {
+  std::uint64_t b = layers.capacity() * sizeof(FractionLayerProof);
+  for (const FractionLayerProof& l : layers) b += heap_bytes(l.sumcheck) + heap_bytes(l.claims);
+  return b;
+}
+
+// The proof built so far, by the stage that wrote each part: what the stage-end snapshots show a
+// stage leaving behind besides the witness and the PCS data.
+struct ProofSoFar : jolt::HeapReportable {
+  const Proof& p;
+  explicit ProofSoFar(const Proof& proof) : p(proof) {}
+  void visit_heap(jolt::HeapVisitor& v) const override {
+    jolt::HeapScope s(v, "Proof");
+    v.bytes("commitment", heap_bytes(p.commitment) + p.pcs_parameters.capacity());
+    v.bytes("stage1", heap_bytes(p.stage1) + heap_bytes(p.stage1_openings));
+    v.bytes("stage2", heap_bytes(p.stage2) + heap_bytes(p.stage2_openings));
+    v.bytes("stage3", heap_bytes(p.stage3) + heap_bytes(p.stage3_openings));
+    v.bytes("stage4", heap_bytes(p.register_final_values) +
+                          heap_bytes(p.register_final_timestamps) + heap_bytes(p.ram_final) +
+                          heap_bytes(p.register_root_children) + heap_bytes(p.register_layers) +
+                          heap_bytes(p.stage4_openings));
+    v.bytes("stage5", heap_bytes(p.range_root_children) + heap_bytes(p.range_layers) +
+                          heap_bytes(p.stage5_openings));
+    v.bytes("stage6a", heap_bytes(p.bytecode_multiplicities) +
+                           heap_bytes(p.bytecode_root_children) + heap_bytes(p.bytecode_layers) +
+                           heap_bytes(p.stage6a_openings));
+    v.bytes("stage6b", heap_bytes(p.byte_lookup_entries) + heap_bytes(p.byte_lookup_counts) +
+                           heap_bytes(p.byte_root_children) + heap_bytes(p.byte_layers) +
+                           heap_bytes(p.stage6b_openings) + heap_bytes(p.shift_lookup_entries) +
+                           heap_bytes(p.shift_lookup_counts) + heap_bytes(p.shift_root_children) +
+                           heap_bytes(p.shift_layers) + heap_bytes(p.stage6b_shift_openings));
+    v.bytes("stage7", heap_bytes(p.stage7) + heap_bytes(p.stage7_openings));
+  }
+};
+
 // How often each bytecode table entry's static-column tuple occurs among the rows. A row whose
 // tuple is no entry's is counted nowhere (the verifier then rejects at stage6a.logup_sum); the
 // prover's self-check reports it first.
@@ -361,6 +415,7 @@ class StagedProver {
     const ReleaseFreeMemoryAtStageEnd release_at_end;
     JOLT_SPAN("Stage2Batch::prove");
     const Witness& w = session_.get<Witness>();
+    boundary_snapshot("Stage2_start", {&w, pcs_data_.get(), &proof_so_far_});
     const Stage1Out& s1 = session_.get<Stage1Out>();
     const Fr gamma = t_.challenge("product_gamma");
     const auto& factors = protocol::product_factor_columns();
@@ -388,6 +443,7 @@ class StagedProver {
     proof_.stage2 = std::move(out.proof);
     proof_.stage2_openings = s.v2;
     session_.park(std::move(s));
+    boundary_snapshot("Stage2_end", {&w, k.get(), pcs_data_.get(), &proof_so_far_});
   }
 
   // Stage 3: the shift relation (Next* = next row), the entry PC and the exit cycle, one batch.
@@ -396,6 +452,7 @@ class StagedProver {
     const ReleaseFreeMemoryAtStageEnd release_at_end;
     JOLT_SPAN("Stage3::prove");
     const Witness& w = session_.get<Witness>();
+    boundary_snapshot("Stage3_start", {&w, pcs_data_.get(), &proof_so_far_});
     const Stage1Out& s1 = session_.get<Stage1Out>();
     const Fr gamma = t_.challenge("shift_gamma");
     const Expr shift = protocol::shift_expr(gamma);
@@ -457,6 +514,8 @@ class StagedProver {
     proof_.stage3 = std::move(out.proof);
     proof_.stage3_openings = s.v3;
     session_.park(std::move(s));
+    boundary_snapshot("Stage3_end",
+                      {&w, ks.get(), ke.get(), kx.get(), pcs_data_.get(), &proof_so_far_});
   }
 
   // Stage 4: register read/write checking. The final state is absorbed before γ and α.
@@ -465,6 +524,7 @@ class StagedProver {
     const ReleaseFreeMemoryAtStageEnd release_at_end;
     JOLT_SPAN("Stage4::prove");
     const Witness& w = session_.get<Witness>();
+    boundary_snapshot("Stage4_start", {&w, pcs_data_.get(), &proof_so_far_});
     const std::size_t T = w.columns.length();
     const r1cs::RegisterState fin = r1cs::final_register_state(w.columns);
     proof_.register_final_values.assign(fin.value.begin(), fin.value.end());
@@ -540,6 +600,7 @@ class StagedProver {
     proof_.register_layers = std::move(ft.layers);
     proof_.stage4_openings = s.v4;
     session_.park(std::move(s));
+    boundary_snapshot("Stage4_end", {&w, pcs_data_.get(), &proof_so_far_});
   }
 
   // Stage 5: every register read is of an earlier access (4t + j − ReadTs_j in [0, 4T)).
@@ -548,6 +609,7 @@ class StagedProver {
     const ReleaseFreeMemoryAtStageEnd release_at_end;
     JOLT_SPAN("Stage5::prove");
     const Witness& w = session_.get<Witness>();
+    boundary_snapshot("Stage5_start", {&w, pcs_data_.get(), &proof_so_far_});
     const std::size_t T = w.columns.length();
     const Fr alpha = t_.challenge("range_alpha");
     std::vector<Fr> Q(8 * T);
@@ -596,6 +658,7 @@ class StagedProver {
     proof_.range_layers = std::move(ft.layers);
     proof_.stage5_openings = s.v5;
     session_.park(std::move(s));
+    boundary_snapshot("Stage5_end", {&w, pcs_data_.get(), &proof_so_far_});
   }
 
   // Stage 6a: the bytecode lookup. The multiplicities are absorbed before γ and α are drawn.
@@ -604,6 +667,8 @@ class StagedProver {
     const ReleaseFreeMemoryAtStageEnd release_at_end;
     JOLT_SPAN("Stage6a::prove");
     const Witness& w = session_.get<Witness>();
+    // The legacy prover's stage 6 is 6a and 6b here: it starts with 6a and ends with 6b.
+    boundary_snapshot("Stage6_start", {&w, pcs_data_.get(), &proof_so_far_});
     const std::vector<TraceRow> table = bytecode_table(st_.program);
     const std::size_t T = w.columns.length();
     {
@@ -695,6 +760,8 @@ class StagedProver {
     proof_.stage6b_openings = s.v6;
     prove_shift_lookup(w, s);
     session_.park(std::move(s));
+    // Stage 6 (6a + 6b) ends here, see prove_stage6a.
+    boundary_snapshot("Stage6_end", {&w, pcs_data_.get(), &proof_so_far_});
   }
 
   // Stage 6b, second tree: every row's (ShiftAmountByte, ShiftPower, IsSrl) is a shift-table
@@ -743,6 +810,7 @@ class StagedProver {
     const ReleaseFreeMemoryAtStageEnd release_at_end;
     JOLT_SPAN("Stage7Batch::prove");
     const Witness& w = session_.get<Witness>();
+    boundary_snapshot("Stage7_start", {&w, pcs_data_.get(), &proof_so_far_});
     const Stage1Out& s1 = session_.get<Stage1Out>();
     const Stage2Out& s2 = session_.get<Stage2Out>();
     const Stage3Out& s3 = session_.get<Stage3Out>();
@@ -795,6 +863,7 @@ class StagedProver {
     proof_.stage7 = std::move(out.proof);
     proof_.stage7_openings = s.v7;
     session_.park(std::move(s));
+    boundary_snapshot("Stage7_end", {&w, kr.get(), pcs_data_.get(), &proof_so_far_});
   }
 
   void prove_stage8() {
@@ -841,6 +910,7 @@ class StagedProver {
   std::unique_ptr<CommitmentScheme> pcs_;
   std::unique_ptr<ProverData> pcs_data_;
   Proof proof_;
+  ProofSoFar proof_so_far_{proof_};
 };
 
 std::vector<std::uint8_t> run_prover(const Statement& st, std::size_t log_t,

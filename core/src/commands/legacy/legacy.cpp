@@ -180,10 +180,10 @@ int run_legacy_profile(int argc, char** argv) {
     const std::time_t now = std::time(nullptr);
     const std::string base = name + "_" + local_minute_timestamp(now);
     const std::string charts_root = out_abs + "/flamecharts";
-    fill_run_results(
-        profile,
-        run_info_for(loaded, g.pcs, g.backend, static_cast<std::uint64_t>(now), base, traces_dir, out_abs),
-        measured.report);
+    fill_run_results(profile,
+                     run_info_for(loaded, g.pcs, g.backend, static_cast<std::uint64_t>(now), base,
+                                  traces_dir, out_abs),
+                     measured.report);
     print_prove_result("legacy", profile, measured.report.prove_cpu_time_ns);
 
     StagedFile staged{traces_dir + "/." + base + "." + std::to_string(::getpid()) + ".staging"};

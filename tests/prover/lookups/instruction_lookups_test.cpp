@@ -155,8 +155,10 @@ std::size_t first_cycle_of(const InstructionLookupWitness& w, LookupTable t) {
 }  // namespace
 
 TEST_CASE("honest instruction lookups verify, and the openings are the witness's") {
-  for (auto [word_bits, log_t] : {std::pair{32u, std::size_t{6}}, std::pair{8u, std::size_t{8}},
-                                  std::pair{4u, std::size_t{5}}}) {
+  for (const auto& shape : {std::pair{32u, std::size_t{6}}, std::pair{8u, std::size_t{8}},
+                            std::pair{4u, std::size_t{5}}}) {
+    const unsigned word_bits = shape.first;
+    const std::size_t log_t = shape.second;
     const InstructionLookupWitness w = make_witness(word_bits, log_t, 42 + word_bits);
     const Run run = prove(w, nullptr);
     InstructionLookupOpenings o;

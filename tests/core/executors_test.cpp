@@ -18,16 +18,10 @@
 
 namespace fs = boost::filesystem;
 using namespace jolt::core;
+using jolt::core::testing::slurp;
 using jolt::core::testing::TempDir;
 
 namespace {
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p.string());
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();

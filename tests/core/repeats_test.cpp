@@ -13,16 +13,10 @@
 namespace fs = boost::filesystem;
 using namespace jolt::core;
 
+using jolt::core::testing::slurp;
 using jolt::core::testing::TempDir;
 
 namespace {
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p.string());
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 void write(const fs::path& p, const std::string& text) {
   std::ofstream(p.string()) << text;

@@ -1,6 +1,10 @@
-// A scratch folder for one test, removed with everything in it when the test ends.
+// What the core tests share: a scratch folder for one test, removed with everything in it when
+// the test ends, and reading a file whole.
 #pragma once
 #include <boost/filesystem.hpp>
+#include <fstream>
+#include <sstream>
+#include <string>
 
 namespace jolt::core::testing {
 
@@ -12,5 +16,12 @@ struct TempDir {
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
 };
+
+inline std::string slurp(const boost::filesystem::path& p) {
+  std::ifstream in(p.string());
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
 
 }  // namespace jolt::core::testing

@@ -36,11 +36,19 @@ struct ParsedTrace {
   const rapidjson::Value& events() const { return doc.IsArray() ? doc : doc["traceEvents"]; }
 };
 
+// A JSON file (summary.json, trace.json) parsed; the test stops when it does not parse.
+rapidjson::Document parse_json_file(const fs::path& file) {
+  rapidjson::Document d;
+  d.Parse(slurp(file).c_str());
+  INFO(file.string());
+  REQUIRE_FALSE(d.HasParseError());
+  return d;
+}
+
 ParsedTrace parse_trace(const fs::path& file) {
   ParsedTrace t;
-  t.doc.Parse(slurp(file).c_str());
+  t.doc = parse_json_file(file);
   INFO(file.string());
-  REQUIRE_FALSE(t.doc.HasParseError());
   REQUIRE((t.doc.IsArray() || (t.doc.IsObject() && t.doc.HasMember("traceEvents"))));
   REQUIRE(t.events().IsArray());
   return t;
@@ -100,9 +108,7 @@ TEST_CASE("profile writes a run directory, moves latest_, and its artifacts are 
   Result vt = run("validate '" + (run_dir / "trace.json").string() + "'", w.dir);
   INFO(vt.output);
   CHECK(vt.code == 0);
-  rapidjson::Document s;
-  s.Parse(slurp(run_dir / "summary.json").c_str());
-  REQUIRE_FALSE(s.HasParseError());
+  rapidjson::Document s = parse_json_file(run_dir / "summary.json");
   CHECK(s["schema_version"].GetUint() == 3);
   CHECK(std::string(s["run"]["workload"].GetString()) == "fibonacci");
   CHECK(s["run"]["scale_log2"].GetUint() == 13);
@@ -290,9 +296,7 @@ TEST_CASE("profile records the process counters beside the machine-wide ones; pr
   CHECK(*std::max_element(cpu.begin(), cpu.end()) > 10.0);
   CHECK(*std::max_element(active.begin(), active.end()) >= 1.0);
   // summary.json summarises them like the other counters (no schema change).
-  rapidjson::Document s;
-  s.Parse(slurp(run_dir / "summary.json").c_str());
-  REQUIRE_FALSE(s.HasParseError());
+  rapidjson::Document s = parse_json_file(run_dir / "summary.json");
   CHECK(s["counters"].HasMember("process_cpu_percent"));
   CHECK(s["counters"].HasMember("process_threads_active"));
   // The prove's CPU time / wall time is on the line that reports the prove time.
@@ -784,9 +788,8 @@ TEST_CASE("--pcs selects the scheme; the verifier accepts only proofs made with 
 
 TEST_CASE("summary.json records the commitment scheme and its parameters (--pcs)") {
   auto run_of = [](const fs::path& runs, const char* trace) {
-    rapidjson::Document s;
-    s.Parse(slurp(runs / (std::string("latest_") + trace) / "summary.json").c_str());
-    REQUIRE_FALSE(s.HasParseError());
+    rapidjson::Document s =
+        parse_json_file(runs / (std::string("latest_") + trace) / "summary.json");
     REQUIRE(s.IsObject());
     CHECK(s["schema_version"].GetUint() == 3);
     REQUIRE(s["run"]["pcs"].IsString());
@@ -824,15 +827,13 @@ TEST_CASE("--backend reference proves the same proof under its own name; a bad n
   REQUIRE(r.code == 0);
   CHECK(r.output.find("modular fibonacci (2^10, reference): Prover completed") !=
         std::string::npos);
-  rapidjson::Document s;
-  s.Parse(slurp(w.runs() / "latest_modular_fibonacci_10_reference" / "summary.json").c_str());
-  REQUIRE_FALSE(s.HasParseError());
+  rapidjson::Document s =
+      parse_json_file(w.runs() / "latest_modular_fibonacci_10_reference" / "summary.json");
   CHECK(std::string(s["run"]["backend"].GetString()) == "reference");
   CHECK_FALSE(fs::exists(w.runs() / "latest_modular_fibonacci_10"));  // its own name only
   // The default run proved with the optimized kernels: same proof size, its own name.
-  rapidjson::Document d;
-  d.Parse(slurp(profiled().runs() / (std::string("latest_") + kTrace) / "summary.json").c_str());
-  REQUIRE_FALSE(d.HasParseError());
+  rapidjson::Document d =
+      parse_json_file(profiled().runs() / (std::string("latest_") + kTrace) / "summary.json");
   CHECK(std::string(d["run"]["backend"].GetString()) == "optimized");
   CHECK(s["proof_size_bytes"].GetUint64() == d["proof_size_bytes"].GetUint64());
   // prove --backend reference writes a proof verify accepts.
@@ -869,9 +870,7 @@ TEST_CASE("profile prints the stage table; report shows every stage of the lates
   INFO(p.output);
   REQUIRE(p.code == 0);
   const fs::path latest = w.runs() / "latest_modular_fibonacci_10";
-  rapidjson::Document s;
-  s.Parse(slurp(latest / "summary.json").c_str());
-  REQUIRE_FALSE(s.HasParseError());
+  rapidjson::Document s = parse_json_file(latest / "summary.json");
   std::vector<std::string> stages;
   for (const auto& st : s["stages"].GetArray()) stages.push_back(st["label"].GetString());
   REQUIRE(stages.size() >= 2);
@@ -966,9 +965,8 @@ TEST_CASE("--help, help and no arguments list every command; --version names the
   // tree (the workspace is a temporary folder, not a git checkout).
   Result p = run("profile --workload fibonacci --scale 10 --quiet", w.dir);
   REQUIRE(p.code == 0);
-  rapidjson::Document s;
-  s.Parse(slurp(w.runs() / "latest_modular_fibonacci_10" / "summary.json").c_str());
-  REQUIRE_FALSE(s.HasParseError());
+  rapidjson::Document s =
+      parse_json_file(w.runs() / "latest_modular_fibonacci_10" / "summary.json");
   if (rev == "unknown")
     CHECK(s["run"]["git_rev"].IsNull());
   else

@@ -29,19 +29,11 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import FAILURES, check  # noqa: E402
 from slurm_cluster import SlurmCluster  # noqa: E402
 
-FAILURES = []
 SKIP = 77
 WORKLOADS = "fibonacci,btreemap"  # both prove at 2^11 and 2^12 (btreemap needs 11 or more)
-
-
-def check(cond, what, detail=""):
-    if cond:
-        print(f"  ok: {what}")
-    else:
-        print(f"  FAIL: {what}\n{detail}")
-        FAILURES.append(what)
 
 
 def run(args, cwd, env=None, timeout=110):

@@ -27,16 +27,10 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import FAILURES, check  # noqa: E402
+
 BIN = SCRIPTS = None
-FAILURES = []
-
-
-def check(cond, what, detail=""):
-    if cond:
-        print(f"  ok: {what}")
-    else:
-        print(f"  FAIL: {what}\n{detail}")
-        FAILURES.append(what)
 
 
 def run(args, cwd, timeout=120):

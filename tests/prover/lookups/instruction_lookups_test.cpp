@@ -114,6 +114,19 @@ std::string rejected_at(unsigned word_bits, const Run& run) {
   return e ? e->check : "accepted";
 }
 
+// The table flags and the RAF flag of every cycle at `point`: flag_t(point) for each instruction
+// table, then raf(point).
+std::vector<Fr> flag_openings(const std::vector<std::uint8_t>& tables,
+                              const std::vector<std::uint8_t>& raf, const std::vector<Fr>& point) {
+  const std::vector<Fr> e = EqPolynomial::evals(point);
+  std::vector<Fr> out(kNumInstructionTables + 1);
+  for (std::size_t j = 0; j < tables.size(); ++j) {
+    if (tables[j] != kNoTable) out[tables[j]] += e[j];
+    if (raf[j]) out.back() += e[j];
+  }
+  return out;
+}
+
 // What the caller checks: the key-bit openings against the committed bits, the flag openings
 // against the bytecode's flags (here: the witness itself plays both).
 bool openings_match(const InstructionLookupWitness& w, const InstructionLookupOpenings& o) {
@@ -125,14 +138,8 @@ bool openings_match(const InstructionLookupWitness& w, const InstructionLookupOp
       if ((w.keys[j] >> (kb - 1 - b)) & 1) v += e6[j];
     if (v != o.key_bits[b]) return false;
   }
-  const std::vector<Fr> e5 = EqPolynomial::evals(o.read_raf_point);
-  std::vector<Fr> flags(kNumInstructionTables);
-  Fr raf;
-  for (std::size_t j = 0; j < w.cycles(); ++j) {
-    if (w.tables[j] != kNoTable) flags[w.tables[j]] += e5[j];
-    if (w.raf[j]) raf += e5[j];
-  }
-  return flags == o.flags && raf == o.raf;
+  const std::vector<Fr> f = flag_openings(w.tables, w.raf, o.read_raf_point);
+  return std::vector<Fr>(f.begin(), f.end() - 1) == o.flags && f.back() == o.raf;
 }
 
 // The claims the R1CS side makes when its column of results holds `delta` more at cycle j.
@@ -397,16 +404,9 @@ InstructionLookupProof prove_dense(const DenseLookupWitness& d, const std::vecto
   proof.read_raf = out.proof;
   const std::vector<Fr> r_addr(out.challenges.begin(), out.challenges.begin() + kb);
   const std::vector<Fr> r5(out.challenges.begin() + kb, out.challenges.end());
-  const std::vector<Fr> e5 = EqPolynomial::evals(r5);
   proof.read_raf_outputs = {out.member_outputs[0][1]};
-  std::vector<Fr> flags(kNumInstructionTables);
-  Fr raf;
-  for (std::size_t j = 0; j < n; ++j) {
-    if (d.tables[j] != kNoTable) flags[d.tables[j]] += e5[j];
-    if (d.raf[j]) raf += e5[j];
-  }
+  const std::vector<Fr> flags = flag_openings(d.tables, d.raf, r5);
   proof.read_raf_outputs.insert(proof.read_raf_outputs.end(), flags.begin(), flags.end());
-  proof.read_raf_outputs.push_back(raf);
   tr.absorb_frs("lookups_read_raf_outputs", proof.read_raf_outputs);
   const Fr beta = tr.challenge("lookups_beta");
   const Fr zeta = tr.challenge("lookups_zeta");

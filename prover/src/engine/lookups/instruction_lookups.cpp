@@ -703,14 +703,13 @@ std::optional<VerifyError> verify_instruction_lookups(unsigned word_bits, std::s
     const std::vector<Fr>& o = proof.read_raf_outputs;
     Fr ra = Fr::one();
     for (std::size_t c = 0; c < n_virt; ++c) ra = ra * o[c];
-    Fr c_val;
-    for (std::size_t t = 0; t < kNumInstructionTables; ++t)
-      c_val += o[n_virt + t] *
-               TableSpec::make(static_cast<LookupTable>(t), word_bits).evaluate_mle(r_addr);
-    const Fr raf = o[n_virt + kNumInstructionTables];
+    // Val_g(r_addr) of table g.
     auto val = [&](std::size_t g) {
       return TableSpec::make(static_cast<LookupTable>(g), word_bits).evaluate_mle(r_addr);
     };
+    Fr c_val;
+    for (std::size_t t = 0; t < kNumInstructionTables; ++t) c_val += o[n_virt + t] * val(t);
+    const Fr raf = o[n_virt + kNumInstructionTables];
     c_val += (Fr::one() - raf) * (coef[kLeft] * val(kLeft) + coef[kRight] * val(kRight)) +
              raf * coef[kIdentity] * val(kIdentity);
     const Fr expected = v.coefficients[0] * EqPolynomial::evaluate(r_cycle, r5) * ra * c_val;

@@ -13,7 +13,7 @@
 #include <string>
 
 #include <jolt/prover/lookups/instruction_tables.hpp>
-#include <jolt/prover/pcs/fr_arrays.hpp>
+#include <jolt/prover/lookups/ra_virtualization.hpp>
 #include <jolt/prover/poly/eq.hpp>
 #include <jolt/prover/poly/multilinear.hpp>
 #include <jolt/prover/sumcheck/naive_kernel.hpp>
@@ -27,10 +27,6 @@ constexpr std::size_t kLeft = static_cast<std::size_t>(LookupTable::LeftOperand)
 constexpr std::size_t kRight = static_cast<std::size_t>(LookupTable::RightOperand);
 constexpr std::size_t kIdentity = static_cast<std::size_t>(LookupTable::Identity);
 constexpr std::size_t kGrain = 1024;
-constexpr std::size_t kBlock = 32;  // pairs per array product in the key-bit kernel
-// Rounds the key-bit kernel reads its bits from the keys before it builds field tables (at
-// T/2^kLazyRounds entries per bit).
-constexpr std::size_t kLazyRounds = 3;
 
 thread_local ReadRafTimings g_timings;
 
@@ -380,208 +376,12 @@ class ReadRafKernel final : public SumcheckKernel {
   std::unique_ptr<NaiveKernel> cycle_;
 };
 
-// RA virtualization and booleanity over the key-bit columns, one member of degree chunk + 1:
-//   Σ_j eq(r5, j)·Σ_v β^v Π_{b ∈ v} (r_b·bit_b(j) + (1 − r_b)(1 − bit_b(j)))
-//     + Σ_j eq(ρ, j)·Σ_b ζ^b (bit_b(j)² − bit_b(j)).
-// Round 0 reads the bits as bytes; the bound tables are Fr from round 1 on.
-class KeyBitsKernel final : public SumcheckKernel {
- public:
-  KeyBitsKernel(const InstructionLookupWitness& w, std::span<const Fr> r_addr,
-                std::span<const Fr> r5, const Fr& beta, std::span<const Fr> rho, const Fr& zeta)
-      : w_(w),
-        r_addr_(r_addr.begin(), r_addr.end()),
-        key_bits_(key_bits_of(w.word_bits)),
-        cb_(chunk_bits(w.word_bits)),
-        rounds_(r5.size()),
-        eq5_(EqPolynomial::evals(r5)),
-        eq_rho_(EqPolynomial::evals(rho)) {
-    Fr p = Fr::one();
-    for (std::size_t v = 0; v < key_bits_ / cb_; ++v, p = p * beta) beta_pow_.push_back(p);
-    p = Fr::one();
-    for (std::size_t b = 0; b < key_bits_; ++b, p = p * zeta) zeta_pow_.push_back(p);
-    for (const Fr& r : r_addr_) {
-      one_minus_r_.push_back(Fr::one() - r);
-      two_r_minus_one_.push_back(r.dbl() - Fr::one());
-    }
-  }
-
-  const KernelLabels& labels() const override {
-    static const KernelLabels l{"InstructionRaVirtualization::prepare",
-                                "InstructionRaVirtualization::prove_round",
-                                "InstructionRaVirtualization::finish_rounds"};
-    return l;
-  }
-  std::size_t num_rounds() const override { return rounds_; }
-  std::size_t degree() const override { return cb_ + 1; }
-
-  std::vector<Fr> prove_round(const std::optional<Fr>& bind, std::size_t, const Fr&) override {
-    if (bind) bind_all(*bind);
-    const std::size_t d = degree();
-    const std::size_t half = eq5_.size() / 2;
-    const std::size_t n_chunks = beta_pow_.size();
-    // Per pair (x, x + half) each bit, each factor r_b·bit + (1 − r_b)(1 − bit) and each eq is
-    // affine in X. Pairs are taken kBlock at a time so that the products run over arrays
-    // (multiply_arrays: the IFMA lanes where the CPU has them). The RA part is evaluated at
-    // X = 0 .. d, per chunk; the booleanity part is accumulated as the coefficients of
-    // eq(ρ)·Σ ζ^b (bit² − bit), a cubic, and evaluated at the end.
-    struct Sums {
-      std::vector<Fr> ra;              // chunk-major: ra[v·(d + 1) + t]
-      std::array<Fr, 4> booleanity{};  // coefficients of X^0 .. X^3
-    };
-    Sums zero{std::vector<Fr>(n_chunks * (d + 1)), {}};
-    Sums s = tbb::parallel_reduce(
-        tbb::blocked_range<std::size_t>(0, half, kGrain), zero,
-        [&](const tbb::blocked_range<std::size_t>& range, Sums acc) {
-          std::vector<Fr> f(key_bits_ * kBlock), df(key_bits_ * kBlock);
-          std::vector<Fr> lo(kBlock), diff(kBlock), tmp(kBlock), tmp2(kBlock);
-          std::vector<Fr> prod(kBlock), e5(kBlock), de5(kBlock), q(3 * kBlock);
-          for (std::size_t x0 = range.begin(); x0 < range.end(); x0 += kBlock) {
-            const std::size_t n = std::min(kBlock, range.end() - x0);
-            std::fill(q.begin(), q.end(), Fr::zero());
-            for (std::size_t b = 0; b < key_bits_; ++b) {
-              Fr* fb = f.data() + b * kBlock;
-              Fr* dfb = df.data() + b * kBlock;
-              for (std::size_t i = 0; i < n; ++i) {
-                lo[i] = bit(b, x0 + i);
-                diff[i] = bit(b, x0 + i + half) - lo[i];
-              }
-              // f = (1 − r_b) + (2r_b − 1)·lo, df = (2r_b − 1)·diff
-              std::fill(tmp.begin(), tmp.begin() + n, two_r_minus_one_[b]);
-              multiply_arrays(tmp.data(), lo.data(), fb, n);
-              multiply_arrays(tmp.data(), diff.data(), dfb, n);
-              for (std::size_t i = 0; i < n; ++i) fb[i] += one_minus_r_[b];
-              // ζ^b(bit² − bit) = ζ^b·lo(lo − 1) + X·ζ^b·diff(2lo − 1) + X²·ζ^b·diff²
-              std::fill(tmp.begin(), tmp.begin() + n, zeta_pow_[b]);
-              multiply_arrays(tmp.data(), lo.data(), tmp2.data(), n);   // ζ^b·lo
-              multiply_arrays(tmp.data(), diff.data(), tmp.data(), n);  // ζ^b·diff
-              for (std::size_t i = 0; i < n; ++i) {
-                lo[i] = lo[i] - Fr::one();  // lo − 1
-              }
-              multiply_arrays(tmp2.data(), lo.data(), tmp2.data(), n);  // ζ^b·lo(lo − 1)
-              for (std::size_t i = 0; i < n; ++i) q[i] += tmp2[i];
-              for (std::size_t i = 0; i < n; ++i) lo[i] = lo[i].dbl() + Fr::one();  // 2lo − 1
-              multiply_arrays(tmp.data(), lo.data(), tmp2.data(), n);
-              for (std::size_t i = 0; i < n; ++i) q[kBlock + i] += tmp2[i];
-              multiply_arrays(tmp.data(), diff.data(), tmp2.data(), n);
-              for (std::size_t i = 0; i < n; ++i) q[2 * kBlock + i] += tmp2[i];
-            }
-            for (std::size_t i = 0; i < n; ++i) {
-              const Fr er = eq_rho_[x0 + i], der = eq_rho_[x0 + i + half] - er;
-              const Fr q0 = q[i], q1 = q[kBlock + i], q2 = q[2 * kBlock + i];
-              acc.booleanity[0] += er * q0;
-              acc.booleanity[1] += er * q1 + der * q0;
-              acc.booleanity[2] += er * q2 + der * q1;
-              acc.booleanity[3] += der * q2;
-              e5[i] = eq5_[x0 + i];
-              de5[i] = eq5_[x0 + i + half] - e5[i];
-            }
-            for (std::size_t t = 0; t <= d; ++t) {
-              for (std::size_t v = 0; v < n_chunks; ++v) {
-                multiply_arrays(f.data() + (v * cb_) * kBlock, e5.data(), prod.data(), n);
-                for (std::size_t qb = 1; qb < cb_; ++qb)
-                  multiply_arrays(prod.data(), f.data() + (v * cb_ + qb) * kBlock, prod.data(), n);
-                Fr sum;
-                for (std::size_t i = 0; i < n; ++i) sum += prod[i];
-                acc.ra[v * (d + 1) + t] += sum;
-              }
-              if (t == d) break;
-              for (std::size_t k = 0; k < key_bits_; ++k)
-                for (std::size_t i = 0; i < n; ++i) f[k * kBlock + i] += df[k * kBlock + i];
-              for (std::size_t i = 0; i < n; ++i) e5[i] += de5[i];
-            }
-          }
-          return acc;
-        },
-        [](Sums a, const Sums& b) {
-          for (std::size_t t = 0; t < a.ra.size(); ++t) a.ra[t] += b.ra[t];
-          for (std::size_t k = 0; k < 4; ++k) a.booleanity[k] += b.booleanity[k];
-          return a;
-        });
-    std::vector<Fr> evals(d + 1);
-    for (std::size_t t = 0; t <= d; ++t) {
-      const Fr x = Fr::from_u64(t);
-      Fr ra;
-      for (std::size_t v = 0; v < n_chunks; ++v) ra += beta_pow_[v] * s.ra[v * (d + 1) + t];
-      evals[t] = ra + s.booleanity[0] +
-                 x * (s.booleanity[1] + x * (s.booleanity[2] + x * s.booleanity[3]));
-    }
-    return evals;
-  }
-
-  void finish_rounds(const Fr& r) override { bind_all(r); }
-
-  std::vector<Fr> output_claims() const override {
-    std::vector<Fr> out(key_bits_);
-    for (std::size_t b = 0; b < key_bits_; ++b) out[b] = bit(b, 0);
-    return out;
-  }
-
-  void visit_heap(jolt::HeapVisitor& v) const override {
-    jolt::HeapScope s(v, "InstructionRaVirtualization");
-    std::uint64_t bytes = (eq5_.capacity() + eq_rho_.capacity()) * sizeof(Fr);
-    for (const auto& t : bits_) bytes += t.capacity() * sizeof(Fr);
-    v.bytes("tables", bytes);
-  }
-
- private:
-  // Bit b (key bit 2W − 1 − b, i.e. r_addr's order) at index x of the current tables.
-  // Bit b (key bit 2W − 1 − b, i.e. r_addr's order) at index x of the current tables. For the
-  // first kLazyRounds rounds no table exists: after `bound_` bound variables (challenges ρ_0..),
-  // the bit is Σ_y eq(ρ, y)·bit_b(key[y·stride + x]), read from the keys as the pattern of the
-  // 2^bound_ bits and looked up in pattern_values_.
-  Fr bit(std::size_t b, std::size_t x) const {
-    if (!bits_.empty()) return bits_[b][x];
-    const unsigned sh = static_cast<unsigned>(key_bits_ - 1 - b);
-    const std::size_t stride = w_.keys.size() >> bound_;
-    unsigned pattern = 0;
-    for (unsigned y = 0; y < (1u << bound_); ++y)
-      pattern |= static_cast<unsigned>((w_.keys[y * stride + x] >> sh) & 1) << y;
-    return pattern_values_[pattern];
-  }
-
-  void bind_all(const Fr& r) {
-    const std::size_t half = eq5_.size() / 2;
-    if (bits_.empty() && bound_ < kLazyRounds) {
-      bound_challenges_.push_back(r);
-      ++bound_;
-      const std::vector<Fr> e = EqPolynomial::evals(bound_challenges_);
-      pattern_values_.assign(std::size_t{1} << e.size(), Fr::zero());
-      for (std::size_t p = 0; p < pattern_values_.size(); ++p)
-        for (std::size_t y = 0; y < e.size(); ++y)
-          if ((p >> y) & 1) pattern_values_[p] += e[y];
-    } else {
-      if (bits_.empty()) {  // materialize the 2W tables at the current size, then bind
-        std::vector<std::vector<Fr>> t(key_bits_, std::vector<Fr>(eq5_.size()));
-        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, eq5_.size(), kGrain),
-                          [&](const tbb::blocked_range<std::size_t>& range) {
-                            for (std::size_t x = range.begin(); x < range.end(); ++x)
-                              for (std::size_t bb = 0; bb < key_bits_; ++bb) t[bb][x] = bit(bb, x);
-                          });
-        bits_ = std::move(t);
-      }
-      tbb::parallel_for(std::size_t{0}, key_bits_, [&](std::size_t bb) {
-        for (std::size_t x = 0; x < half; ++x)
-          bits_[bb][x] = bits_[bb][x] + r * (bits_[bb][x + half] - bits_[bb][x]);
-        bits_[bb].resize(half);
-        bits_[bb].shrink_to_fit();
-      });
-    }
-    for (auto* t : {&eq5_, &eq_rho_}) {
-      for (std::size_t x = 0; x < half; ++x) (*t)[x] = (*t)[x] + r * ((*t)[x + half] - (*t)[x]);
-      t->resize(half);
-    }
-  }
-
-  const InstructionLookupWitness& w_;
-  std::vector<Fr> r_addr_;
-  std::size_t key_bits_, cb_, rounds_;
-  std::vector<Fr> eq5_, eq_rho_;
-  std::vector<Fr> beta_pow_, zeta_pow_, one_minus_r_, two_r_minus_one_;
-  std::vector<std::vector<Fr>> bits_;
-  std::size_t bound_ = 0;                                  // variables bound before bits_ exists
-  std::vector<Fr> bound_challenges_;                       // their challenges
-  std::vector<Fr> pattern_values_{Fr::zero(), Fr::one()};  // by pattern (see bit)
-};
+std::vector<Fr> beta_powers(const Fr& beta, std::size_t n) {
+  std::vector<Fr> p(n);
+  Fr x = Fr::one();
+  for (std::size_t i = 0; i < n; ++i, x = x * beta) p[i] = x;
+  return p;
+}
 
 std::vector<Fr> absorb_and_draw_gamma(const InstructionLookupClaims& c, Transcript& tr) {
   tr.absorb_frs("lookups_claims", std::vector<Fr>{c.output, c.left, c.right});
@@ -669,8 +469,19 @@ InstructionLookupProof prove_instruction_lookups(const InstructionLookupWitness&
   Fr input;
   Fr p = Fr::one();
   for (std::size_t v = 0; v < n_virt; ++v, p = p * beta) input += p * proof.read_raf_outputs[v];
-  KeyBitsKernel kb(w, r_addr, r5, beta, rho, zeta);
-  BatchProverOutput out = prove_batch({{&kb, input}}, transcript, self_check);
+  RaVirtualizationInput in{w.keys,
+                           key_bits_of(w.word_bits),
+                           chunk_bits(w.word_bits),
+                           EqPolynomial::evals(r5),
+                           r_addr,
+                           beta_powers(beta, n_virt),
+                           rho,
+                           zeta};
+  static const KernelLabels kLabels{"InstructionRaVirtualization::prepare",
+                                    "InstructionRaVirtualization::prove_round",
+                                    "InstructionRaVirtualization::finish_rounds"};
+  const auto kb = make_ra_virtualization_kernel(std::move(in), kLabels);
+  BatchProverOutput out = prove_batch({{kb.get(), input}}, transcript, self_check);
   proof.key_bits = std::move(out.proof);
   proof.key_bit_claims = out.member_outputs[0];
   transcript.absorb_frs("lookups_key_bit_claims", proof.key_bit_claims);
@@ -733,22 +544,10 @@ std::optional<VerifyError> verify_instruction_lookups(unsigned word_bits, std::s
   if (auto e = verify_batch({input2}, {log_cycles}, cb + 1, proof.key_bits, transcript, v2))
     return VerifyError{"lookups.key_bits." + e->check, e->message};
   {
-    const std::vector<Fr>& bits = proof.key_bit_claims;
-    Fr ra_sum;
-    for (std::size_t c = 0; c < n_virt; ++c) {
-      Fr prod = Fr::one();
-      for (std::size_t q = 0; q < cb; ++q) {
-        const std::size_t b = c * cb + q;
-        prod = prod * (r_addr[b] * bits[b] + (Fr::one() - r_addr[b]) * (Fr::one() - bits[b]));
-      }
-      ra_sum += beta_pow[c] * prod;
-    }
-    Fr bool_sum, z = Fr::one();
-    for (std::size_t b = 0; b < kb; ++b, z = z * zeta)
-      bool_sum += z * bits[b] * (bits[b] - Fr::one());
     const Fr expected =
-        v2.coefficients[0] * (EqPolynomial::evaluate(r5, v2.challenges) * ra_sum +
-                              EqPolynomial::evaluate(rho, v2.challenges) * bool_sum);
+        v2.coefficients[0] * ra_virtualization_final(r_addr, cb, beta_pow,
+                                                     EqPolynomial::evaluate(r5, v2.challenges), rho,
+                                                     zeta, v2.challenges, proof.key_bit_claims);
     JOLT_VERIFY("lookups.key_bits.final", expected == v2.final_claim,
                 "the key-bit sumcheck's last claim is not the RA virtualization plus booleanity "
                 "at the claimed key-bit openings");

@@ -1,0 +1,53 @@
+// RA virtualization over committed bit columns, with their booleanity, as one sumcheck member.
+// A lookup's read address is committed as its bits (one-hot chunks of width 1); the one-hot
+// chunk of `chunk_bits` address bits at the address point r_addr is then the virtual polynomial
+// ra_v(r_addr, j) = Π_{b ∈ chunk v} (r_b·bit_b(j) + (1 − r_b)(1 − bit_b(j))), and one member of
+// degree chunk_bits + 1 proves
+//
+//   Σ_v β^v·claim_v = Σ_j W(j)·Σ_v β^v·ra_v(r_addr, j) + Σ_j eq(ρ, j)·Σ_b ζ^b (bit_b(j)² −
+//   bit_b(j))
+//
+// for a multilinear weight table W (eq(r, ·) for one point, Σ_g μ^g eq(r_g, ·) for several) and
+// fresh ρ, ζ: the claims are the chunks' values and every committed bit is 0 or 1.
+//
+//   RaVirtualizationInput in{keys, key_bits, chunk_bits, weights, r_addr, beta_powers, rho, zeta};
+//   auto k = make_ra_virtualization_kernel(std::move(in), labels);  // prove_batch member
+//   // outputs: bit_b at the sumcheck's point, b = 0 .. key_bits − 1 (the key's MSB first)
+//   Fr want = ra_virtualization_final(r_addr, chunk_bits, beta_powers, weight_at_point, rho,
+//                                     zeta, point, bits);             // the verifier's side
+//
+// Bit b of cycle j is bit key_bits − 1 − b of keys[j] (r_addr's order, MSB first). The first
+// rounds read the bits from the keys; field tables exist only from T/8 entries on.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include <jolt/prover/field/fr.hpp>
+#include <jolt/prover/sumcheck/kernel.hpp>
+
+namespace jolt::prover::lookups {
+
+struct RaVirtualizationInput {
+  std::span<const std::uint64_t> keys;  // one per cycle (outlives the kernel)
+  unsigned key_bits = 0;                // committed bits per key (≤ 64)
+  unsigned chunk_bits = 0;              // bits per virtual chunk (divides key_bits)
+  std::vector<Fr> weights;              // W, one per cycle
+  std::vector<Fr> r_addr;               // key_bits coordinates, MSB first
+  std::vector<Fr> beta_powers;          // key_bits / chunk_bits
+  std::vector<Fr> rho;                  // log T coordinates
+  Fr zeta;
+};
+
+std::unique_ptr<SumcheckKernel> make_ra_virtualization_kernel(RaVirtualizationInput in,
+                                                              const KernelLabels& labels);
+
+// The member's summand at the sumcheck's final point from the claimed bit openings (the
+// verifier's final check; multiply by the batch coefficient).
+Fr ra_virtualization_final(std::span<const Fr> r_addr, unsigned chunk_bits,
+                           std::span<const Fr> beta_powers, const Fr& weight_at_point,
+                           std::span<const Fr> rho, const Fr& zeta, std::span<const Fr> point,
+                           std::span<const Fr> bits);
+
+}  // namespace jolt::prover::lookups

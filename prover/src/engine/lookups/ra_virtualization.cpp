@@ -1,0 +1,258 @@
+#include <jolt/prover/lookups/ra_virtualization.hpp>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+#include <string>
+
+#include <jolt/prover/pcs/fr_arrays.hpp>
+#include <jolt/prover/poly/eq.hpp>
+
+namespace jolt::prover::lookups {
+
+namespace {
+
+constexpr std::size_t kGrain = 1024;
+constexpr std::size_t kBlock = 32;  // pairs per array product
+// Rounds the kernel reads its bits from the keys before it builds field tables (at
+// T/2^kLazyRounds entries per bit).
+constexpr std::size_t kLazyRounds = 3;
+
+// The member of ra_virtualization.hpp. The weights W are bound like every table; the bits are
+// read from the keys for the first kLazyRounds rounds.
+class RaVirtualizationKernel final : public SumcheckKernel {
+ public:
+  RaVirtualizationKernel(RaVirtualizationInput in, const KernelLabels& labels)
+      : labels_(labels),
+        keys_(in.keys),
+        r_addr_(std::move(in.r_addr)),
+        key_bits_(in.key_bits),
+        cb_(in.chunk_bits),
+        rounds_(in.rho.size()),
+        eq5_(std::move(in.weights)),
+        eq_rho_(EqPolynomial::evals(in.rho)),
+        beta_pow_(std::move(in.beta_powers)) {
+    Fr p = Fr::one();
+    for (std::size_t b = 0; b < key_bits_; ++b, p = p * in.zeta) zeta_pow_.push_back(p);
+    for (const Fr& r : r_addr_) {
+      one_minus_r_.push_back(Fr::one() - r);
+      two_r_minus_one_.push_back(r.dbl() - Fr::one());
+    }
+  }
+
+  const KernelLabels& labels() const override { return labels_; }
+  std::size_t num_rounds() const override { return rounds_; }
+  std::size_t degree() const override { return cb_ + 1; }
+
+  std::vector<Fr> prove_round(const std::optional<Fr>& bind, std::size_t, const Fr&) override {
+    if (bind) bind_all(*bind);
+    const std::size_t d = degree();
+    const std::size_t half = eq5_.size() / 2;
+    const std::size_t n_chunks = beta_pow_.size();
+    // Per pair (x, x + half) each bit, each factor r_b·bit + (1 − r_b)(1 − bit) and each eq is
+    // affine in X. Pairs are taken kBlock at a time so that the products run over arrays
+    // (multiply_arrays: the IFMA lanes where the CPU has them). The RA part is evaluated at
+    // X = 0 .. d, per chunk; the booleanity part is accumulated as the coefficients of
+    // eq(ρ)·Σ ζ^b (bit² − bit), a cubic, and evaluated at the end.
+    struct Sums {
+      std::vector<Fr> ra;              // chunk-major: ra[v·(d + 1) + t]
+      std::array<Fr, 4> booleanity{};  // coefficients of X^0 .. X^3
+    };
+    Sums zero{std::vector<Fr>(n_chunks * (d + 1)), {}};
+    Sums s = tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, half, kGrain), zero,
+        [&](const tbb::blocked_range<std::size_t>& range, Sums acc) {
+          std::vector<Fr> f(key_bits_ * kBlock), df(key_bits_ * kBlock);
+          std::vector<Fr> lo(kBlock), diff(kBlock), tmp(kBlock), tmp2(kBlock);
+          std::vector<Fr> prod(kBlock), e5(kBlock), de5(kBlock), q(3 * kBlock);
+          for (std::size_t x0 = range.begin(); x0 < range.end(); x0 += kBlock) {
+            const std::size_t n = std::min(kBlock, range.end() - x0);
+            std::fill(q.begin(), q.end(), Fr::zero());
+            for (std::size_t b = 0; b < key_bits_; ++b) {
+              Fr* fb = f.data() + b * kBlock;
+              Fr* dfb = df.data() + b * kBlock;
+              for (std::size_t i = 0; i < n; ++i) {
+                lo[i] = bit(b, x0 + i);
+                diff[i] = bit(b, x0 + i + half) - lo[i];
+              }
+              // f = (1 − r_b) + (2r_b − 1)·lo, df = (2r_b − 1)·diff
+              std::fill(tmp.begin(), tmp.begin() + n, two_r_minus_one_[b]);
+              multiply_arrays(tmp.data(), lo.data(), fb, n);
+              multiply_arrays(tmp.data(), diff.data(), dfb, n);
+              for (std::size_t i = 0; i < n; ++i) fb[i] += one_minus_r_[b];
+              // ζ^b(bit² − bit) = ζ^b·lo(lo − 1) + X·ζ^b·diff(2lo − 1) + X²·ζ^b·diff²
+              std::fill(tmp.begin(), tmp.begin() + n, zeta_pow_[b]);
+              multiply_arrays(tmp.data(), lo.data(), tmp2.data(), n);   // ζ^b·lo
+              multiply_arrays(tmp.data(), diff.data(), tmp.data(), n);  // ζ^b·diff
+              for (std::size_t i = 0; i < n; ++i) {
+                lo[i] = lo[i] - Fr::one();  // lo − 1
+              }
+              multiply_arrays(tmp2.data(), lo.data(), tmp2.data(), n);  // ζ^b·lo(lo − 1)
+              for (std::size_t i = 0; i < n; ++i) q[i] += tmp2[i];
+              for (std::size_t i = 0; i < n; ++i) lo[i] = lo[i].dbl() + Fr::one();  // 2lo − 1
+              multiply_arrays(tmp.data(), lo.data(), tmp2.data(), n);
+              for (std::size_t i = 0; i < n; ++i) q[kBlock + i] += tmp2[i];
+              multiply_arrays(tmp.data(), diff.data(), tmp2.data(), n);
+              for (std::size_t i = 0; i < n; ++i) q[2 * kBlock + i] += tmp2[i];
+            }
+            for (std::size_t i = 0; i < n; ++i) {
+              const Fr er = eq_rho_[x0 + i], der = eq_rho_[x0 + i + half] - er;
+              const Fr q0 = q[i], q1 = q[kBlock + i], q2 = q[2 * kBlock + i];
+              acc.booleanity[0] += er * q0;
+              acc.booleanity[1] += er * q1 + der * q0;
+              acc.booleanity[2] += er * q2 + der * q1;
+              acc.booleanity[3] += der * q2;
+              e5[i] = eq5_[x0 + i];
+              de5[i] = eq5_[x0 + i + half] - e5[i];
+            }
+            for (std::size_t t = 0; t <= d; ++t) {
+              for (std::size_t v = 0; v < n_chunks; ++v) {
+                multiply_arrays(f.data() + (v * cb_) * kBlock, e5.data(), prod.data(), n);
+                for (std::size_t qb = 1; qb < cb_; ++qb)
+                  multiply_arrays(prod.data(), f.data() + (v * cb_ + qb) * kBlock, prod.data(), n);
+                Fr sum;
+                for (std::size_t i = 0; i < n; ++i) sum += prod[i];
+                acc.ra[v * (d + 1) + t] += sum;
+              }
+              if (t == d) break;
+              for (std::size_t k = 0; k < key_bits_; ++k)
+                for (std::size_t i = 0; i < n; ++i) f[k * kBlock + i] += df[k * kBlock + i];
+              for (std::size_t i = 0; i < n; ++i) e5[i] += de5[i];
+            }
+          }
+          return acc;
+        },
+        [](Sums a, const Sums& b) {
+          for (std::size_t t = 0; t < a.ra.size(); ++t) a.ra[t] += b.ra[t];
+          for (std::size_t k = 0; k < 4; ++k) a.booleanity[k] += b.booleanity[k];
+          return a;
+        });
+    std::vector<Fr> evals(d + 1);
+    for (std::size_t t = 0; t <= d; ++t) {
+      const Fr x = Fr::from_u64(t);
+      Fr ra;
+      for (std::size_t v = 0; v < n_chunks; ++v) ra += beta_pow_[v] * s.ra[v * (d + 1) + t];
+      evals[t] = ra + s.booleanity[0] +
+                 x * (s.booleanity[1] + x * (s.booleanity[2] + x * s.booleanity[3]));
+    }
+    return evals;
+  }
+
+  void finish_rounds(const Fr& r) override { bind_all(r); }
+
+  std::vector<Fr> output_claims() const override {
+    std::vector<Fr> out(key_bits_);
+    for (std::size_t b = 0; b < key_bits_; ++b) out[b] = bit(b, 0);
+    return out;
+  }
+
+  void visit_heap(jolt::HeapVisitor& v) const override {
+    jolt::HeapScope s(v, "RaVirtualization");
+    std::uint64_t bytes = (eq5_.capacity() + eq_rho_.capacity()) * sizeof(Fr);
+    for (const auto& t : bits_) bytes += t.capacity() * sizeof(Fr);
+    v.bytes("tables", bytes);
+  }
+
+ private:
+  // Bit b (key bit key_bits − 1 − b, i.e. r_addr's order) at index x of the current tables. For the
+  // first kLazyRounds rounds no table exists: after `bound_` bound variables (challenges ρ_0..),
+  // the bit is Σ_y eq(ρ, y)·bit_b(key[y·stride + x]), read from the keys as the pattern of the
+  // 2^bound_ bits and looked up in pattern_values_.
+  Fr bit(std::size_t b, std::size_t x) const {
+    if (!bits_.empty()) return bits_[b][x];
+    const unsigned sh = static_cast<unsigned>(key_bits_ - 1 - b);
+    const std::size_t stride = keys_.size() >> bound_;
+    unsigned pattern = 0;
+    for (unsigned y = 0; y < (1u << bound_); ++y)
+      pattern |= static_cast<unsigned>((keys_[y * stride + x] >> sh) & 1) << y;
+    return pattern_values_[pattern];
+  }
+
+  void bind_all(const Fr& r) {
+    const std::size_t half = eq5_.size() / 2;
+    if (bits_.empty() && bound_ < kLazyRounds) {
+      bound_challenges_.push_back(r);
+      ++bound_;
+      const std::vector<Fr> e = EqPolynomial::evals(bound_challenges_);
+      pattern_values_.assign(std::size_t{1} << e.size(), Fr::zero());
+      for (std::size_t p = 0; p < pattern_values_.size(); ++p)
+        for (std::size_t y = 0; y < e.size(); ++y)
+          if ((p >> y) & 1) pattern_values_[p] += e[y];
+    } else {
+      if (bits_.empty()) {  // materialize the 2W tables at the current size, then bind
+        std::vector<std::vector<Fr>> t(key_bits_, std::vector<Fr>(eq5_.size()));
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, eq5_.size(), kGrain),
+                          [&](const tbb::blocked_range<std::size_t>& range) {
+                            for (std::size_t x = range.begin(); x < range.end(); ++x)
+                              for (std::size_t bb = 0; bb < key_bits_; ++bb) t[bb][x] = bit(bb, x);
+                          });
+        bits_ = std::move(t);
+      }
+      tbb::parallel_for(std::size_t{0}, key_bits_, [&](std::size_t bb) {
+        for (std::size_t x = 0; x < half; ++x)
+          bits_[bb][x] = bits_[bb][x] + r * (bits_[bb][x + half] - bits_[bb][x]);
+        bits_[bb].resize(half);
+        bits_[bb].shrink_to_fit();
+      });
+    }
+    for (auto* t : {&eq5_, &eq_rho_}) {
+      for (std::size_t x = 0; x < half; ++x) (*t)[x] = (*t)[x] + r * ((*t)[x + half] - (*t)[x]);
+      t->resize(half);
+    }
+  }
+
+  KernelLabels labels_;
+  std::span<const std::uint64_t> keys_;
+  std::vector<Fr> r_addr_;
+  std::size_t key_bits_, cb_, rounds_;
+  std::vector<Fr> eq5_, eq_rho_;
+  std::vector<Fr> beta_pow_, zeta_pow_, one_minus_r_, two_r_minus_one_;
+  std::vector<std::vector<Fr>> bits_;
+  std::size_t bound_ = 0;                                  // variables bound before bits_ exists
+  std::vector<Fr> bound_challenges_;                       // their challenges
+  std::vector<Fr> pattern_values_{Fr::zero(), Fr::one()};  // by pattern (see bit)
+};
+
+}  // namespace
+
+std::unique_ptr<SumcheckKernel> make_ra_virtualization_kernel(RaVirtualizationInput in,
+                                                              const KernelLabels& labels) {
+  const std::size_t n = in.keys.size();
+  if (in.key_bits == 0 || in.key_bits > 64 || in.chunk_bits == 0 ||
+      in.key_bits % in.chunk_bits != 0)
+    throw std::invalid_argument("RA virtualization: " + std::to_string(in.key_bits) +
+                                " key bits do not split into chunks of " +
+                                std::to_string(in.chunk_bits));
+  if (n < 2 || (std::size_t{1} << in.rho.size()) != n || in.weights.size() != n ||
+      in.r_addr.size() != in.key_bits || in.beta_powers.size() != in.key_bits / in.chunk_bits)
+    throw std::invalid_argument("RA virtualization: " + std::to_string(n) + " keys, " +
+                                std::to_string(in.weights.size()) + " weights, " +
+                                std::to_string(in.rho.size()) + " cycle variables and " +
+                                std::to_string(in.r_addr.size()) + " address coordinates disagree");
+  return std::make_unique<RaVirtualizationKernel>(std::move(in), labels);
+}
+
+Fr ra_virtualization_final(std::span<const Fr> r_addr, unsigned chunk_bits,
+                           std::span<const Fr> beta_powers, const Fr& weight_at_point,
+                           std::span<const Fr> rho, const Fr& zeta, std::span<const Fr> point,
+                           std::span<const Fr> bits) {
+  Fr ra_sum;
+  for (std::size_t c = 0; c < beta_powers.size(); ++c) {
+    Fr prod = Fr::one();
+    for (std::size_t q = 0; q < chunk_bits; ++q) {
+      const std::size_t b = c * chunk_bits + q;
+      prod = prod * (r_addr[b] * bits[b] + (Fr::one() - r_addr[b]) * (Fr::one() - bits[b]));
+    }
+    ra_sum += beta_powers[c] * prod;
+  }
+  Fr bool_sum, z = Fr::one();
+  for (std::size_t b = 0; b < bits.size(); ++b, z = z * zeta)
+    bool_sum += z * bits[b] * (bits[b] - Fr::one());
+  return weight_at_point * ra_sum + EqPolynomial::evaluate(rho, point) * bool_sum;
+}
+
+}  // namespace jolt::prover::lookups

@@ -61,7 +61,7 @@ first_target() {
   case "$1" in
     pcs.basefold.*) echo basefold_tests ;;
     pcs.*) echo pcs_tests ;;
-    lookups.*) echo prover_lookup_tests ;;
+    lookups.*|bytecode.*) echo prover_lookup_tests ;;
     *) echo prover_pipeline_tests ;;
   esac
 }

@@ -541,7 +541,8 @@ std::optional<VerifyError> verify_instruction_lookups(unsigned word_bits, std::s
     input2 += p * proof.read_raf_outputs[c];
   }
   SumcheckVerified v2;
-  if (auto e = verify_batch({input2}, {log_cycles}, cb + 1, proof.key_bits, transcript, v2))
+  if (auto e = verify_batch({input2}, {log_cycles}, ra_virtualization_degree(cb), proof.key_bits,
+                            transcript, v2))
     return VerifyError{"lookups.key_bits." + e->check, e->message};
   {
     const Fr expected =

@@ -46,7 +46,9 @@ class RaVirtualizationKernel final : public SumcheckKernel {
 
   const KernelLabels& labels() const override { return labels_; }
   std::size_t num_rounds() const override { return rounds_; }
-  std::size_t degree() const override { return cb_ + 1; }
+  std::size_t degree() const override {
+    return ra_virtualization_degree(static_cast<unsigned>(cb_));
+  }
 
   std::vector<Fr> prove_round(const std::optional<Fr>& bind, std::size_t, const Fr&) override {
     if (bind) bind_all(*bind);

@@ -40,6 +40,12 @@ struct RaVirtualizationInput {
   Fr zeta;
 };
 
+// The member's degree: chunk_bits + 1 (the RA product with the weight), at least 3 (booleanity
+// with eq(ρ, ·)).
+inline unsigned ra_virtualization_degree(unsigned chunk_bits) {
+  return chunk_bits + 1 > 3 ? chunk_bits + 1 : 3;
+}
+
 std::unique_ptr<SumcheckKernel> make_ra_virtualization_kernel(RaVirtualizationInput in,
                                                               const KernelLabels& labels);
 

@@ -194,7 +194,7 @@ TEST_CASE("a malicious prover's wrong instruction result is rejected at the name
     REQUIRE(failing_constraints(cols, t).empty());
     CHECK_THROWS_AS(prove_columns(st, cols), std::logic_error);
     // The honest prover counts the "byte" 256 as entry 2^16, which the table does not have.
-    CHECK(rejected_at(cols) == "stage6b.multiplicities");
+    CHECK(rejected_at(cols) == "stage5.byte_multiplicities");
   }
   SUBCASE("a non-canonical byte decomposition of an ADD's sum") {
     const std::size_t t = at(Opcode::kAddi);
@@ -202,7 +202,7 @@ TEST_CASE("a malicious prover's wrong instruction result is rejected at the name
     cols[kWordX1][t] -= Fr::one();  // X is the same field element
     refresh_products(cols, t);
     REQUIRE(failing_constraints(cols, t).empty());
-    CHECK(rejected_at(cols) == "stage6b.multiplicities");
+    CHECK(rejected_at(cols) == "stage5.byte_multiplicities");
   }
   SUBCASE("a wrong SUB result (the borrow flipped)") {
     const std::size_t t = at(Opcode::kSub);
@@ -212,7 +212,7 @@ TEST_CASE("a malicious prover's wrong instruction result is rejected at the name
     cols[kWordX3][t] -= b256;
     refresh_products(cols, t);
     REQUIRE(failing_constraints(cols, t).empty());
-    CHECK(rejected_at(cols) == "stage6b.logup_sum");
+    CHECK(rejected_at(cols) == "stage5.byte_logup_sum");
   }
   SUBCASE("a wrong SLTU result") {
     const std::size_t t = at(Opcode::kSltu);
@@ -222,7 +222,7 @@ TEST_CASE("a malicious prover's wrong instruction result is rejected at the name
     cols[kWordX3][t] -= b256;
     refresh_products(cols, t);
     REQUIRE(failing_constraints(cols, t).empty());
-    CHECK(rejected_at(cols) == "stage6b.logup_sum");
+    CHECK(rejected_at(cols) == "stage5.byte_logup_sum");
   }
   SUBCASE("a wrong XOR result (a byte's AND is not x & y)") {
     const std::size_t t = at(Opcode::kXor);
@@ -230,7 +230,7 @@ TEST_CASE("a malicious prover's wrong instruction result is rejected at the name
     cols[kWordZ0][t] += Fr::one();  // X + Y − 2Z is the forged result
     refresh_products(cols, t);
     REQUIRE(failing_constraints(cols, t).empty());
-    CHECK(rejected_at(cols) == "stage6b.logup_sum");
+    CHECK(rejected_at(cols) == "stage5.byte_logup_sum");
   }
   SUBCASE("a wrong SRAI result (the sign bit dropped)") {
     const std::size_t t = at(Opcode::kSrai);
@@ -241,7 +241,7 @@ TEST_CASE("a malicious prover's wrong instruction result is rejected at the name
     cols[kWordY3][t] += b256;  // Y = 2·Left − 2^32·SignLeft = 2^32
     refresh_products(cols, t);
     REQUIRE(failing_constraints(cols, t).empty());
-    CHECK(rejected_at(cols) == "stage6b.logup_sum");
+    CHECK(rejected_at(cols) == "stage5.byte_logup_sum");
   }
   SUBCASE("a wrong MULHU result") {
     const std::size_t t = at(Opcode::kMulhu);
@@ -251,7 +251,7 @@ TEST_CASE("a malicious prover's wrong instruction result is rejected at the name
     cols[kWordX3][t] -= b256;  // Product = X + 2^32·W still
     refresh_products(cols, t);
     REQUIRE(failing_constraints(cols, t).empty());
-    CHECK(rejected_at(cols) == "stage6b.logup_sum");
+    CHECK(rejected_at(cols) == "stage5.byte_logup_sum");
   }
 }
 
@@ -286,7 +286,7 @@ TEST_CASE("a malicious prover's wrong division result is rejected at the named c
     cols[kWordX0][t] += Fr::from_u64(7);
     refresh_products(cols, t);
     REQUIRE(failing_constraints(cols, t).empty());
-    CHECK(rejected_at() == "stage6b.logup_sum");
+    CHECK(rejected_at() == "stage5.byte_logup_sum");
   }
   SUBCASE("REMU: remainder not below the divisor") {
     const std::size_t t = 3;
@@ -298,7 +298,7 @@ TEST_CASE("a malicious prover's wrong division result is rejected at the named c
     cols[kWordZ0][t] = Fr::zero();
     refresh_products(cols, t);
     REQUIRE(failing_constraints(cols, t).empty());
-    CHECK(rejected_at() == "stage6b.logup_sum");
+    CHECK(rejected_at() == "stage5.byte_logup_sum");
   }
   SUBCASE("DIVU by zero: a quotient other than 2^32 − 1") {
     const std::size_t t = 4;
@@ -310,7 +310,7 @@ TEST_CASE("a malicious prover's wrong division result is rejected at the named c
     for (std::uint32_t i = 0; i < 4; ++i) cols[kWordZ0 + i][t] = Fr::zero();
     refresh_products(cols, t);
     REQUIRE(failing_constraints(cols, t).empty());
-    CHECK(rejected_at() == "stage6b.logup_sum");
+    CHECK(rejected_at() == "stage5.byte_logup_sum");
   }
 }
 
@@ -348,7 +348,7 @@ TEST_CASE("a register shift by another amount than Rs2 mod 32 is rejected") {
     bad[kShiftProduct][t] = bad[kLeftInstructionInput][t] * bad[kShiftPower][t];
     REQUIRE(failing_constraints(bad, t).empty());
     CHECK_THROWS_AS(prove_columns(st, bad), std::logic_error);
-    CHECK(check_of(verify(st, prove_columns(st, bad, forging()))) == "stage6b.shift_logup_sum");
+    CHECK(check_of(verify(st, prove_columns(st, bad, forging()))) == "stage5.shift_logup_sum");
   }
 }
 
@@ -402,7 +402,7 @@ TEST_CASE("a branch taken when its condition is false is rejected") {
     refresh_products(cols, t);
     REQUIRE(failing_constraints(cols, t).empty());
     CHECK_THROWS_AS(prove_columns(st, cols), std::logic_error);
-    CHECK(check_of(verify(st, prove_columns(st, cols, forging()))) == "stage6b.multiplicities");
+    CHECK(check_of(verify(st, prove_columns(st, cols, forging()))) == "stage5.byte_multiplicities");
   }
   SUBCASE("BEQ: unequal operands cannot be equal") {
     prove_taken(40, cols, t, st);
@@ -468,6 +468,6 @@ TEST_CASE("SRA, MULH, MULHSU, DIV and REM are proved as virtual sequences") {
                rows.begin() + static_cast<std::ptrdiff_t>(mulh + n));
     rows.insert(rows.begin() + static_cast<std::ptrdiff_t>(mulh), one);
     const auto [st, proof] = prove_rows(rows, false);
-    CHECK(check_of(verify(st, proof)) == "stage6a.logup_sum");
+    CHECK(check_of(verify(st, proof)) == "bytecode.address.sumcheck.round_sum");
   }
 }

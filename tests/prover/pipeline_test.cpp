@@ -4,12 +4,14 @@
 // 1 and 2 threads.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <jolt/prover/pipeline/proof.hpp>
 #include <jolt/prover/pipeline/prover.hpp>
 #include <jolt/prover/pipeline/r1cs.hpp>
 #include <random>
 
 #include "mini_trace.hpp"
+#include "pipeline/protocol.hpp"
 
 using testutil::check_of;
 using testutil::forging;
@@ -18,6 +20,14 @@ using namespace jolt::prover;
 using testutil::sample_trace;
 
 namespace {
+
+// Where a trace column sits among the committed columns (protocol::committed_trace_columns).
+std::size_t committed_position(std::uint32_t c) {
+  const auto& cols = protocol::committed_trace_columns();
+  const auto it = std::find(cols.begin(), cols.end(), c);
+  REQUIRE(it != cols.end());
+  return static_cast<std::size_t>(it - cols.begin());
+}
 
 constexpr std::uint32_t protocol_shift_table_size = 512;  // entries 0 .. 511
 
@@ -85,13 +95,16 @@ TEST_CASE("the statement is bound: any change to it rejects") {
 }
 
 TEST_CASE("the proof format version is pinned") {
-  CHECK(kProofVersion == 8);
+  CHECK(kProofVersion == 9);
   auto tr = sample_trace(1);
   const auto proof = prove(tr.statement, tr.rows);
   REQUIRE(proof.size() > 8);
   CHECK(std::string(proof.begin(), proof.begin() + 4) == "JRPF");
-  CHECK(proof[4] == 8);
+  CHECK(proof[4] == 9);
   CHECK(r1cs::kNumColumns == 98);
+  // Committed: the 57 trace columns no bytecode entry fixes, then the entry index's bits.
+  CHECK(protocol::committed_trace_columns().size() == 57);
+  CHECK(protocol::num_committed_columns(5) == 62);
   CHECK(proof[5] == 0);
   auto bad = proof;
   bad[4] = 1;
@@ -251,7 +264,7 @@ TEST_CASE("a fetched instruction that is not the program's is rejected") {
     rows.resize(tr.rows.size());
     CHECK_THROWS_AS(prove(tr.statement, rows), std::logic_error);
     CHECK(check_of(verify(tr.statement, prove(tr.statement, rows, forging()))) ==
-          "stage6a.logup_sum");
+          "bytecode.address.sumcheck.round_sum");
   }
   SUBCASE("a flag") {
     // LoadWord set on a padding row: LookupOutput = RamReadValue = 0 there, so R1CS holds.
@@ -260,7 +273,7 @@ TEST_CASE("a fetched instruction that is not the program's is rejected") {
     cols[r1cs::kLoadWord][t] = Fr::one();
     CHECK(r1cs::failing_constraints(cols, t).empty());
     CHECK(check_of(verify(tr.statement, prove_columns(tr.statement, cols, forging()))) ==
-          "stage6a.logup_sum");
+          "bytecode.address.sumcheck.round_sum");
   }
   SUBCASE("a non-boolean flag") {
     auto cols = r1cs::extract_columns(tr.rows);
@@ -268,14 +281,15 @@ TEST_CASE("a fetched instruction that is not the program's is rejected") {
     cols[r1cs::kStoreWord][t] = Fr::from_u64(2);  // StoreWord·(RamWrite − Rs2) = 2·0
     CHECK(r1cs::failing_constraints(cols, t).empty());
     CHECK(check_of(verify(tr.statement, prove_columns(tr.statement, cols, forging()))) ==
-          "stage6a.logup_sum");
+          "bytecode.address.sumcheck.round_sum");
   }
   SUBCASE("another program's instruction") {
     // The statement's program differs from the executed one in one immediate; the rows are an
     // honest run of the original program.
     auto st = tr.statement;
     st.program.instructions[13].imm = -32;  // bne x3, x0, -36 becomes bne x3, x0, -32
-    CHECK(check_of(verify(st, prove(st, tr.rows, forging()))) == "stage6a.logup_sum");
+    CHECK(check_of(verify(st, prove(st, tr.rows, forging()))) ==
+          "bytecode.address.sumcheck.round_sum");
   }
   SUBCASE("the entry PC") {
     // An honest run that starts at pc 4 (the skipped `addi x1, x0, 0` changes nothing).
@@ -534,13 +548,19 @@ TEST_CASE("every claim in the proof is checked: targeted edits are rejected") {
     p.stage3_openings[0] += Fr::one();  // UnexpandedPC at r3
     CHECK(rejected_at(p) == "stage3.final_claim");
     p = honest;
-    p.stage6a_openings[1] += Fr::one();  // Imm at r6a
-    CHECK(rejected_at(p) == "stage6a.leaf");
+    p.bytecode.address_outputs[0] += Fr::one();  // F_0(r_addr): the claims at r1
+    CHECK(rejected_at(p) == "bytecode.address.final");
     p = honest;
-    p.bytecode_layers[2].claims[1] += Fr::one();
-    CHECK(rejected_at(p) == "stage6a.fraction_layer");
+    p.bytecode.address.round_polys[2].coeffs[1] += Fr::one();
+    CHECK(rejected_at(p) == "bytecode.address.sumcheck.round_sum");
     p = honest;
-    p.stage7_openings[r1cs::kRightLookupOperand] += Fr::one();
+    p.bytecode.index_bits[0] += Fr::one();  // the index's MSB at the RA point
+    CHECK(rejected_at(p) == "bytecode.ra.final");
+    p = honest;
+    p.bytecode.ra.round_polys[1].coeffs[0] += Fr::one();
+    CHECK(rejected_at(p) == "bytecode.ra.sumcheck.round_sum");
+    p = honest;
+    p.stage7_openings[committed_position(r1cs::kRightLookupOperand)] += Fr::one();
     CHECK(rejected_at(p) == "stage7.final_claim");
     p = honest;
     p.stage4_openings[0] += Fr::one();  // Rs1Index at r4
@@ -549,18 +569,18 @@ TEST_CASE("every claim in the proof is checked: targeted edits are rejected") {
     p.stage5_openings[3] += Fr::one();  // RangeCount0 at r5
     CHECK(rejected_at(p) == "stage5.leaf");
     p = honest;
-    p.stage6b_openings[0] += Fr::one();  // WordX0 at r6b
-    CHECK(rejected_at(p) == "stage6b.leaf");
+    p.byte_openings[0] += Fr::one();  // WordX0 at r6b
+    CHECK(rejected_at(p) == "stage5.byte_leaf");
     p = honest;
     p.byte_layers[2].claims[1] += Fr::one();
-    CHECK(rejected_at(p) == "stage6b.fraction_layer");
+    CHECK(rejected_at(p) == "stage5.byte.fraction_layer");
     p = honest;
     p.byte_lookup_counts[0] += 1;  // absorbed: the layers' challenges move
-    CHECK(rejected_at(p).starts_with("stage6b."));
+    CHECK(rejected_at(p).starts_with("stage5.byte"));
     p = honest;
     REQUIRE(p.byte_lookup_entries.size() >= 2);
     std::swap(p.byte_lookup_counts[0], p.byte_lookup_counts[1]);
-    CHECK(rejected_at(p).starts_with("stage6b."));
+    CHECK(rejected_at(p).starts_with("stage5.byte"));
     p = honest;
     p.byte_lookup_counts[0] = 0;  // not encodable: count − 1 wraps beyond 32 bits
     CHECK(rejected_at(p) == "decode.varint");
@@ -569,10 +589,10 @@ TEST_CASE("every claim in the proof is checked: targeted edits are rejected") {
     CHECK(rejected_at(p) == "decode.varint");
     p = honest;
     p.byte_lookup_entries.back() = 1u << 16;
-    CHECK(rejected_at(p) == "stage6b.multiplicities");
+    CHECK(rejected_at(p) == "stage5.byte_multiplicities");
     p = honest;
-    p.stage6b_shift_openings[1] += Fr::one();  // ShiftPower at the shift tree's point
-    CHECK(rejected_at(p) == "stage6b.shift_leaf");
+    p.shift_openings[1] += Fr::one();  // ShiftPower at the shift tree's point
+    CHECK(rejected_at(p) == "stage5.shift_leaf");
     p = honest;
     p.shift_lookup_entries.back() = protocol_shift_table_size;
     CHECK(rejected_at(p) == "proof.shape");
@@ -585,8 +605,12 @@ TEST_CASE("every claim in the proof is checked: targeted edits are rejected") {
     Proof p = honest;
     p.stage1_openings[c] += Fr::one();
     CHECK(rejects(p));
-    p = honest;
-    p.stage7_openings[c] += Fr::one();
+  }
+  // Every committed column (the trace columns no bytecode entry fixes, then the index bits).
+  for (std::size_t i = 0; i < honest.stage7_openings.size(); ++i) {
+    INFO("committed column " << i);
+    Proof p = honest;
+    p.stage7_openings[i] += Fr::one();
     CHECK(rejects(p));
   }
   for (std::size_t i = 0; i < honest.stage3_openings.size(); ++i) {
@@ -594,19 +618,19 @@ TEST_CASE("every claim in the proof is checked: targeted edits are rejected") {
     p.stage3_openings[i] += Fr::one();
     CHECK(rejects(p));
   }
-  for (std::size_t i = 0; i < honest.stage6a_openings.size(); ++i) {
+  for (std::size_t i = 0; i < honest.bytecode.address_outputs.size(); ++i) {
     Proof p = honest;
-    p.stage6a_openings[i] += Fr::one();
+    p.bytecode.address_outputs[i] += Fr::one();
     CHECK(rejects(p));
   }
-  for (std::size_t i = 0; i < honest.stage6b_openings.size(); ++i) {
+  for (std::size_t i = 0; i < honest.bytecode.index_bits.size(); ++i) {
     Proof p = honest;
-    p.stage6b_openings[i] += Fr::one();
+    p.bytecode.index_bits[i] += Fr::one();
     CHECK(rejects(p));
   }
-  for (std::size_t k = 0; k < honest.bytecode_multiplicities.size(); ++k) {
+  for (std::size_t i = 0; i < honest.byte_openings.size(); ++i) {
     Proof p = honest;
-    p.bytecode_multiplicities[k] += 1;
+    p.byte_openings[i] += Fr::one();
     CHECK(rejects(p));
   }
   for (std::size_t i = 0; i < honest.stage2_openings.size(); ++i) {

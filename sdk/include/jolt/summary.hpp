@@ -35,6 +35,7 @@
 
 #include <jolt/process.hpp>  // kBytesPerGib
 #include <jolt/profile.hpp>
+#include <jolt/taxonomy.hpp>
 #include <jolt/version.hpp>
 
 namespace jolt {
@@ -95,7 +96,7 @@ struct HeapSnapshot {
 // Mirrors summary.json schema v3 field for field (maps are sorted, nullable fields optional).
 struct ProfileSummary {
   std::uint32_t schema_version = kSummarySchemaVersion;
-  std::uint32_t taxonomy_version = 1;
+  std::uint32_t taxonomy_version = taxonomy::kTaxonomyVersion;
   SummaryRunMetadata run;
   std::optional<RootSummary> root;
   std::optional<double> peak_rss_gib;

@@ -32,7 +32,7 @@ struct Report {
 Report validate_chrome_trace(std::string_view json_text);
 
 // Checks a summary.json against `schema_text` (the embedded schema when empty) and semantics:
-// schema_version 2 (an older version is reported as such, without the schema) / taxonomy_version 1,
+// schema_version 2 (an older version is reported as such, without the schema) / taxonomy_version 2,
 // root label, dark <= wall, self <= total, heap totals.
 Report validate_summary(std::string_view json_text, std::string_view schema_text = {});
 

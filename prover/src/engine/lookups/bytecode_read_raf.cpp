@@ -3,9 +3,11 @@
 #include <tbb/parallel_for.h>
 
 #include <bit>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
+#include <jolt/instrument.hpp>
 #include <jolt/prover/lookups/ra_virtualization.hpp>
 #include <jolt/prover/poly/eq.hpp>
 #include <jolt/prover/sumcheck/naive_kernel.hpp>
@@ -100,10 +102,11 @@ std::vector<Fr> bytecode_claims(const std::vector<std::vector<Fr>>& entries,
   return out;
 }
 
-BytecodeReadRafProof prove_bytecode_read_raf(const std::vector<std::vector<Fr>>& entries,
-                                             std::span<const std::uint32_t> index,
-                                             std::span<const BytecodeClaimGroup> groups,
-                                             Transcript& transcript, bool self_check) {
+std::vector<Fr> prove_bytecode_address(const std::vector<std::vector<Fr>>& entries,
+                                       std::span<const std::uint32_t> index,
+                                       std::span<const BytecodeClaimGroup> groups,
+                                       Transcript& transcript, BytecodeReadRafProof& proof,
+                                       bool self_check, const KernelPrepared& on_prepared) {
   const std::size_t nf = field_count(entries);
   const unsigned m = bytecode_index_bits(entries.size());
   const std::size_t T = index.size();
@@ -123,60 +126,94 @@ BytecodeReadRafProof prove_bytecode_read_raf(const std::vector<std::vector<Fr>>&
                                   std::to_string(K));
   const std::vector<Fr> coef = absorb_claims_and_draw_coefficients(groups, transcript);
   const std::size_t G = groups.size();
-  BytecodeReadRafProof proof;
 
   // 1. Address rounds: leaves F_0 .. F_{G−1}, Val_0 .. Val_{G−1}.
   std::vector<Fr> r_addr;
   {
-    std::vector<std::vector<Fr>> leaves(2 * G, std::vector<Fr>(K));
-    std::vector<std::size_t> first(G);
-    for (std::size_t g = 0, n = 0; g < G; n += groups[g].fields.size(), ++g) first[g] = n;
-    tbb::parallel_for(std::size_t{0}, G, [&](std::size_t g) {
-      const std::vector<Fr> e = EqPolynomial::evals(groups[g].point);
-      std::vector<Fr>& f = leaves[g];
-      for (std::size_t j = 0; j < T; ++j) f[index[j]] += e[j];
-      std::vector<Fr>& val = leaves[G + g];
-      for (std::size_t k = 0; k < K; ++k) {
-        const std::vector<Fr>& entry = padded_entry(entries, k);
-        Fr v;
-        for (std::size_t i = 0; i < groups[g].fields.size(); ++i)
-          v += coef[first[g] + i] * entry[groups[g].fields[i]];
-        val[k] = v;
-      }
-    });
-    Expr expr;
-    for (std::uint32_t g = 0; g < G; ++g)
-      expr.add_product(Fr::one(),
-                       {Linear::leaf(g), Linear::leaf(static_cast<std::uint32_t>(G + g))});
-    NaiveKernel k(kAddressLabels, std::move(leaves), std::move(expr));
+    std::unique_ptr<NaiveKernel> k;
+    {
+      JOLT_SPAN(kAddressLabels.prepare, jolt::arg("entries", K), jolt::arg("groups", G));
+      std::vector<std::vector<Fr>> leaves(2 * G, std::vector<Fr>(K));
+      std::vector<std::size_t> first(G);
+      for (std::size_t g = 0, n = 0; g < G; n += groups[g].fields.size(), ++g) first[g] = n;
+      tbb::parallel_for(std::size_t{0}, G, [&](std::size_t g) {
+        const std::vector<Fr> e = EqPolynomial::evals(groups[g].point);
+        std::vector<Fr>& f = leaves[g];
+        for (std::size_t j = 0; j < T; ++j) f[index[j]] += e[j];
+        std::vector<Fr>& val = leaves[G + g];
+        for (std::size_t k = 0; k < K; ++k) {
+          const std::vector<Fr>& entry = padded_entry(entries, k);
+          Fr v;
+          for (std::size_t i = 0; i < groups[g].fields.size(); ++i)
+            v += coef[first[g] + i] * entry[groups[g].fields[i]];
+          val[k] = v;
+        }
+      });
+      Expr expr;
+      for (std::uint32_t g = 0; g < G; ++g)
+        expr.add_product(Fr::one(),
+                         {Linear::leaf(g), Linear::leaf(static_cast<std::uint32_t>(G + g))});
+      k = std::make_unique<NaiveKernel>(kAddressLabels, std::move(leaves), std::move(expr));
+    }
+    if (on_prepared) on_prepared(*k);
     BatchProverOutput out =
-        prove_batch({{&k, weighted_claims(groups, coef)}}, transcript, self_check);
+        prove_batch({{k.get(), weighted_claims(groups, coef)}}, transcript, self_check);
     proof.address = std::move(out.proof);
     proof.address_outputs.assign(out.member_outputs[0].begin(),
                                  out.member_outputs[0].begin() + static_cast<std::ptrdiff_t>(G));
     r_addr = std::move(out.challenges);
   }
   transcript.absorb_frs("bytecode_address_outputs", proof.address_outputs);
+  return r_addr;
+}
 
+std::vector<Fr> prove_bytecode_ra(std::span<const std::uint32_t> index, unsigned m,
+                                  std::span<const BytecodeClaimGroup> groups,
+                                  std::span<const Fr> r_addr, Transcript& transcript,
+                                  BytecodeReadRafProof& proof, bool self_check,
+                                  const KernelPrepared& on_prepared) {
   // 2. RA virtualization over the index bits, weights W = Σ_g μ^g eq(r_g, ·).
+  const std::size_t T = index.size(), G = groups.size();
+  if (r_addr.size() != m || proof.address_outputs.size() != G || T < 2 || !std::has_single_bit(T))
+    throw std::invalid_argument("bytecode read-raf: the RA rounds need the address rounds' point");
+  const std::size_t log_t = static_cast<std::size_t>(std::countr_zero(T));
   const Fr mu = transcript.challenge("bytecode_mu");
   const Fr zeta = transcript.challenge("bytecode_zeta");
   const std::vector<Fr> rho = transcript.challenges("bytecode_rho", log_t);
   const std::vector<Fr> mu_pow = powers_of(mu, G);
-  std::vector<Fr> weights(T);
+  const std::vector<std::uint64_t> keys(index.begin(), index.end());  // outlives the kernel
+  std::unique_ptr<SumcheckKernel> ra;
   Fr input;
-  for (std::size_t g = 0; g < G; ++g) {
-    const std::vector<Fr> e = EqPolynomial::evals(groups[g].point);
-    tbb::parallel_for(std::size_t{0}, T, [&](std::size_t j) { weights[j] += mu_pow[g] * e[j]; });
-    input += mu_pow[g] * proof.address_outputs[g];
+  {
+    JOLT_SPAN(kRaLabels.prepare, jolt::arg("index_bits", m));
+    std::vector<Fr> weights(T);
+    for (std::size_t g = 0; g < G; ++g) {
+      const std::vector<Fr> e = EqPolynomial::evals(groups[g].point);
+      tbb::parallel_for(std::size_t{0}, T, [&](std::size_t j) { weights[j] += mu_pow[g] * e[j]; });
+      input += mu_pow[g] * proof.address_outputs[g];
+    }
+    RaVirtualizationInput in{
+        keys,        m,   m,   std::move(weights), std::vector<Fr>(r_addr.begin(), r_addr.end()),
+        {Fr::one()}, rho, zeta};
+    ra = make_ra_virtualization_kernel(std::move(in), kRaLabels);
   }
-  const std::vector<std::uint64_t> keys(index.begin(), index.end());
-  RaVirtualizationInput in{keys, m, m, std::move(weights), r_addr, {Fr::one()}, rho, zeta};
-  const auto ra = make_ra_virtualization_kernel(std::move(in), kRaLabels);
+  if (on_prepared) on_prepared(*ra);
   BatchProverOutput out = prove_batch({{ra.get(), input}}, transcript, self_check);
   proof.ra = std::move(out.proof);
   proof.index_bits = out.member_outputs[0];
   transcript.absorb_frs("bytecode_index_bits", proof.index_bits);
+  return out.challenges;
+}
+
+BytecodeReadRafProof prove_bytecode_read_raf(const std::vector<std::vector<Fr>>& entries,
+                                             std::span<const std::uint32_t> index,
+                                             std::span<const BytecodeClaimGroup> groups,
+                                             Transcript& transcript, bool self_check) {
+  BytecodeReadRafProof proof;
+  const std::vector<Fr> r_addr =
+      prove_bytecode_address(entries, index, groups, transcript, proof, self_check);
+  prove_bytecode_ra(index, bytecode_index_bits(entries.size()), groups, r_addr, transcript, proof,
+                    self_check);
   return proof;
 }
 

@@ -214,14 +214,6 @@ Fr range_leaf_q(const Fr& alpha, std::span<const Fr> r_top, std::span<const Fr> 
   return q;
 }
 
-void absorb_multiplicities(Transcript& t, std::span<const std::uint32_t> m) {
-  std::vector<std::uint8_t> b;
-  b.reserve(m.size() * 4);
-  for (std::uint32_t v : m)
-    for (int i = 0; i < 4; ++i) b.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-  t.absorb_bytes("bytecode_multiplicities", b);
-}
-
 std::vector<Fr> powers(const Fr& g, std::size_t n) {
   std::vector<Fr> p(n);
   Fr x = Fr::one();
@@ -230,12 +222,6 @@ std::vector<Fr> powers(const Fr& g, std::size_t n) {
     x *= g;
   }
   return p;
-}
-
-Fr fingerprint(std::span<const Fr> gamma_powers, std::span<const Fr> values) {
-  Fr acc = Fr::zero();
-  for (std::size_t i = 0; i < values.size(); ++i) acc += gamma_powers[i] * values[i];
-  return acc;
 }
 
 Expr fraction_layer_expr(const Fr& lambda, bool leaf_layer) {
@@ -252,42 +238,129 @@ Expr fraction_layer_expr(const Fr& lambda, bool leaf_layer) {
   return e;
 }
 
-const std::vector<std::vector<std::uint32_t>>& reduction_groups() {
-  static const std::vector<std::vector<std::uint32_t>> g = [] {
-    std::vector<std::uint32_t> all(kNumColumns);
-    for (std::uint32_t i = 0; i < kNumColumns; ++i) all[i] = i;
-    return std::vector<std::vector<std::uint32_t>>{
-        all,
-        product_factor_columns(),
-        shift_columns(),
-        register_columns(),
-        range_columns(),
-        std::vector<std::uint32_t>(r1cs::kBytecodeColumns.begin(), r1cs::kBytecodeColumns.end()),
-        byte_columns(),
-        shift_lookup_columns()};
+const std::vector<std::uint32_t>& committed_trace_columns() {
+  static const std::vector<std::uint32_t> v = [] {
+    std::vector<std::uint32_t> out;
+    for (std::uint32_t c = 0; c < kNumColumns; ++c)
+      if (!is_bytecode_column(c)) out.push_back(c);
+    return out;
   }();
-  return g;
+  return v;
 }
 
-Expr reduction_expr() {
+std::size_t num_committed_columns(unsigned index_bits) {
+  return committed_trace_columns().size() + index_bits;
+}
+
+bool is_bytecode_column(std::uint32_t c) {
+  return c < kNumColumns && bytecode_field(c) < r1cs::kNumBytecodeColumns;
+}
+
+std::uint32_t bytecode_field(std::uint32_t c) {
+  for (std::uint32_t i = 0; i < r1cs::kNumBytecodeColumns; ++i)
+    if (r1cs::kBytecodeColumns[i] == c) return i;
+  return r1cs::kNumBytecodeColumns;
+}
+
+std::vector<std::vector<Fr>> bytecode_entries(const std::vector<TraceRow>& table) {
+  std::vector<std::vector<Fr>> out(table.size());
+  for (std::size_t k = 0; k < table.size(); ++k) {
+    const auto v = r1cs::bytecode_values(table[k]);
+    out[k].assign(v.begin(), v.end());
+  }
+  return out;
+}
+
+std::vector<ClaimSet> stage_claim_sets(const StageOpenings& o) {
+  static const std::vector<std::uint32_t> all = [] {
+    std::vector<std::uint32_t> v(kNumColumns);
+    for (std::uint32_t c = 0; c < kNumColumns; ++c) v[c] = c;
+    return v;
+  }();
+  const auto set = [](std::span<const Fr> r, const std::vector<std::uint32_t>& cols,
+                      std::span<const Fr> v) {
+    if (v.size() != cols.size())
+      throw std::logic_error("stage_claim_sets: " + std::to_string(v.size()) + " claims for " +
+                             std::to_string(cols.size()) + " columns");
+    return ClaimSet{{r.begin(), r.end()}, cols, {v.begin(), v.end()}};
+  };
+  return {set(o.r1, all, o.v1),
+          set(o.r2, product_factor_columns(), o.v2),
+          set(o.r3, shift_columns(), o.v3),
+          set(o.r4, register_columns(), o.v4),
+          set(o.r5, range_columns(), o.v5),
+          set(o.r_byte, byte_columns(), o.v_byte),
+          set(o.r_shift, shift_lookup_columns(), o.v_shift)};
+}
+
+ClaimSet index_bit_claims(std::span<const Fr> point, std::span<const Fr> bits) {
+  ClaimSet s{{point.begin(), point.end()}, {}, {bits.begin(), bits.end()}};
+  for (std::uint32_t b = 0; b < bits.size(); ++b) s.columns.push_back(kNumColumns + b);
+  return s;
+}
+
+std::vector<lookups::BytecodeClaimGroup> bytecode_claim_groups(std::span<const ClaimSet> sets) {
+  std::vector<lookups::BytecodeClaimGroup> out;
+  for (const ClaimSet& s : sets) {
+    lookups::BytecodeClaimGroup g;
+    g.point = s.point;
+    for (std::size_t i = 0; i < s.columns.size(); ++i)
+      if (is_bytecode_column(s.columns[i])) {
+        g.fields.push_back(bytecode_field(s.columns[i]));
+        g.claims.push_back(s.values[i]);
+      }
+    if (!g.fields.empty()) out.push_back(std::move(g));
+  }
+  return out;
+}
+
+std::vector<ClaimSet> reduction_groups(std::span<const ClaimSet> sets) {
+  static const std::vector<std::uint32_t> position = [] {
+    std::vector<std::uint32_t> p(kNumColumns, ~0u);
+    const auto& c = committed_trace_columns();
+    for (std::uint32_t i = 0; i < c.size(); ++i) p[c[i]] = i;
+    return p;
+  }();
+  const auto trace = static_cast<std::uint32_t>(committed_trace_columns().size());
+  std::vector<ClaimSet> out;
+  for (const ClaimSet& s : sets) {
+    ClaimSet g;
+    g.point = s.point;
+    for (std::size_t i = 0; i < s.columns.size(); ++i) {
+      const std::uint32_t c = s.columns[i];
+      if (c >= kNumColumns) {  // an index bit
+        g.columns.push_back(trace + (c - kNumColumns));
+      } else if (!is_bytecode_column(c)) {
+        g.columns.push_back(position[c]);
+      } else {
+        continue;
+      }
+      g.values.push_back(s.values[i]);
+    }
+    if (!g.columns.empty()) out.push_back(std::move(g));
+  }
+  return out;
+}
+
+Expr reduction_expr(std::size_t groups) {
   Expr e;
-  const auto n = static_cast<std::uint32_t>(reduction_groups().size());
+  const auto n = static_cast<std::uint32_t>(groups);
   for (std::uint32_t g = 0; g < n; ++g)
     e.add_product(Fr::one(), {Linear::leaf(g), Linear::leaf(n + g)});
   return e;
 }
 
-std::vector<Fr> reduction_weights(const Fr& beta) {
+std::vector<Fr> reduction_weights(const Fr& beta, std::span<const ClaimSet> groups) {
   std::size_t n = 0;
-  for (const auto& g : reduction_groups()) n += g.size();
+  for (const ClaimSet& g : groups) n += g.columns.size();
   return powers(beta, n);
 }
 
-Fr reduction_input(std::span<const Fr> w, const std::vector<std::span<const Fr>>& claims) {
+Fr reduction_input(std::span<const Fr> w, std::span<const ClaimSet> groups) {
   Fr acc = Fr::zero();
   std::size_t k = 0;
-  for (const auto& c : claims)
-    for (const Fr& v : c) {
+  for (const ClaimSet& g : groups)
+    for (const Fr& v : g.values) {
       if (k == w.size()) throw std::logic_error("reduction_input: more claims than weights");
       acc += w[k++] * v;
     }
@@ -295,12 +368,13 @@ Fr reduction_input(std::span<const Fr> w, const std::vector<std::span<const Fr>>
   return acc;
 }
 
-std::vector<Fr> reduction_folds(std::span<const Fr> w, std::span<const Fr> v) {
+std::vector<Fr> reduction_folds(std::span<const Fr> w, std::span<const ClaimSet> groups,
+                                std::span<const Fr> v) {
   std::vector<Fr> out;
   std::size_t k = 0;
-  for (const auto& g : reduction_groups()) {
+  for (const ClaimSet& g : groups) {
     Fr f = Fr::zero();
-    for (std::uint32_t c : g) f += w[k++] * v[c];
+    for (std::uint32_t c : g.columns) f += w[k++] * v[c];
     out.push_back(f);
   }
   return out;
@@ -309,14 +383,6 @@ std::vector<Fr> reduction_folds(std::span<const Fr> w, std::span<const Fr> v) {
 bool fraction_root_vanishes(const Fr& p_root, const Fr& q_root, const Fraction& extra) {
   return !q_root.is_zero() && !extra.den.is_zero() &&
          (p_root * extra.den + extra.num * q_root).is_zero();
-}
-
-Fraction bytecode_table_side(const std::vector<TraceRow>& table, std::span<const std::uint32_t> m,
-                             std::span<const Fr> gp, const Fr& alpha) {
-  Fraction f;
-  for (std::size_t k = 0; k < table.size(); ++k)
-    f.add(-Fr::from_u64(m[k]), alpha - fingerprint(gp, r1cs::bytecode_values(table[k])));
-  return f;
 }
 
 const std::vector<std::uint32_t>& byte_columns() {

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include <jolt/prover/lookups/bytecode_read_raf.hpp>
 #include <jolt/prover/pipeline/prover.hpp>
 #include <jolt/prover/pipeline/r1cs.hpp>
 #include <jolt/prover/sumcheck/expression.hpp>
@@ -15,7 +16,7 @@
 
 namespace jolt::prover::protocol {
 
-inline constexpr const char* kDomain = "jolt-run/uniform-rv32im/v5";
+inline constexpr const char* kDomain = "jolt-run/uniform-rv32im/v6";
 
 // The preamble: the statement (program digest, entry, every bytecode entry, inputs, outputs,
 // trace length), the padded length, the commitment scheme and its parameters.
@@ -95,20 +96,13 @@ Fr range_leaf_q(const Fr& alpha, std::span<const Fr> r_top, std::span<const Fr> 
 // The multilinear extension of t ↦ t over n big-endian variables.
 Fr cycle_index(std::span<const Fr> r_low);
 
-// Stage 6a, the bytecode lookup: every row's static-column tuple (r1cs::kBytecodeColumns) is a
-// bytecode table entry, proved by the logUp identity
-//   Σ_t 1/(α − fp(row t)) = Σ_k m_k/(α − fp(entry k)),   fp(v) = Σ_i γ^i·v_i,
-// with the multiplicities m in the proof and the left side as a fraction tree (one sumcheck per
-// layer, layers split on the most significant index bit).
 std::vector<Fr> powers(const Fr& g, std::size_t n);
-// Absorbs the multiplicities (u32 little-endian each), before γ and α are drawn.
-void absorb_multiplicities(Transcript& t, std::span<const std::uint32_t> m);
-Fr fingerprint(std::span<const Fr> gamma_powers, std::span<const Fr> values);
+// Fraction-tree layers (stages 4, 5).
 // Inner layer leaves {eq(r,·), P0, P1, Q0, Q1}; the leaf layer (P ≡ 1) leaves {eq(r,·), Q0, Q1}.
 // Summand: eq·(P0·Q1 + P1·Q0 + λ·Q0·Q1).
 Expr fraction_layer_expr(const Fr& lambda, bool leaf_layer);
 
-// Stage 6b, the byte lookup (r1cs.hpp, "Instruction results"): every cycle's lookups
+// Stage 5, second tree: the byte lookup (r1cs.hpp, "Instruction results"): every cycle's lookups
 // (X_i, Y_i, Z_i) and (W_i, 0, 0), i < 4, are entries of the table k = 256·x + y ↦ (x, y, x & y)
 // of byte pairs, by the logUp identity
 //   Σ_{t, j<8} 1/(α − fp_j(t)) = Σ_k m_k/(α − fp(entry k)),   fp(x, y, z) = x + γ·y + γ²·z,
@@ -124,7 +118,7 @@ void absorb_sparse_multiplicities(Transcript& t, std::string_view label,
                                   std::span<const std::uint32_t> entries,
                                   std::span<const std::uint32_t> counts);
 
-// Stage 6b, second tree: the shift lookup. Every row's (ShiftAmountByte, ShiftPower, IsSrl) is
+// Stage 5, third tree: the shift lookup. Every row's (ShiftAmountByte, ShiftPower, IsSrl) is
 // an entry of the table k ↦ (b, 2^(b mod 32), 0) for k = b < 256 and (b, 2^(32 − b mod 32), 1)
 // for k = 256 + b, by the same logUp identity over T leaves with fp = byte_fingerprint.
 inline constexpr std::uint32_t kShiftTableSize = 512;
@@ -145,10 +139,6 @@ struct Fraction {
 // True when P/Q + extra = 0 with Q and extra's denominator non-zero: the root identity of every
 // fraction tree (extra is what the verifier adds from public data).
 bool fraction_root_vanishes(const Fr& p_root, const Fr& q_root, const Fraction& extra);
-// −Σ_k m_k/(α − fp(entry k)): the bytecode table's side of the stage-6a identity.
-Fraction bytecode_table_side(const std::vector<TraceRow>& table,
-                             std::span<const std::uint32_t> multiplicities,
-                             std::span<const Fr> gamma_powers, const Fr& alpha);
 // Σ_init 1/(α − fp) − Σ_final 1/(α − fp): the stage-4 identity's boundary terms (the reset state
 // at timestamp 0, the claimed final state).
 Fraction register_boundary_side(std::span<const Fr> final_values,
@@ -158,24 +148,55 @@ Fraction register_boundary_side(std::span<const Fr> final_values,
 Fraction ram_boundary_side(std::span<const r1cs::RamWord> final_state, const Program& program,
                            std::span<const std::uint8_t> inputs, const Fr& gamma, const Fr& alpha);
 
-// −Σ_k m_k/(α − fp(entry k)): the byte table's and the shift table's sides of the stage-6b
+// −Σ_k m_k/(α − fp(entry k)): the byte table's and the shift table's sides of their stage-5
 // identities.
 Fraction byte_table_side(std::span<const std::uint32_t> entries,
                          std::span<const std::uint32_t> counts, const Fr& gamma, const Fr& alpha);
 Fraction shift_table_side(std::span<const std::uint32_t> entries,
                           std::span<const std::uint32_t> counts, const Fr& gamma, const Fr& alpha);
 
-// Stage 7 claim reduction: claim groups (columns opened at one point each), in order:
-// 0 every column at r1, 1 the product factors at r2, 2 shift_columns() at r3,
-// 3 register_columns() at r4, 4 range_columns() at r5, 5 the bytecode columns at r6a,
-// 6 byte_columns() at r6b, 7 shift_lookup_columns() at r6b'. Leaves
-// {eq(r_g,·) for each group g, then F_g = Σ_{c in g} w·col_c}.
-const std::vector<std::vector<std::uint32_t>>& reduction_groups();
-Expr reduction_expr();
-std::vector<Fr> reduction_weights(const Fr& beta);  // one power of β per (group, column)
-Fr reduction_input(std::span<const Fr> weights, const std::vector<std::span<const Fr>>& claims);
-// F_g for every group from all columns' values at one point.
-std::vector<Fr> reduction_folds(std::span<const Fr> weights, std::span<const Fr> v);
+// The committed columns: the trace columns no bytecode entry fixes (committed_trace_columns(),
+// ascending), then the m bits of each cycle's bytecode table index, MSB first (column lists
+// below name bit b kNumColumns + b). The 41 bytecode columns (r1cs::kBytecodeColumns) are
+// virtual: their claims are proved by the bytecode read-raf of stages 6a/6b.
+const std::vector<std::uint32_t>& committed_trace_columns();
+std::size_t num_committed_columns(unsigned index_bits);
+bool is_bytecode_column(std::uint32_t c);
+// The field of a bytecode entry that column c is (its position in r1cs::kBytecodeColumns), or
+// kNumBytecodeColumns.
+std::uint32_t bytecode_field(std::uint32_t c);
+// The fields of every table entry (r1cs::bytecode_values), the read-raf's table.
+std::vector<std::vector<Fr>> bytecode_entries(const std::vector<TraceRow>& table);
+
+// Opening claims at one point: columns (r1cs ids, or kNumColumns + b for index bit b) and their
+// values. The stages' claims, in order: every column at r1, the product factors at r2,
+// shift_columns() at r3, register_columns() at r4, range_columns() at r5, byte_columns() at the
+// byte tree's point, shift_lookup_columns() at the shift tree's point (stage 5), the index bits
+// at r6b.
+struct ClaimSet {
+  std::vector<Fr> point;
+  std::vector<std::uint32_t> columns;
+  std::vector<Fr> values;
+};
+struct StageOpenings {
+  std::span<const Fr> r1, v1, r2, v2, r3, v3, r4, v4, r5, v5, r_byte, v_byte, r_shift, v_shift;
+};
+std::vector<ClaimSet> stage_claim_sets(const StageOpenings& o);
+// The index bits' claims at the bytecode RA rounds' point.
+ClaimSet index_bit_claims(std::span<const Fr> point, std::span<const Fr> bits);
+// Stage 6a/6b: the bytecode columns' claims of each set, as the read-raf's groups (sets without
+// one dropped).
+std::vector<lookups::BytecodeClaimGroup> bytecode_claim_groups(std::span<const ClaimSet> sets);
+// Stage 7: the committed columns' claims of each set (sets without one dropped), columns renamed
+// to their positions in the committed order. Leaves {eq(r_g,·) for each group g, then F_g =
+// Σ_{c in g} w·col_c}.
+std::vector<ClaimSet> reduction_groups(std::span<const ClaimSet> sets);
+Expr reduction_expr(std::size_t groups);
+std::vector<Fr> reduction_weights(const Fr& beta, std::span<const ClaimSet> groups);
+Fr reduction_input(std::span<const Fr> weights, std::span<const ClaimSet> groups);
+// F_g for every group from the committed columns' values at one point.
+std::vector<Fr> reduction_folds(std::span<const Fr> weights, std::span<const ClaimSet> groups,
+                                std::span<const Fr> v);
 
 // Σ_{t ≥ L} eq(r, t): the multilinear extension of the public padding indicator [t ≥ L].
 Fr padding_indicator(std::uint64_t trace_length, std::span<const Fr> r);

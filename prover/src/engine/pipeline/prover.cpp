@@ -1,6 +1,7 @@
 // The staged prover: stage 0 commit, 1 outer Spartan, 2 products, 3 shift + entry PC + exit,
-// 4 register read/write checking, 5 timestamp range check, 6a bytecode lookup, 6b byte lookup
-// (instruction results), 7 claim reduction, 8 joint opening.
+// 4 register and RAM read/write checking, 5 timestamp range check and the byte and shift lookups
+// (instruction results), 6a/6b the bytecode read-raf (address rounds, then RA rounds), 7 claim
+// reduction, 8 joint opening.
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -45,9 +46,6 @@ constexpr KernelLabels kEntryLabels = {"EntryPC::prepare", "EntryPC::prove_round
                                        "EntryPC::finish_rounds"};
 constexpr KernelLabels kExitLabels = {"ExitCycle::prepare", "ExitCycle::prove_round",
                                       "ExitCycle::finish_rounds"};
-constexpr KernelLabels kBytecodeLayerLabels = {"BytecodeFractionLayer::prepare",
-                                               "BytecodeFractionLayer::prove_round",
-                                               "BytecodeFractionLayer::finish_rounds"};
 constexpr KernelLabels kRegisterLayerLabels = {"RegisterFractionLayer::prepare",
                                                "RegisterFractionLayer::prove_round",
                                                "RegisterFractionLayer::finish_rounds"};
@@ -69,10 +67,41 @@ struct Witness : jolt::HeapReportable {
   WitnessColumns columns;  // each in its narrowest width (witness_columns.hpp)
   std::size_t log_t = 0;
   bool self_check = true;
+  std::vector<TraceRow> table;             // the bytecode table (program.hpp)
+  std::vector<std::uint32_t> entry_index;  // per row: its bytecode table entry
+  unsigned index_bits = 0;                 // m = bytecode_index_bits(table size)
+  WitnessColumns index_bit_columns;        // m columns, bit b = the index's bit m − 1 − b
   void visit_heap(jolt::HeapVisitor& v) const override {
     jolt::HeapScope s(v, "Witness");
-    v.bytes("columns", columns.bytes());
+    v.bytes("columns", columns.bytes() + index_bit_columns.bytes());
+    v.bytes("entry_index", entry_index.capacity() * sizeof(std::uint32_t));
   }
+};
+
+// The committed columns as one batch, in protocol order: the trace columns no bytecode entry
+// fixes, then the index bits. A view: the witness must outlive it.
+class CommittedColumns final : public PolynomialBatch {
+ public:
+  explicit CommittedColumns(const Witness& w) : length_(w.columns.length()) {
+    for (std::uint32_t c : protocol::committed_trace_columns()) cols_.push_back(&w.columns[c]);
+    for (std::size_t b = 0; b < w.index_bit_columns.size(); ++b)
+      cols_.push_back(&w.index_bit_columns[b]);
+  }
+  const WitnessColumn& operator[](std::size_t i) const { return *cols_[i]; }
+  std::size_t num_polys() const override { return cols_.size(); }
+  std::size_t table_size() const override { return length_; }
+  void read(std::size_t i, std::size_t begin, std::span<Fr> out) const override {
+    cols_[i]->read(begin, out);
+  }
+  void accumulate(std::size_t i, std::size_t begin, const Fr& coeff,
+                  std::span<Fr> acc) const override {
+    cols_[i]->accumulate(begin, coeff, acc);
+  }
+  std::span<const Fr> view(std::size_t i) const override { return cols_[i]->field_entries(); }
+
+ private:
+  std::vector<const WitnessColumn*> cols_;
+  std::size_t length_;
 };
 struct Stage1Out {
   std::vector<Fr> r1;  // cycle point
@@ -92,21 +121,24 @@ struct Stage4Out {
 };
 struct Stage5Out {
   std::vector<Fr> r5;
-  std::vector<Fr> v5;  // range_columns() at r5
-};
-struct Stage6aOut {
-  std::vector<Fr> r6;
-  std::vector<Fr> v6;  // the bytecode columns at r6
-};
-struct Stage6bOut {
-  std::vector<Fr> r6;
-  std::vector<Fr> v6;       // byte_columns() at r6b
+  std::vector<Fr> v5;       // range_columns() at r5
+  std::vector<Fr> r_byte;   // the byte tree's leaf point (low log T variables)
+  std::vector<Fr> v_byte;   // byte_columns() there
   std::vector<Fr> r_shift;  // the shift tree's leaf point
   std::vector<Fr> v_shift;  // shift_lookup_columns() there
 };
+struct Stage6aOut {
+  std::vector<protocol::ClaimSet> claims;  // stages 1–5's claims, by point
+  std::vector<lookups::BytecodeClaimGroup> groups;
+  std::vector<Fr> r_addr;
+};
+struct Stage6bOut {
+  std::vector<Fr> r_bits;
+  std::vector<Fr> bits;  // the index bits at r_bits
+};
 struct Stage7Out {
   std::vector<Fr> r7;
-  std::vector<Fr> v7;  // every column at r7 (the joint opening point)
+  std::vector<Fr> v7;  // every committed column at r7 (the joint opening point)
 };
 
 // Declared right after a stage's span, so its destructor runs as the stage ends, inside the span:
@@ -179,6 +211,23 @@ std::vector<Fr> evaluate_columns(const WitnessColumns& cols,
   return out;
 }
 
+// Every committed column at one point.
+std::vector<Fr> evaluate_committed(const PolynomialBatch& cols, std::span<const Fr> point) {
+  const std::vector<Fr> e = EqPolynomial::evals(point);
+  std::vector<Fr> out(cols.num_polys());
+  tbb::parallel_for(std::size_t{0}, out.size(), [&](std::size_t i) {
+    Fr acc;
+    std::vector<Fr> buf(4096);
+    for (std::size_t b = 0; b < e.size(); b += buf.size()) {
+      const std::size_t n = std::min(buf.size(), e.size() - b);
+      cols.read(i, b, std::span<Fr>(buf.data(), n));
+      for (std::size_t j = 0; j < n; ++j) acc += e[b + j] * buf[j];
+    }
+    out[i] = acc;
+  });
+  return out;
+}
+
 std::vector<std::uint32_t> all_columns() {
   std::vector<std::uint32_t> v(kNumColumns);
   for (std::uint32_t i = 0; i < kNumColumns; ++i) v[i] = i;
@@ -236,23 +285,24 @@ struct ProofSoFar : jolt::HeapReportable {
                           heap_bytes(p.register_root_children) + heap_bytes(p.register_layers) +
                           heap_bytes(p.stage4_openings));
     v.bytes("stage5", heap_bytes(p.range_root_children) + heap_bytes(p.range_layers) +
-                          heap_bytes(p.stage5_openings));
-    v.bytes("stage6a", heap_bytes(p.bytecode_multiplicities) +
-                           heap_bytes(p.bytecode_root_children) + heap_bytes(p.bytecode_layers) +
-                           heap_bytes(p.stage6a_openings));
-    v.bytes("stage6b", heap_bytes(p.byte_lookup_entries) + heap_bytes(p.byte_lookup_counts) +
-                           heap_bytes(p.byte_root_children) + heap_bytes(p.byte_layers) +
-                           heap_bytes(p.stage6b_openings) + heap_bytes(p.shift_lookup_entries) +
-                           heap_bytes(p.shift_lookup_counts) + heap_bytes(p.shift_root_children) +
-                           heap_bytes(p.shift_layers) + heap_bytes(p.stage6b_shift_openings));
+                          heap_bytes(p.stage5_openings) + heap_bytes(p.byte_lookup_entries) +
+                          heap_bytes(p.byte_lookup_counts) + heap_bytes(p.byte_root_children) +
+                          heap_bytes(p.byte_layers) + heap_bytes(p.byte_openings) +
+                          heap_bytes(p.shift_lookup_entries) + heap_bytes(p.shift_lookup_counts) +
+                          heap_bytes(p.shift_root_children) + heap_bytes(p.shift_layers) +
+                          heap_bytes(p.shift_openings));
+    v.bytes("stage6a", heap_bytes(p.bytecode.address) + heap_bytes(p.bytecode.address_outputs));
+    v.bytes("stage6b", heap_bytes(p.bytecode.ra) + heap_bytes(p.bytecode.index_bits));
     v.bytes("stage7", heap_bytes(p.stage7) + heap_bytes(p.stage7_openings));
   }
 };
 
-// How often each bytecode table entry's static-column tuple occurs among the rows. A row whose
-// tuple is no entry's is counted nowhere (the verifier then rejects at stage6a.logup_sum); the
-// prover's self-check reports it first.
-std::vector<std::uint32_t> multiplicities(const Witness& w, const std::vector<TraceRow>& table) {
+// Each row's bytecode table entry: the entry whose static columns (PC, immediate, flags, register
+// indices) are the row's. A row whose tuple is no entry's (an altered witness) gets an entry at
+// its PC, or entry 0 (its static-column claims then disagree with the read-raf, which the
+// verifier rejects at bytecode.address.*); the prover's self-check reports it first.
+std::vector<std::uint32_t> bytecode_indices(const WitnessColumns& columns,
+                                            const std::vector<TraceRow>& table, bool self_check) {
   using Tuple = std::array<Fr, r1cs::kNumBytecodeColumns>;
   std::vector<Tuple> tuples(table.size());
   std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> by_pc;
@@ -260,27 +310,40 @@ std::vector<std::uint32_t> multiplicities(const Witness& w, const std::vector<Tr
     tuples[k] = r1cs::bytecode_values(table[k]);
     by_pc[tuples[k][0].to_canonical_limbs()[0]].push_back(static_cast<std::uint32_t>(k));
   }
-  std::vector<std::uint32_t> m(table.size(), 0);
-  const std::size_t T = w.columns.length();
-  for (std::size_t t = 0; t < T; ++t) {
-    Tuple row;
-    for (std::size_t i = 0; i < r1cs::kNumBytecodeColumns; ++i)
-      row[i] = w.columns[r1cs::kBytecodeColumns[i]][t];
-    auto it = by_pc.find(row[0].to_canonical_limbs()[0]);
-    bool found = false;
-    if (it != by_pc.end())
-      for (std::uint32_t k : it->second)
-        if (tuples[k] == row) {
-          ++m[k];
-          found = true;
-          break;
-        }
-    if (!found && w.self_check)
-      throw std::logic_error("prover self-check failed: stage 6a: the instruction of row " +
-                             std::to_string(t) + " (PC " + row[0].to_hex() +
-                             ") is not in the program's bytecode");
+  const std::size_t T = columns.length();
+  std::vector<std::uint32_t> index(T, 0);
+  std::atomic<std::size_t> first_missing{T};
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 4096),
+                    [&](const tbb::blocked_range<std::size_t>& rg) {
+                      Tuple row;
+                      for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
+                        for (std::size_t i = 0; i < r1cs::kNumBytecodeColumns; ++i)
+                          row[i] = columns[r1cs::kBytecodeColumns[i]][t];
+                        const auto it = by_pc.find(row[0].to_canonical_limbs()[0]);
+                        bool found = false;
+                        if (it != by_pc.end()) {
+                          index[t] = it->second.front();
+                          for (std::uint32_t k : it->second)
+                            if (tuples[k] == row) {
+                              index[t] = k;
+                              found = true;
+                              break;
+                            }
+                        }
+                        if (!found) {
+                          std::size_t cur = first_missing.load();
+                          while (t < cur && !first_missing.compare_exchange_weak(cur, t)) {
+                          }
+                        }
+                      }
+                    });
+  if (self_check && first_missing.load() < T) {
+    const std::size_t t = first_missing.load();
+    throw std::logic_error("prover self-check failed: stage 0: the instruction of row " +
+                           std::to_string(t) + " (PC " + columns[r1cs::kUnexpandedPC][t].to_hex() +
+                           ") is not in the program's bytecode");
   }
-  return m;
+  return index;
 }
 
 // The table entries with a non-zero count, as ascending (entry, count) pairs.
@@ -365,16 +428,33 @@ class StagedProver {
     w.log_t = log_t;
     w.self_check = opt_.self_check;
     pcs_ = make_commitment_scheme(opt_.pcs);
+    w.table = bytecode_table(st_.program);
+    w.index_bits = lookups::bytecode_index_bits(w.table.size());
+    const std::size_t committed = protocol::num_committed_columns(w.index_bits);
     proof_.pcs_kind = static_cast<std::uint8_t>(opt_.pcs);
     proof_.log_t = static_cast<std::uint32_t>(w.log_t);
-    proof_.num_columns = kNumColumns;
+    proof_.num_columns = static_cast<std::uint32_t>(committed);
     proof_.pcs_parameters = pcs_->parameters();
     protocol::absorb_statement(t_, st_, proof_.log_t, proof_.pcs_kind, proof_.pcs_parameters,
                                proof_.num_columns);
     {
-      JOLT_SPAN("commit_witness", jolt::arg("columns", kNumColumns), jolt::arg("log_t", w.log_t));
+      JOLT_SPAN("commit_witness", jolt::arg("columns", committed), jolt::arg("log_t", w.log_t));
       w.columns = make_columns();
-      CommitOutput c = pcs_->commit(w.columns);
+      {
+        JOLT_SPAN("BytecodeIndex::assign", jolt::arg("entries", w.table.size()));
+        w.entry_index = bytecode_indices(w.columns, w.table, w.self_check);
+        const std::size_t T = w.columns.length();
+        w.index_bit_columns = WitnessColumns(w.index_bits, T);
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 4096),
+                          [&](const tbb::blocked_range<std::size_t>& rg) {
+                            for (std::size_t t = rg.begin(); t < rg.end(); ++t)
+                              for (unsigned b = 0; b < w.index_bits; ++b)
+                                w.index_bit_columns[b].store(
+                                    t,
+                                    {(w.entry_index[t] >> (w.index_bits - 1 - b)) & 1u, 0, 0, 0});
+                          });
+      }
+      CommitOutput c = pcs_->commit(CommittedColumns(w));
       proof_.commitment = std::move(c.commitment.bytes);
       pcs_data_ = std::move(c.data);
     }
@@ -657,65 +737,16 @@ class StagedProver {
     proof_.range_root_children = std::move(ft.root_children);
     proof_.range_layers = std::move(ft.layers);
     proof_.stage5_openings = s.v5;
+    prove_byte_lookup(w, s);
+    prove_shift_lookup(w, s);
     session_.park(std::move(s));
     boundary_snapshot("Stage5_end", {&w, pcs_data_.get(), &proof_so_far_});
   }
 
-  // Stage 6a: the bytecode lookup. The multiplicities are absorbed before γ and α are drawn.
-  void prove_stage6a() {
-    JOLT_STAGE_SPAN("prove_stage6a");
-    const ReleaseFreeMemoryAtStageEnd release_at_end;
-    JOLT_SPAN("Stage6a::prove");
-    const Witness& w = session_.get<Witness>();
-    // The legacy prover's stage 6 is 6a and 6b here: it starts with 6a and ends with 6b.
-    boundary_snapshot("Stage6_start", {&w, pcs_data_.get(), &proof_so_far_});
-    const std::vector<TraceRow> table = bytecode_table(st_.program);
-    const std::size_t T = w.columns.length();
-    {
-      JOLT_SPAN("BytecodeMultiplicities::count", jolt::arg("entries", table.size()));
-      proof_.bytecode_multiplicities = multiplicities(w, table);
-    }
-    protocol::absorb_multiplicities(t_, proof_.bytecode_multiplicities);
-    const Fr gamma = t_.challenge("bytecode_gamma");
-    const Fr alpha = t_.challenge("bytecode_alpha");
-    const std::vector<Fr> gp = protocol::powers(gamma, r1cs::kNumBytecodeColumns);
-    std::vector<Fr> q(T);
-    {
-      JOLT_SPAN("BytecodeFractionTree::leaves");
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 4096),
-                        [&](const tbb::blocked_range<std::size_t>& rg) {
-                          const std::span<Fr> f(q.data() + rg.begin(), rg.size());
-                          for (std::size_t i = 0; i < r1cs::kNumBytecodeColumns; ++i)
-                            w.columns[r1cs::kBytecodeColumns[i]].accumulate(rg.begin(), gp[i], f);
-                          for (Fr& x : f) x = alpha - x;
-                        });
-    }
-    snapshot("Stage6a_prepared", {&w, pcs_data_.get()});
-    FractionTreeProof ft = prove_fraction_tree(std::vector<Fr>{}, std::move(q),
-                                               kBytecodeLayerLabels, t_, opt_.self_check);
-    root_check(ft, protocol::bytecode_table_side(table, proof_.bytecode_multiplicities, gp, alpha),
-               "stage 6a: the rows' instructions are not the bytecode's");
-    Stage6aOut s;
-    s.r6 = ft.point;
-    const std::vector<std::uint32_t> bc(r1cs::kBytecodeColumns.begin(),
-                                        r1cs::kBytecodeColumns.end());
-    s.v6 = evaluate_columns(w.columns, bc, s.r6);
-    expect_final(opt_.self_check, ft.q_leaf_claim, alpha - protocol::fingerprint(gp, s.v6),
-                 "stage 6a leaves");
-    t_.absorb_frs("opening_claim", s.v6);
-    proof_.bytecode_root_children = std::move(ft.root_children);
-    proof_.bytecode_layers = std::move(ft.layers);
-    proof_.stage6a_openings = s.v6;
-    session_.park(std::move(s));
-  }
-
-  // Stage 6b: the byte lookup (instruction results). The multiplicities are absorbed before γ
-  // and α are drawn.
-  void prove_stage6b() {
-    JOLT_STAGE_SPAN("prove_stage6b");
-    const ReleaseFreeMemoryAtStageEnd release_at_end;
-    JOLT_SPAN("Stage6b::prove");
-    const Witness& w = session_.get<Witness>();
+  // Stage 5, second tree: the byte lookup (instruction results). The multiplicities are absorbed
+  // before γ and α are drawn.
+  void prove_byte_lookup(const Witness& w, Stage5Out& s) {
+    JOLT_SPAN("ByteLookup::prove");
     const std::size_t T = w.columns.length();
     {
       JOLT_SPAN("ByteLookupMultiplicities::count", jolt::arg("lookups", 8 * T));
@@ -741,32 +772,26 @@ class StagedProver {
                             }
                         });
     }
-    snapshot("Stage6b_prepared", {&w, pcs_data_.get()});
     FractionTreeProof ft =
         prove_fraction_tree(std::vector<Fr>{}, std::move(q), kByteLayerLabels, t_, opt_.self_check);
     root_check(ft,
                protocol::byte_table_side(proof_.byte_lookup_entries, proof_.byte_lookup_counts,
                                          gamma, alpha),
-               "stage 6b: the words' bytes are not the byte table's entries");
-    Stage6bOut s;
+               "stage 5: the words' bytes are not the byte table's entries");
     const std::span<const Fr> r_top(ft.point.data(), 3);
-    s.r6.assign(ft.point.begin() + 3, ft.point.end());
-    s.v6 = evaluate_columns(w.columns, protocol::byte_columns(), s.r6);
-    expect_final(opt_.self_check, ft.q_leaf_claim, protocol::byte_leaf_q(alpha, gamma, r_top, s.v6),
-                 "stage 6b leaves");
-    t_.absorb_frs("opening_claim", s.v6);
+    s.r_byte.assign(ft.point.begin() + 3, ft.point.end());
+    s.v_byte = evaluate_columns(w.columns, protocol::byte_columns(), s.r_byte);
+    expect_final(opt_.self_check, ft.q_leaf_claim,
+                 protocol::byte_leaf_q(alpha, gamma, r_top, s.v_byte), "stage 5 byte leaves");
+    t_.absorb_frs("opening_claim", s.v_byte);
     proof_.byte_root_children = std::move(ft.root_children);
     proof_.byte_layers = std::move(ft.layers);
-    proof_.stage6b_openings = s.v6;
-    prove_shift_lookup(w, s);
-    session_.park(std::move(s));
-    // Stage 6 (6a + 6b) ends here, see prove_stage6a.
-    boundary_snapshot("Stage6_end", {&w, pcs_data_.get(), &proof_so_far_});
+    proof_.byte_openings = s.v_byte;
   }
 
-  // Stage 6b, second tree: every row's (ShiftAmountByte, ShiftPower, IsSrl) is a shift-table
+  // Stage 5, third tree: every row's (ShiftAmountByte, ShiftPower, IsSrl) is a shift-table
   // entry.
-  void prove_shift_lookup(const Witness& w, Stage6bOut& s) {
+  void prove_shift_lookup(const Witness& w, Stage5Out& s) {
     JOLT_SPAN("ShiftLookup::prove");
     const std::size_t T = w.columns.length();
     shift_multiplicities(w, proof_.shift_lookup_entries, proof_.shift_lookup_counts);
@@ -791,46 +816,93 @@ class StagedProver {
     root_check(ft,
                protocol::shift_table_side(proof_.shift_lookup_entries, proof_.shift_lookup_counts,
                                           gamma, alpha),
-               "stage 6b: a shift power is not 2^s for its shift amount");
+               "stage 5: a shift power is not 2^s for its shift amount");
     s.r_shift = ft.point;
     s.v_shift = evaluate_columns(w.columns, protocol::shift_lookup_columns(), s.r_shift);
     expect_final(
         opt_.self_check, ft.q_leaf_claim,
         alpha - protocol::byte_fingerprint(gamma, s.v_shift[0], s.v_shift[1], s.v_shift[2]),
-        "stage 6b shift leaves");
+        "stage 5 shift leaves");
     t_.absorb_frs("opening_claim", s.v_shift);
     proof_.shift_root_children = std::move(ft.root_children);
     proof_.shift_layers = std::move(ft.layers);
-    proof_.stage6b_shift_openings = s.v_shift;
+    proof_.shift_openings = s.v_shift;
   }
 
-  // Stage 7: every claim so far (groups at r1 .. r6b) reduced to one point r7.
+  // Stages 1–5's claims by point, the bytecode read-raf's and the claim reduction's input.
+  std::vector<protocol::ClaimSet> stage_claims() {
+    const Stage1Out& s1 = session_.get<Stage1Out>();
+    const Stage2Out& s2 = session_.get<Stage2Out>();
+    const Stage3Out& s3 = session_.get<Stage3Out>();
+    const Stage4Out& s4 = session_.get<Stage4Out>();
+    const Stage5Out& s5 = session_.get<Stage5Out>();
+    return protocol::stage_claim_sets({s1.r1, s1.v1, s2.r2, s2.v2, s3.r3, s3.v3, s4.r4, s4.v4,
+                                       s5.r5, s5.v5, s5.r_byte, s5.v_byte, s5.r_shift, s5.v_shift});
+  }
+
+  // Stage 6a: the bytecode read-raf's address rounds over every claim about a static column.
+  void prove_stage6a() {
+    JOLT_STAGE_SPAN("prove_stage6a");
+    const ReleaseFreeMemoryAtStageEnd release_at_end;
+    JOLT_SPAN("Stage6a::prove");
+    const Witness& w = session_.get<Witness>();
+    // The legacy prover's stage 6 is 6a and 6b here: it starts with 6a and ends with 6b.
+    boundary_snapshot("Stage6_start", {&w, pcs_data_.get(), &proof_so_far_});
+    Stage6aOut s;
+    s.claims = stage_claims();
+    s.groups = protocol::bytecode_claim_groups(s.claims);
+    const std::vector<std::vector<Fr>> entries = protocol::bytecode_entries(w.table);
+    s.r_addr =
+        lookups::prove_bytecode_address(entries, w.entry_index, s.groups, t_, proof_.bytecode,
+                                        opt_.self_check, [&](const SumcheckKernel& k) {
+                                          snapshot("Stage6a_prepared", {&w, &k, pcs_data_.get()});
+                                        });
+    session_.park(std::move(s));
+  }
+
+  // Stage 6b: the bytecode read-raf's RA rounds: the one-hot index from its committed bits, and
+  // their booleanity.
+  void prove_stage6b() {
+    JOLT_STAGE_SPAN("prove_stage6b");
+    const ReleaseFreeMemoryAtStageEnd release_at_end;
+    JOLT_SPAN("Stage6b::prove");
+    const Witness& w = session_.get<Witness>();
+    const Stage6aOut& s6a = session_.get<Stage6aOut>();
+    Stage6bOut s;
+    s.r_bits =
+        lookups::prove_bytecode_ra(w.entry_index, w.index_bits, s6a.groups, s6a.r_addr, t_,
+                                   proof_.bytecode, opt_.self_check, [&](const SumcheckKernel& k) {
+                                     snapshot("Stage6b_prepared", {&w, &k, pcs_data_.get()});
+                                   });
+    s.bits = proof_.bytecode.index_bits;
+    session_.park(std::move(s));
+    // Stage 6 (6a + 6b) ends here, see prove_stage6a.
+    boundary_snapshot("Stage6_end", {&w, pcs_data_.get(), &proof_so_far_});
+  }
+
+  // Stage 7: every claim about a committed column so far reduced to one point r7.
   void prove_stage7() {
     JOLT_STAGE_SPAN("prove_stage7");
     const ReleaseFreeMemoryAtStageEnd release_at_end;
     JOLT_SPAN("Stage7Batch::prove");
     const Witness& w = session_.get<Witness>();
     boundary_snapshot("Stage7_start", {&w, pcs_data_.get(), &proof_so_far_});
-    const Stage1Out& s1 = session_.get<Stage1Out>();
-    const Stage2Out& s2 = session_.get<Stage2Out>();
-    const Stage3Out& s3 = session_.get<Stage3Out>();
-    const Stage4Out& s4 = session_.get<Stage4Out>();
-    const Stage5Out& s5 = session_.get<Stage5Out>();
-    const Stage6aOut& s6 = session_.get<Stage6aOut>();
+    const Stage6aOut& s6a = session_.get<Stage6aOut>();
     const Stage6bOut& s6b = session_.get<Stage6bOut>();
+    std::vector<protocol::ClaimSet> claims = s6a.claims;
+    claims.push_back(protocol::index_bit_claims(s6b.r_bits, s6b.bits));
+    const std::vector<protocol::ClaimSet> groups = protocol::reduction_groups(claims);
+    const CommittedColumns committed(w);
     const Fr beta = t_.challenge("reduction_gamma");
-    const Expr red = protocol::reduction_expr();
-    const std::vector<Fr> weights = protocol::reduction_weights(beta);
-    const auto& groups = protocol::reduction_groups();
-    const std::vector<const std::vector<Fr>*> points = {&s1.r1, &s2.r2, &s3.r3,  &s4.r4,
-                                                        &s5.r5, &s6.r6, &s6b.r6, &s6b.r_shift};
+    const Expr red = protocol::reduction_expr(groups.size());
+    const std::vector<Fr> weights = protocol::reduction_weights(beta, groups);
     std::unique_ptr<NaiveKernel> kr;
     {
       JOLT_SPAN(kReductionLabels.prepare);
       // Fold each group's columns once with the β weights: the kernel has 2 leaves per group.
       const std::size_t T = w.columns.length();
       std::vector<std::vector<Fr>> leaves;
-      for (const auto* pt : points) leaves.push_back(EqPolynomial::evals(*pt));
+      for (const auto& g : groups) leaves.push_back(EqPolynomial::evals(g.point));
       std::size_t k = 0;
       for (const auto& g : groups) {
         std::vector<Fr> f(T);
@@ -838,25 +910,24 @@ class StagedProver {
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 1024),
                           [&](const tbb::blocked_range<std::size_t>& rg) {
                             const std::span<Fr> a(f.data() + rg.begin(), rg.size());
-                            for (std::size_t i = 0; i < g.size(); ++i)
-                              w.columns[g[i]].accumulate(rg.begin(), weights[base + i], a);
+                            for (std::size_t i = 0; i < g.columns.size(); ++i)
+                              committed.accumulate(g.columns[i], rg.begin(), weights[base + i], a);
                           });
-        k += g.size();
+        k += g.columns.size();
         leaves.push_back(std::move(f));
       }
       kr = std::make_unique<NaiveKernel>(kReductionLabels, std::move(leaves), red);
     }
     snapshot("Stage7Batch_prepared", {&w, kr.get(), pcs_data_.get()});
-    const Fr input = protocol::reduction_input(
-        weights, {s1.v1, s2.v2, s3.v3, s4.v4, s5.v5, s6.v6, s6b.v6, s6b.v_shift});
+    const Fr input = protocol::reduction_input(weights, groups);
     BatchProverOutput out = prove_batch({{kr.get(), input}}, t_, opt_.self_check);
     Stage7Out s;
     s.r7 = out.challenges;
-    s.v7 = evaluate_columns(w.columns, all_columns(), s.r7);
+    s.v7 = evaluate_committed(committed, s.r7);
     if (opt_.self_check) {
       std::vector<Fr> leaves;
-      for (const auto* pt : points) leaves.push_back(EqPolynomial::evaluate(*pt, s.r7));
-      for (const Fr& f : protocol::reduction_folds(weights, s.v7)) leaves.push_back(f);
+      for (const auto& g : groups) leaves.push_back(EqPolynomial::evaluate(g.point, s.r7));
+      for (const Fr& f : protocol::reduction_folds(weights, groups, s.v7)) leaves.push_back(f);
       expect_final(true, out.final_claim, out.coefficients[0] * red.evaluate(leaves), "stage 7");
     }
     t_.absorb_frs("opening_claim", s.v7);
@@ -871,13 +942,15 @@ class StagedProver {
     const ReleaseFreeMemoryAtStageEnd release_at_end;
     const Witness& w = session_.get<Witness>();
     const Stage7Out& s7 = session_.get<Stage7Out>();
+    const CommittedColumns committed(w);
     {
-      // Every column is committed densely and all claims already sit at r7, so the joint
-      // opening statement is (commitment, v7) over the committed columns in column order.
-      JOLT_SPAN("JointOpeningPolynomials::prepare", jolt::arg("polys", w.columns.size()));
-      if (s7.v7.size() != w.columns.size()) throw std::logic_error("stage 8: claim count mismatch");
+      // Every committed column's claim already sits at r7, so the joint opening statement is
+      // (commitment, v7) over the committed columns in their order.
+      JOLT_SPAN("JointOpeningPolynomials::prepare", jolt::arg("polys", committed.num_polys()));
+      if (s7.v7.size() != committed.num_polys())
+        throw std::logic_error("stage 8: claim count mismatch");
     }
-    proof_.pcs_opening = pcs_->open(*pcs_data_, w.columns, s7.r7, s7.v7, t_);
+    proof_.pcs_opening = pcs_->open(*pcs_data_, committed, s7.r7, s7.v7, t_);
     // The stage's working set (witness columns, PCS prover data) is freed inside the stage, so
     // the time the allocator spends releasing it is attributed here rather than to dark time.
     session_ = ProofSession{};

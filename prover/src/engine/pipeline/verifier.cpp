@@ -1,9 +1,9 @@
 // The verifier: fixes the commitment scheme from its configuration and log T from the
 // statement, replays the prover's transcript, checks every sumcheck, every stage's final claim
 // against the opened evaluations (evaluating Ã, B̃, eq, eq+1 and the padding indicator itself),
-// the bytecode lookup against the table it builds from the program, the byte lookup against the
-// table of byte pairs, and the stage-8 opening of
-// every committed column at the joint point.
+// the byte and shift lookups against their tables, the bytecode read-raf against the table it
+// builds from the program (the static columns' claims), and the stage-8 opening of every
+// committed column at the joint point.
 #include <algorithm>
 #include <jolt/prover/pipeline/proof.hpp>
 #include <jolt/prover/pipeline/prover.hpp>
@@ -55,26 +55,23 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
   JOLT_VERIFY("proof.header.log_t", p.log_t == log_t,
               "proof is for 2^" + std::to_string(p.log_t) + " rows, the statement's trace_length " +
                   std::to_string(st.trace_length) + " pads to 2^" + std::to_string(log_t));
-  JOLT_VERIFY("proof.header.columns", p.num_columns == kNumColumns,
-              "proof commits " + std::to_string(p.num_columns) + " columns, the statement has " +
-                  std::to_string(kNumColumns));
-  const auto& factors = protocol::product_factor_columns();
   const std::vector<TraceRow> table = bytecode_table(st.program);
+  const unsigned index_bits = lookups::bytecode_index_bits(table.size());
+  const std::size_t committed = protocol::num_committed_columns(index_bits);
+  JOLT_VERIFY("proof.header.columns", p.num_columns == committed,
+              "proof commits " + std::to_string(p.num_columns) + " columns, the statement has " +
+                  std::to_string(committed));
+  const auto& factors = protocol::product_factor_columns();
   if (p.stage1_openings.size() != kNumColumns || p.stage2_openings.size() != factors.size() ||
       p.stage3_openings.size() != protocol::shift_columns().size() ||
       p.stage4_openings.size() != protocol::register_columns().size() ||
       p.stage5_openings.size() != protocol::range_columns().size() ||
       p.register_final_values.size() != r1cs::kNumRegisters ||
       p.register_final_timestamps.size() != r1cs::kNumRegisters ||
-      p.stage6a_openings.size() != r1cs::kNumBytecodeColumns ||
-      p.stage6b_openings.size() != protocol::byte_columns().size() ||
-      p.stage6b_shift_openings.size() != protocol::shift_lookup_columns().size() ||
-      p.stage7_openings.size() != kNumColumns)
+      p.byte_openings.size() != protocol::byte_columns().size() ||
+      p.shift_openings.size() != protocol::shift_lookup_columns().size() ||
+      p.stage7_openings.size() != committed)
     return shape_error("wrong number of opening claims");
-  if (p.bytecode_multiplicities.size() != table.size())
-    return shape_error(std::to_string(p.bytecode_multiplicities.size()) +
-                       " bytecode multiplicities for a table of " + std::to_string(table.size()) +
-                       " entries");
 
   if (p.byte_lookup_counts.size() != p.byte_lookup_entries.size() ||
       p.shift_lookup_counts.size() != p.shift_lookup_entries.size())
@@ -233,100 +230,86 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
   }
   t.absorb_frs("opening_claim", v5);
 
-  // Stage 6a: the bytecode lookup against the table built from the program.
-  protocol::absorb_multiplicities(t, p.bytecode_multiplicities);
-  const Fr gamma6 = t.challenge("bytecode_gamma");
-  const Fr alpha = t.challenge("bytecode_alpha");
-  const std::vector<Fr> gp = protocol::powers(gamma6, r1cs::kNumBytecodeColumns);
-  FractionTreeVerified ft;
-  if (auto e = in_stage("stage6a", verify_fraction_tree(log_t, true, p.bytecode_root_children,
-                                                        p.bytecode_layers, t, ft)))
-    return e;
-  {
-    JOLT_VERIFY("stage6a.logup_sum",
-                protocol::fraction_root_vanishes(
-                    ft.p_root, ft.q_root,
-                    protocol::bytecode_table_side(table, p.bytecode_multiplicities, gp, alpha)),
-                "the rows' instruction tuples (PC, immediate, flags) are not the bytecode "
-                "entries with the claimed multiplicities: a fetched instruction is not the "
-                "program's");
-  }
-  const std::vector<Fr>& r6 = ft.point;
-  const std::vector<Fr>& v6 = p.stage6a_openings;
-  JOLT_VERIFY("stage6a.leaf", ft.q_leaf_claim == alpha - protocol::fingerprint(gp, v6),
-              "the fraction tree's leaves are not α − fingerprint of the opened columns");
-  t.absorb_frs("opening_claim", v6);
-
-  // Stage 6b: the byte lookup (instruction results) against the table of byte pairs.
+  // Stage 5, second tree: the byte lookup (instruction results) against the table of byte pairs.
   JOLT_VERIFY(
-      "stage6b.multiplicities",
+      "stage5.byte_multiplicities",
       p.byte_lookup_entries.empty() || p.byte_lookup_entries.back() < protocol::kByteTableSize,
       "a byte-lookup multiplicity names entry " +
           std::to_string(p.byte_lookup_entries.empty() ? 0 : p.byte_lookup_entries.back()) +
           ", outside the table of 2^16 byte pairs");
   protocol::absorb_sparse_multiplicities(t, "byte_lookup_multiplicities", p.byte_lookup_entries,
                                          p.byte_lookup_counts);
-  const Fr gamma6b = t.challenge("byte_gamma");
-  const Fr alpha6b = t.challenge("byte_alpha");
+  const Fr gamma_b = t.challenge("byte_gamma");
+  const Fr alpha_b = t.challenge("byte_alpha");
   FractionTreeVerified bt;
-  if (auto e = in_stage("stage6b", verify_fraction_tree(log_t + 3, true, p.byte_root_children,
-                                                        p.byte_layers, t, bt)))
+  if (auto e = in_stage("stage5.byte", verify_fraction_tree(log_t + 3, true, p.byte_root_children,
+                                                            p.byte_layers, t, bt)))
     return e;
   JOLT_VERIFY(
-      "stage6b.logup_sum",
+      "stage5.byte_logup_sum",
       protocol::fraction_root_vanishes(
           bt.p_root, bt.q_root,
-          protocol::byte_table_side(p.byte_lookup_entries, p.byte_lookup_counts, gamma6b, alpha6b)),
+          protocol::byte_table_side(p.byte_lookup_entries, p.byte_lookup_counts, gamma_b, alpha_b)),
       "the words' bytes are not byte-table entries with the claimed multiplicities: an "
       "instruction result is not the RV32IM result, or a value is not a 32-bit word");
-  const std::vector<Fr> r6b(bt.point.begin() + 3, bt.point.end());
-  const std::vector<Fr>& v6b = p.stage6b_openings;
+  const std::vector<Fr> r_byte(bt.point.begin() + 3, bt.point.end());
+  const std::vector<Fr>& v_byte = p.byte_openings;
   JOLT_VERIFY(
-      "stage6b.leaf",
+      "stage5.byte_leaf",
       bt.q_leaf_claim ==
-          protocol::byte_leaf_q(alpha6b, gamma6b, std::span<const Fr>(bt.point.data(), 3), v6b),
+          protocol::byte_leaf_q(alpha_b, gamma_b, std::span<const Fr>(bt.point.data(), 3), v_byte),
       "the byte tree's leaves do not match the opened byte columns");
-  t.absorb_frs("opening_claim", v6b);
+  t.absorb_frs("opening_claim", v_byte);
 
-  // Stage 6b, second tree: the shift lookup against the table of powers of two.
+  // Stage 5, third tree: the shift lookup against the table of powers of two.
   protocol::absorb_sparse_multiplicities(t, "shift_lookup_multiplicities", p.shift_lookup_entries,
                                          p.shift_lookup_counts);
   const Fr gamma_sh = t.challenge("shift_lookup_gamma");
   const Fr alpha_sh = t.challenge("shift_lookup_alpha");
   FractionTreeVerified st6;
-  if (auto e = in_stage("stage6b", verify_fraction_tree(log_t, true, p.shift_root_children,
-                                                        p.shift_layers, t, st6)))
+  if (auto e = in_stage("stage5.shift", verify_fraction_tree(log_t, true, p.shift_root_children,
+                                                             p.shift_layers, t, st6)))
     return e;
-  JOLT_VERIFY("stage6b.shift_logup_sum",
+  JOLT_VERIFY("stage5.shift_logup_sum",
               protocol::fraction_root_vanishes(
                   st6.p_root, st6.q_root,
                   protocol::shift_table_side(p.shift_lookup_entries, p.shift_lookup_counts,
                                              gamma_sh, alpha_sh)),
               "a register shift's power is not 2^s (SLL) or 2^(32 − s) (SRL) for its amount s");
-  const std::vector<Fr>& r6s = st6.point;
-  const std::vector<Fr>& v6s = p.stage6b_shift_openings;
-  JOLT_VERIFY(
-      "stage6b.shift_leaf",
-      st6.q_leaf_claim == alpha_sh - protocol::byte_fingerprint(gamma_sh, v6s[0], v6s[1], v6s[2]),
-      "the shift tree's leaves do not match the opened shift columns");
-  t.absorb_frs("opening_claim", v6s);
+  const std::vector<Fr>& r_shift = st6.point;
+  const std::vector<Fr>& v_shift = p.shift_openings;
+  JOLT_VERIFY("stage5.shift_leaf",
+              st6.q_leaf_claim == alpha_sh - protocol::byte_fingerprint(gamma_sh, v_shift[0],
+                                                                        v_shift[1], v_shift[2]),
+              "the shift tree's leaves do not match the opened shift columns");
+  t.absorb_frs("opening_claim", v_shift);
 
-  // Stage 7: every claim reduced to one point r7.
+  // Stages 6a/6b: every claim about a static column, by the bytecode read-raf against the table
+  // built from the program; it leaves the index bits' claims at its RA point.
+  std::vector<protocol::ClaimSet> claims = protocol::stage_claim_sets(
+      {r1, v1, r2, v2, r3, v3, r4, v4, r5, v5, r_byte, v_byte, r_shift, v_shift});
+  const std::vector<lookups::BytecodeClaimGroup> groups = protocol::bytecode_claim_groups(claims);
+  lookups::BytecodeReadRafOpenings bo;
+  if (auto e = lookups::verify_bytecode_read_raf(protocol::bytecode_entries(table), log_t, groups,
+                                                 p.bytecode, t, bo))
+    return e;
+  claims.push_back(protocol::index_bit_claims(bo.bit_point, bo.index_bits));
+
+  // Stage 7: every claim about a committed column reduced to one point r7.
+  const std::vector<protocol::ClaimSet> rgroups = protocol::reduction_groups(claims);
   const Fr beta = t.challenge("reduction_gamma");
-  const Expr red = protocol::reduction_expr();
-  const std::vector<Fr> weights = protocol::reduction_weights(beta);
+  const Expr red = protocol::reduction_expr(rgroups.size());
+  const std::vector<Fr> weights = protocol::reduction_weights(beta, rgroups);
   SumcheckVerified b7;
-  if (auto e = in_stage("stage7", verify_batch({protocol::reduction_input(
-                                                   weights, {v1, v2, v3, v4, v5, v6, v6b, v6s})},
+  if (auto e = in_stage("stage7", verify_batch({protocol::reduction_input(weights, rgroups)},
                                                {log_t}, red.degree(), p.stage7, t, b7)))
     return e;
   const std::vector<Fr>& r7 = b7.challenges;
   const std::vector<Fr>& v7 = p.stage7_openings;
   {
     std::vector<Fr> leaves;
-    for (const auto* pt : {&r1, &r2, &r3, &r4, &r5, &r6, &r6b, &r6s})
-      leaves.push_back(EqPolynomial::evaluate(*pt, r7));
-    for (const Fr& f : protocol::reduction_folds(weights, v7)) leaves.push_back(f);
+    for (const auto& g : rgroups) leaves.push_back(EqPolynomial::evaluate(g.point, r7));
+    for (const Fr& f : protocol::reduction_folds(weights, rgroups, v7)) leaves.push_back(f);
     JOLT_VERIFY("stage7.final_claim", b7.final_claim == b7.coefficients[0] * red.evaluate(leaves),
                 "the opened columns at r7 do not reduce the earlier claims");
   }
@@ -336,7 +319,7 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
   Commitment com;
   com.bytes = p.commitment;
   com.num_vars = static_cast<std::uint32_t>(log_t);
-  com.num_polys = kNumColumns;
+  com.num_polys = static_cast<std::uint32_t>(committed);
   return pcs->verify(com, r7, v7, p.pcs_opening, t);
 }
 

@@ -26,6 +26,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -70,6 +71,22 @@ BytecodeReadRafProof prove_bytecode_read_raf(const std::vector<std::vector<Fr>>&
                                              std::span<const std::uint32_t> index,
                                              std::span<const BytecodeClaimGroup> groups,
                                              Transcript& transcript, bool self_check = true);
+
+// The same in the two stages it spans: the address rounds (proof.address, address_outputs;
+// returns r_addr), then the RA rounds (proof.ra, index_bits; returns the bits' point).
+// on_prepared, if set, sees each sumcheck's kernel once its tables exist (heap snapshots).
+using KernelPrepared = std::function<void(const SumcheckKernel&)>;
+std::vector<Fr> prove_bytecode_address(const std::vector<std::vector<Fr>>& entries,
+                                       std::span<const std::uint32_t> index,
+                                       std::span<const BytecodeClaimGroup> groups,
+                                       Transcript& transcript, BytecodeReadRafProof& proof,
+                                       bool self_check = true,
+                                       const KernelPrepared& on_prepared = {});
+std::vector<Fr> prove_bytecode_ra(std::span<const std::uint32_t> index, unsigned index_bits,
+                                  std::span<const BytecodeClaimGroup> groups,
+                                  std::span<const Fr> r_addr, Transcript& transcript,
+                                  BytecodeReadRafProof& proof, bool self_check = true,
+                                  const KernelPrepared& on_prepared = {});
 
 // Checks, each a named JOLT_VERIFY: bytecode.shape, bytecode.address.sumcheck.*,
 // bytecode.address.final, bytecode.ra.sumcheck.*, bytecode.ra.final.

@@ -18,18 +18,18 @@
 //           u64 timestamp of its last access
 //           frs root children | u32 layer count, per layer: sumcheck | frs claims
 //           frs openings                                  — the register columns at r4
-//   stage5: frs root children | u32 layer count, layers | frs openings (range columns at r5)
-//   stage6a: u32 count + u32 multiplicity per bytecode table entry
-//            frs root children (P1[0], P1[1], Q1[0], Q1[1])
-//            u32 layer count, per layer: sumcheck | frs claims (P0, P1, Q0, Q1 or, last, Q0, Q1)
-//            frs openings                                 — the bytecode columns at r6a
-//   stage6b: pairs: the byte-table entries looked up and their multiplicities
-//            (pairs = u32 count, then per pair varint(entry − previous entry − 1; the first: the
-//            entry) and varint(multiplicity − 1); varint = minimal unsigned LEB128, ≤ 32 bits)
-//            frs root children | u32 layer count, layers | frs openings (the byte columns at r6b)
-//            pairs: the shift-table entries looked up
-//            frs root children | u32 layer count, layers | frs openings (the shift columns)
-//   stage7 sumcheck | frs openings                        — every column at the joint point r7
+//   stage5: frs root children (P1[0], P1[1], Q1[0], Q1[1])
+//           u32 layer count, per layer: sumcheck | frs claims (P0, P1, Q0, Q1 or, last, Q0, Q1)
+//           frs openings                                  — the range columns at r5
+//           pairs: the byte-table entries looked up and their multiplicities
+//           (pairs = u32 count, then per pair varint(entry − previous entry − 1; the first: the
+//           entry) and varint(multiplicity − 1); varint = minimal unsigned LEB128, ≤ 32 bits)
+//           frs root children | u32 layer count, layers | frs openings (the byte columns)
+//           pairs: the shift-table entries looked up
+//           frs root children | u32 layer count, layers | frs openings (the shift columns)
+//   stage6a: sumcheck | frs F_g(r_addr)                  — the bytecode read-raf's address rounds
+//   stage6b: sumcheck | frs index bits at r6b            — its RA virtualization + booleanity
+//   stage7 sumcheck | frs openings                        — every committed column at r7
 //   bytes  stage-8 PCS opening
 // sumcheck = u32 rounds, then per round u32 coefficient count + Fr coefficients.
 // Nothing may follow the last field. The encoded size is the reported proof_size.
@@ -39,7 +39,10 @@
 // reduction to stage 7, and stage 3 opens only UnexpandedPC, IsNoop and IsEcall; 4 adds the byte
 // lookup and the shift lookup (stage 6b) and the instruction-result columns; 5 adds virtual
 // sequences (40 registers, ExpandedPC), RAM checking in stage 4 (the final RAM state) and the
-// RAM timestamp range check in stage 5.
+// RAM timestamp range check in stage 5; 9 makes the 41 bytecode columns virtual (the bytecode
+// read-raf of stages 6a/6b replaces stage 6a's logUp lookup, `columns` counts the committed
+// columns: the other 57 and the entry index's bits) and moves the byte and shift lookups from
+// stage 6b to stage 5.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -47,17 +50,21 @@
 #include <string>
 #include <vector>
 
+#include <jolt/prover/lookups/bytecode_read_raf.hpp>
 #include <jolt/prover/pipeline/r1cs.hpp>
 #include <jolt/prover/sumcheck/batch.hpp>
 #include <jolt/prover/verify_error.hpp>
 
 namespace jolt::prover {
 
-inline constexpr std::uint16_t kProofVersion = 8;  // 8: Basefold's query count from the Johnson
-                                                   // regime (88 instead of 124); 7: the columns
-                                                   // opened stacked 4 per Basefold polynomial
-                                                   // (pcs/stacked.hpp); 6: Basefold leaf digests
-                                                   // chained per group
+inline constexpr std::uint16_t kProofVersion = 9;  // 9: the bytecode read-raf (the static
+                                                   // columns virtual, the entry index's bits
+                                                   // committed), the byte and shift lookups in
+                                                   // stage 5; 8: Basefold's query count from the
+                                                   // Johnson regime (88 instead of 124); 7: the
+                                                   // columns opened stacked 4 per Basefold
+                                                   // polynomial (pcs/stacked.hpp); 6: Basefold
+                                                   // leaf digests chained per group
 
 // One layer of a fraction-tree sumcheck and the child-layer values at its point.
 struct FractionLayerProof {
@@ -86,20 +93,17 @@ struct Proof {
   std::vector<Fr> range_root_children;
   std::vector<FractionLayerProof> range_layers;
   std::vector<Fr> stage5_openings;
-  std::vector<std::uint32_t> bytecode_multiplicities;
-  std::vector<Fr> bytecode_root_children;
-  std::vector<FractionLayerProof> bytecode_layers;
-  std::vector<Fr> stage6a_openings;
   std::vector<std::uint32_t> byte_lookup_entries;  // ascending, < 2^16
   std::vector<std::uint32_t> byte_lookup_counts;   // ≥ 1 each
   std::vector<Fr> byte_root_children;
   std::vector<FractionLayerProof> byte_layers;
-  std::vector<Fr> stage6b_openings;
+  std::vector<Fr> byte_openings;
   std::vector<std::uint32_t> shift_lookup_entries;  // ascending, < 512
   std::vector<std::uint32_t> shift_lookup_counts;   // ≥ 1 each
   std::vector<Fr> shift_root_children;
   std::vector<FractionLayerProof> shift_layers;
-  std::vector<Fr> stage6b_shift_openings;
+  std::vector<Fr> shift_openings;
+  lookups::BytecodeReadRafProof bytecode;  // stage 6a (address rounds) and 6b (RA rounds)
   SumcheckProof stage7;
   std::vector<Fr> stage7_openings;
   std::vector<std::uint8_t> pcs_opening;

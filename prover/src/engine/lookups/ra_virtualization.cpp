@@ -8,6 +8,7 @@
 #include <array>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include <jolt/prover/pcs/fr_arrays.hpp>
 #include <jolt/prover/poly/eq.hpp>
@@ -153,7 +154,9 @@ class RaVirtualizationKernel final : public SumcheckKernel {
   }
 
   void visit_heap(jolt::HeapVisitor& v) const override {
-    jolt::HeapScope s(v, "RaVirtualization");
+    // The root frame names the relation (docs/heap-profiling.md): "<Relation>" of its labels.
+    const std::string_view prepare = labels_.prepare;
+    jolt::HeapScope s(v, prepare.substr(0, prepare.find("::")));
     std::uint64_t bytes = (eq5_.capacity() + eq_rho_.capacity()) * sizeof(Fr);
     for (const auto& t : bits_) bytes += t.capacity() * sizeof(Fr);
     v.bytes("tables", bytes);

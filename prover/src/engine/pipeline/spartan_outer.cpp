@@ -153,8 +153,9 @@ void SpartanOuterKernel::materialise() {
                       for_cycles(cols_, rg.begin(), rg.end(), [&](std::size_t t, const auto& get) {
                         Fr a = Fr::zero(), b = Fr::zero();
                         for (std::size_t k = 0; k < r.a.size(); ++k) {
-                          a += w[k] * r.a[k].eval(get);
-                          b += w[k] * r.b[k].eval(get);
+                          const Fr va = r.a[k].eval(get), vb = r.b[k].eval(get);
+                          if (!va.is_zero()) a += va == Fr::one() ? w[k] : w[k] * va;
+                          if (!vb.is_zero()) b += w[k] * vb;
                         }
                         az_[t] = a;
                         bz_[t] = b;
@@ -188,32 +189,48 @@ std::vector<Fr> SpartanOuterKernel::prove_round(const std::optional<Fr>& bind_r,
     const std::vector<Fr> w = EqPolynomial::evals(row_challenges_);  // 2^j weights
     const std::size_t sub = kNumRowsPadded >> j, half = sub / 2;
     const Rows& r = rows();
+    const std::size_t nrows = r.a.size();
     q = tbb::parallel_reduce(
         tbb::blocked_range<std::size_t>(0, T, 256), Acc{},
         [&](const tbb::blocked_range<std::size_t>& rg, Acc acc) {
-          std::array<Fr, kNumRowsPadded> fa{}, fb{};
+          std::array<Fr, kNumRowsPadded> fa{};
           for_cycles(cols_, rg.begin(), rg.end(), [&](std::size_t t, const auto& get) {
-            for (std::size_t k = 0; k < sub; ++k) fa[k] = fb[k] = Fr::zero();
-            for (std::size_t k = 0; k < r.a.size(); ++k) {
-              const Fr va = r.a[k].eval(get), vb = r.b[k].eval(get);
-              if (j == 0) {
+            // The guards folded into the 2^(6-j) slots left. A row's guard is a flag or a sum of
+            // flags, zero on most rows of a cycle, so the zero terms are skipped.
+            for (std::size_t k = 0; k < sub; ++k) fa[k] = Fr::zero();
+            for (std::size_t k = 0; k < nrows; ++k) {
+              const Fr va = r.a[k].eval(get);
+              if (va.is_zero()) continue;
+              if (j == 0)
                 fa[k] = va;
-                fb[k] = vb;
-              } else {
-                fa[k % sub] += w[k / sub] * va;
-                fb[k % sub] += w[k / sub] * vb;
-              }
+              else
+                fa[k % sub] += va == Fr::one() ? w[k / sub] : w[k / sub] * va;
             }
+            // left − right folded into slot s, evaluated only for the pairs whose guards are
+            // not both zero: all three terms of a pair vanish when a0 = a1 = 0.
+            auto fold_b = [&](std::size_t s) {
+              Fr v = Fr::zero();
+              for (std::size_t k = s; k < nrows; k += sub) {
+                const Fr vb = r.b[k].eval(get);
+                if (vb.is_zero()) continue;
+                v += j == 0 ? vb : w[k / sub] * vb;
+              }
+              return v;
+            };
             Acc at{};
             for (std::size_t k = 0; k < half; ++k) {
-              const Fr a0 = fa[k], a1 = fa[k + half], b0 = fb[k], b1 = fb[k + half];
+              const Fr a0 = fa[k], a1 = fa[k + half];
+              if (a0.is_zero() && a1.is_zero()) continue;
+              const Fr b0 = fold_b(k), b1 = fold_b(k + half);
               const Fr& e = eq_row_[k];
-              at[0] += e * (a0 * b0);
-              at[1] += e * (a1 * b1);
-              at[2] += e * ((a1.dbl() - a0) * (b1.dbl() - b0));
+              if (!a0.is_zero() && !b0.is_zero()) at[0] += e * (a0 * b0);
+              if (!a1.is_zero() && !b1.is_zero()) at[1] += e * (a1 * b1);
+              const Fr da = a1.dbl() - a0, db = b1.dbl() - b0;
+              if (!db.is_zero()) at[2] += e * (da * db);
             }
             const Fr& ec = eq_cyc_[t];
-            for (int x = 0; x < 3; ++x) acc[x] += ec * at[x];
+            for (int x = 0; x < 3; ++x)
+              if (!at[x].is_zero()) acc[x] += ec * at[x];
           });
           return acc;
         },

@@ -203,6 +203,34 @@ TEST_CASE("optimised outer Spartan kernel agrees with the naive oracle on dense 
   }
 }
 
+// Expr::evaluate skips monomials with a zero leaf and takes coefficients ±1 without a product;
+// the value must be Σ coeff·Π leaves for every coefficient kind, with and without zero leaves.
+TEST_CASE("an expression evaluates to the sum of its monomials, whatever its coefficients") {
+  std::mt19937_64 rng(41);
+  const Fr one = Fr::one();
+  const std::vector<Fr> coeffs = {one, -one, Fr::from_u64(2), rand_fr(rng)};
+  Expr e;
+  std::vector<Monomial> plain;
+  for (std::size_t c = 0; c < coeffs.size(); ++c)
+    for (std::size_t len = 0; len <= 3; ++len) {
+      Monomial m{coeffs[c], {}};
+      for (std::size_t i = 0; i < len; ++i) m.leaves.push_back((c + 2 * i + len) % 5);
+      e.add_monomial(m);
+      plain.push_back(m);
+    }
+  for (int trial = 0; trial < 32; ++trial) {
+    std::vector<Fr> v(5);
+    for (auto& x : v) x = rng() % 3 == 0 ? Fr::zero() : (rng() % 2 ? one : rand_fr(rng));
+    Fr want = Fr::zero();
+    for (const Monomial& m : plain) {
+      Fr p = m.coeff;
+      for (std::uint32_t l : m.leaves) p = p * v[l];
+      want = want + p;
+    }
+    CHECK(e.evaluate(v) == want);
+  }
+}
+
 TEST_CASE("transcript is deterministic and label-separated") {
   Transcript a("x"), b("x"), c("x");
   a.absorb_u64("n", 5);

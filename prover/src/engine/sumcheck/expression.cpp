@@ -26,12 +26,30 @@ void Expr::add_product(const Fr& coeff, const std::vector<Linear>& factors) {
   for (auto& m : acc) add_monomial(std::move(m));
 }
 
+// A monomial with a zero leaf is skipped (tables of flags and one-hot rows are mostly zero), and a
+// coefficient of one or minus one costs no product; the sum is the same field element.
 Fr Expr::evaluate(std::span<const Fr> v) const {
+  const Fr one = Fr::one(), minus_one = -one;
   Fr total = Fr::zero();
   for (const Monomial& m : monomials_) {
-    Fr p = m.coeff;
-    for (std::uint32_t l : m.leaves) p *= v[l];
-    total += p;
+    if (m.leaves.empty()) {
+      total += m.coeff;
+      continue;
+    }
+    Fr p = v[m.leaves[0]];
+    bool zero = p.is_zero();
+    for (std::size_t i = 1; i < m.leaves.size() && !zero; ++i) {
+      const Fr& x = v[m.leaves[i]];
+      zero = x.is_zero();
+      p *= x;
+    }
+    if (zero) continue;
+    if (m.coeff == one)
+      total += p;
+    else if (m.coeff == minus_one)
+      total -= p;
+    else
+      total += m.coeff * p;
   }
   return total;
 }

@@ -119,6 +119,8 @@ std::pair<std::vector<Fr>, std::vector<Fr>> outer_tables(const WitnessColumns& c
 
 SpartanOuterKernel::SpartanOuterKernel(const WitnessColumns& columns, std::vector<Fr> tau)
     : cols_(columns), tau_(std::move(tau)) {
+  static_assert(kStreamedRowRounds <= kRowBits &&
+                (kNumRowsPadded >> kStreamedRowRounds) == kTabledRowSlots);
   if (cols_.size() == 0 || tau_.size() != kRowBits + log2_exact(cols_.length()))
     throw std::invalid_argument("SpartanOuterKernel: |tau| != row bits + log T");
   const std::span<const Fr> t(tau_);
@@ -130,10 +132,13 @@ void SpartanOuterKernel::bind(const Fr& r) {
   const Fr& tj = tau_[round_];
   eq_bound_ *= (tj * r).dbl() + Fr::one() - tj - r;
   if (round_ < kRowBits) {
-    row_challenges_.push_back(r);
     if (eq_row_.size() > 1) sum_halves(eq_row_);
-    if (round_ + 1 == kRowBits) materialise();
+  }
+  if (round_ < kStreamedRowRounds) {
+    row_challenges_.push_back(r);
+    if (round_ + 1 == kStreamedRowRounds) materialise();
   } else {
+    // The slot bits are the top bits of slot·T + t, the row bit bound next the topmost.
     bind_top_in_place(az_, r);
     bind_top_in_place(bz_, r);
   }
@@ -141,24 +146,29 @@ void SpartanOuterKernel::bind(const Fr& r) {
   if (round_ >= kRowBits && round_ < tau_.size()) sum_halves(eq_cyc_);
 }
 
-// Az(r_row, t) = Σ_k eq(r_row, k)·A_k(z(t)), likewise Bz: T entries each.
+// Az(r_row, s, t) = Σ_{k ≡ s} eq(r_row, k / S)·A_k(z(t)) over the S = kTabledRowSlots slots
+// s = k mod S, likewise Bz: S·T entries each, index s·T + t.
 void SpartanOuterKernel::materialise() {
   const std::vector<Fr> w = EqPolynomial::evals(row_challenges_);
   const std::size_t T = cols_.length();
+  constexpr std::size_t S = kTabledRowSlots;
   const Rows& r = rows();
-  az_.assign(T, Fr::zero());
-  bz_.assign(T, Fr::zero());
+  az_.assign(S * T, Fr::zero());
+  bz_.assign(S * T, Fr::zero());
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 512),
                     [&](const tbb::blocked_range<std::size_t>& rg) {
                       for_cycles(cols_, rg.begin(), rg.end(), [&](std::size_t t, const auto& get) {
-                        Fr a = Fr::zero(), b = Fr::zero();
+                        std::array<Fr, S> a{}, b{};
                         for (std::size_t k = 0; k < r.a.size(); ++k) {
                           const Fr va = r.a[k].eval(get), vb = r.b[k].eval(get);
-                          if (!va.is_zero()) a += va == Fr::one() ? w[k] : w[k] * va;
-                          if (!vb.is_zero()) b += w[k] * vb;
+                          const Fr& wk = w[k / S];
+                          if (!va.is_zero()) a[k % S] += va == Fr::one() ? wk : wk * va;
+                          if (!vb.is_zero()) b[k % S] += wk * vb;
                         }
-                        az_[t] = a;
-                        bz_[t] = b;
+                        for (std::size_t s = 0; s < S; ++s) {
+                          az_[s * T + t] = a[s];
+                          bz_[s * T + t] = b[s];
+                        }
                       });
                     });
 }
@@ -183,7 +193,7 @@ std::vector<Fr> SpartanOuterKernel::prove_round(const std::optional<Fr>& bind_r,
   if (bind_r) bind(*bind_r);
   const std::size_t T = cols_.length();
   Acc q{};
-  if (round_ < kRowBits) {
+  if (round_ < kStreamedRowRounds) {
     // Streaming row round j: fold each cycle's rows with eq(r_<j), then pair on row bit j.
     const std::size_t j = round_;
     const std::vector<Fr> w = EqPolynomial::evals(row_challenges_);  // 2^j weights
@@ -235,6 +245,35 @@ std::vector<Fr> SpartanOuterKernel::prove_round(const std::optional<Fr>& bind_r,
           return acc;
         },
         add);
+  } else if (round_ < kRowBits) {
+    // Tabled row round: pair slot k with slot k + half, weighted by eq_row[k]·eq_cyc[t].
+    const std::size_t half = az_.size() / (2 * T);
+    for (std::size_t k = 0; k < half; ++k) {
+      const Fr* a0s = az_.data() + k * T;
+      const Fr* a1s = az_.data() + (k + half) * T;
+      const Fr* b0s = bz_.data() + k * T;
+      const Fr* b1s = bz_.data() + (k + half) * T;
+      const Acc qk = tbb::parallel_reduce(
+          tbb::blocked_range<std::size_t>(0, T, 2048), Acc{},
+          [&](const tbb::blocked_range<std::size_t>& rg, Acc acc) {
+            for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
+              const Fr &a0 = a0s[t], &a1 = a1s[t];
+              if (a0.is_zero() && a1.is_zero()) continue;
+              const Fr &b0 = b0s[t], &b1 = b1s[t];
+              Acc at{};
+              if (!a0.is_zero() && !b0.is_zero()) at[0] = a0 * b0;
+              if (!a1.is_zero() && !b1.is_zero()) at[1] = a1 * b1;
+              const Fr db = b1.dbl() - b0;
+              if (!db.is_zero()) at[2] = (a1.dbl() - a0) * db;
+              const Fr& ec = eq_cyc_[t];
+              for (int x = 0; x < 3; ++x)
+                if (!at[x].is_zero()) acc[x] += ec * at[x];
+            }
+            return acc;
+          },
+          add);
+      for (int x = 0; x < 3; ++x) q[x] += eq_row_[k] * qk[x];
+    }
   } else {
     const std::size_t half = az_.size() / 2;
     q = tbb::parallel_reduce(

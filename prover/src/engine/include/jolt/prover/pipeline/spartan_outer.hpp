@@ -6,9 +6,12 @@
 //   auto [az, bz] = r1cs::outer_tables(columns);   // the 32·T tables (naive oracle only)
 //
 // Optimisations over NaiveKernel (its test oracle; round polynomials are identical):
-//  * the 32·T tables Az, Bz are never built: the kRowBits row rounds stream over the cycles,
-//    evaluating each constraint row from the columns and folding it with the row challenges;
-//    only after the last row round are the T-sized tables Az(r_row, t), Bz(r_row, t) built;
+//  * the 64·T tables Az, Bz are never built: the first kStreamedRowRounds row rounds stream
+//    over the cycles, evaluating each constraint row from the columns and folding it with the
+//    row challenges (terms of a zero guard skipped); then the tables Az(r_row, s, t),
+//    Bz(r_row, s, t) over the kTabledRowSlots row slots left are built in one more pass and
+//    the last row rounds and the cycle rounds bind them in place (each streamed pass reads every
+//    column, a tabled round only the tables: 2·kTabledRowSlots field elements per cycle);
 //  * eq(τ,·) is split: a 16-entry row table ⊗ a T-entry cycle table; the bound prefix is one
 //    scalar and the unbound suffix shrinks by summing halves (Dao–Thaler/Gruen), so no
 //    2^(5+log T) eq table exists and eq is never bound;
@@ -31,6 +34,8 @@ std::pair<std::vector<Fr>, std::vector<Fr>> outer_tables(const WitnessColumns& c
 
 class SpartanOuterKernel final : public SumcheckKernel {
  public:
+  static constexpr std::size_t kStreamedRowRounds = 4;
+  static constexpr std::size_t kTabledRowSlots = std::size_t{1} << (6 - kStreamedRowRounds);
   static constexpr KernelLabels kLabels = {"SpartanOuter::prepare", "SpartanOuter::prove_round",
                                            "SpartanOuter::finish_rounds"};
   SpartanOuterKernel(const WitnessColumns& columns, std::vector<Fr> tau);
@@ -58,7 +63,7 @@ class SpartanOuterKernel final : public SumcheckKernel {
   const WitnessColumns& cols_;
   std::vector<Fr> tau_;
   std::vector<Fr> row_challenges_;  // r_0.. while in the row rounds
-  std::vector<Fr> az_, bz_;         // T-sized after the row rounds
+  std::vector<Fr> az_, bz_;         // slots·T, index slot·T + t, once the rows are tabled
   std::vector<Fr> eq_row_;          // eq(τ[j+1..kRowBits), ·) during row rounds
   std::vector<Fr> eq_cyc_;          // eq(τ[max(j+1,kRowBits)..], ·)
   Fr eq_bound_ = Fr::one();         // Π_{i<j} eq(τ_i, r_i)

@@ -718,6 +718,16 @@ Committed Basefold::commit(const PolynomialBatch& polys) const {
     }
     JOLT_SPAN("basefold::hash_leaves", jolt::arg("polys", gk));
     const Fr* cw = buf.data();
+    if (gk == 1) {
+      // One codeword per step: the values at l and l + half are two contiguous runs.
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half, 256),
+                        [&](const tbb::blocked_range<std::size_t>& rg) {
+                          Digest* d = leaf.data() + rg.begin();
+                          pcs::hash_leaf_pair_steps(g0 == 0 ? nullptr : d, cw + rg.begin(),
+                                                    cw + half + rg.begin(), d, rg.size());
+                        });
+      continue;
+    }
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half, 256),
                       [&](const tbb::blocked_range<std::size_t>& rg) {
                         std::vector<Fr> vals(2 * gk);

@@ -1,10 +1,13 @@
 // BLAKE2b-256 digests (libsodium) and the leaf/node domain separation.
 #include <sodium.h>
 
+#include <atomic>
 #include <cstring>
 #include <stdexcept>
 
 #include <jolt/prover/pcs/hash.hpp>
+
+#include "hash_lanes.hpp"
 
 namespace jolt::prover::pcs {
 namespace {
@@ -75,6 +78,49 @@ std::string to_hex(const Digest& d) {
 void write_fr_canonical(const Fr& v, std::uint8_t* out) {
   auto b = v.to_bytes();
   std::memcpy(out, b.data(), b.size());
+}
+
+}  // namespace jolt::prover::pcs
+
+namespace jolt::prover::pcs {
+namespace {
+
+std::atomic<bool> g_hash_lanes{lanes::available()};
+
+}  // namespace
+
+bool hash_lanes_enabled() {
+  return g_hash_lanes.load(std::memory_order_relaxed);
+}
+void set_hash_lanes_enabled(bool on) {
+  g_hash_lanes.store(on && lanes::available(), std::memory_order_relaxed);
+}
+
+void hash_leaf_pair_steps(const Digest* prev, const Fr* lo, const Fr* hi, Digest* out,
+                          std::size_t n) {
+  std::size_t i = 0;
+  if (hash_lanes_enabled()) {
+    // The step's bytes, as hash_leaf_step writes them: tag, the previous digest (chained steps),
+    // then each value's four Montgomery limbs little-endian — x86's byte order in memory.
+    const std::size_t off = prev == nullptr ? 1 : 33;
+    const std::uint64_t length = off + 64;
+    alignas(64) std::uint64_t blocks[8 * 16] = {};
+    auto* bytes = reinterpret_cast<std::uint8_t*>(blocks);
+    for (int e = 0; e < 8; ++e) bytes[128 * e] = prev == nullptr ? 0x00 : 0x02;
+    for (; i + 8 <= n; i += 8) {
+      for (std::size_t e = 0; e < 8; ++e) {
+        std::uint8_t* b = bytes + 128 * e;
+        if (prev != nullptr) std::memcpy(b + 1, prev[i + e].data(), 32);
+        std::memcpy(b + off, lo[i + e].mont_limbs(), 32);
+        std::memcpy(b + off + 32, hi[i + e].mont_limbs(), 32);
+      }
+      lanes::blake2b_256_x8(blocks, length, out + i);
+    }
+  }
+  for (; i < n; ++i) {
+    const Fr vals[2] = {lo[i], hi[i]};
+    out[i] = hash_leaf_step(prev == nullptr ? nullptr : &prev[i], vals);
+  }
 }
 
 }  // namespace jolt::prover::pcs

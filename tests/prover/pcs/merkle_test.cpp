@@ -4,6 +4,7 @@
 
 #include <jolt/prover/pcs/hash.hpp>
 #include <jolt/prover/pcs/merkle_tree.hpp>
+#include <string>
 
 #include "test_util.hpp"
 
@@ -69,4 +70,44 @@ TEST_CASE("Merkle paths verify for every leaf and reject tampering") {
 TEST_CASE("Merkle tree rejects a non-power-of-two leaf count") {
   std::vector<Digest> leaves(3);
   CHECK_THROWS_AS(MerkleTree::from_leaves(leaves), std::invalid_argument);
+}
+
+// hash_leaf_pair_steps (eight BLAKE2b compressions at a time on AVX-512 lanes where the CPU has
+// them) must give hash_leaf_step's digest at every position: unchained and chained, batches that
+// are and are not multiples of eight, in place, with the lanes on and off.
+TEST_CASE("batched leaf steps equal hash_leaf_step, with the lanes on and off") {
+  std::mt19937_64 rng(29);
+  const bool lanes = hash_lanes_enabled();
+  const std::string lanes_note =
+      std::string("AVX-512 hash lanes on this CPU: ") + (lanes ? "yes" : "no");
+  MESSAGE(lanes_note);
+  for (const bool on : {true, false}) {
+    set_hash_lanes_enabled(on);
+    CHECK(hash_lanes_enabled() == (on && lanes));
+    for (const std::size_t n : {0u, 1u, 7u, 8u, 9u, 16u, 31u, 64u}) {
+      CAPTURE(on);
+      CAPTURE(n);
+      std::vector<Fr> lo(n), hi(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        lo[i] = i % 5 == 0 ? -Fr::one() : pcs_test::random_fr(rng);
+        hi[i] = i % 7 == 0 ? Fr::zero() : pcs_test::random_fr(rng);
+      }
+      std::vector<Digest> first(n), want_first(n);
+      hash_leaf_pair_steps(nullptr, lo.data(), hi.data(), first.data(), n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const Fr v[2] = {lo[i], hi[i]};
+        want_first[i] = hash_leaf_step(nullptr, v);
+      }
+      CHECK(first == want_first);
+      // Chained, in place: out is prev.
+      std::vector<Digest> chained = first, want(n);
+      hash_leaf_pair_steps(chained.data(), hi.data(), lo.data(), chained.data(), n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const Fr v[2] = {hi[i], lo[i]};
+        want[i] = hash_leaf_step(&first[i], v);
+      }
+      CHECK(chained == want);
+    }
+  }
+  set_hash_lanes_enabled(true);
 }

@@ -15,6 +15,7 @@
 // thread-safe (libsodium is initialised once, thread-safely, on first use).
 #pragma once
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -34,6 +35,17 @@ Digest hash_leaf(std::span<const Fr> values);
 Digest hash_leaf_step(const Digest* prev, std::span<const Fr> values);
 Digest hash_node(const Digest& left, const Digest& right);
 std::string to_hex(const Digest& d);
+
+// hash_leaf_step over the two values lo[i], hi[i] for n positions at once:
+// out[i] = hash_leaf_step(prev ? &prev[i] : nullptr, {lo[i], hi[i]}); out may be prev. Each step
+// is one BLAKE2b block, so where the CPU has AVX-512 F eight positions share one compression
+// (a 64-bit lane each); the rest, and CPUs without it, go through hash_leaf_step.
+void hash_leaf_pair_steps(const Digest* prev, const Fr* lo, const Fr* hi, Digest* out,
+                          std::size_t n);
+// Whether hash_leaf_pair_steps uses the AVX-512 lanes; the switch is for tests and benchmarks
+// that compare both paths (not thread-safe against a running call).
+bool hash_lanes_enabled();
+void set_hash_lanes_enabled(bool on);
 
 // Writes v's 32-byte canonical little-endian encoding (as Fr::to_bytes) to out.
 void write_fr_canonical(const Fr& v, std::uint8_t* out);

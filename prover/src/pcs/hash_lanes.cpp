@@ -1,0 +1,101 @@
+#include "hash_lanes.hpp"
+
+// GCC 12's AVX-512 rotate and gather intrinsics start from an undefined vector, which its
+// -W(maybe-)uninitialized reports as a use of an uninitialised value.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+#include <immintrin.h>
+
+#include <cstring>
+#include <stdexcept>
+
+namespace jolt::prover::pcs::lanes {
+namespace {
+
+#define JOLT_HASH_LANES_FN __attribute__((target("avx512f")))
+#define JOLT_HASH_LANES_INLINE __attribute__((target("avx512f"), always_inline)) inline
+
+constexpr std::uint64_t kIV[8] = {
+    0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL, 0xa54ff53a5f1d36f1ULL,
+    0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL, 0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL};
+// The message schedule of BLAKE2b's twelve rounds (rounds 10 and 11 repeat 0 and 1).
+constexpr std::uint8_t kSigma[12][16] = {{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+                                         {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3},
+                                         {11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4},
+                                         {7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8},
+                                         {9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13},
+                                         {2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9},
+                                         {12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11},
+                                         {13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10},
+                                         {6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5},
+                                         {10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0},
+                                         {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+                                         {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3}};
+
+JOLT_HASH_LANES_INLINE void mix(__m512i& a, __m512i& b, __m512i& c, __m512i& d, __m512i x,
+                                __m512i y) {
+  a = _mm512_add_epi64(_mm512_add_epi64(a, b), x);
+  d = _mm512_ror_epi64(_mm512_xor_si512(d, a), 32);
+  c = _mm512_add_epi64(c, d);
+  b = _mm512_ror_epi64(_mm512_xor_si512(b, c), 24);
+  a = _mm512_add_epi64(_mm512_add_epi64(a, b), y);
+  d = _mm512_ror_epi64(_mm512_xor_si512(d, a), 16);
+  c = _mm512_add_epi64(c, d);
+  b = _mm512_ror_epi64(_mm512_xor_si512(b, c), 63);
+}
+
+// BLAKE2b-256 (no key) of eight single-block messages of `length` ≤ 128 bytes: block e is
+// blocks[16·e .. 16·e + 16) as little-endian words, zero past length; digest e to out[e].
+JOLT_HASH_LANES_FN void blake2b_256_x8_impl(const std::uint64_t* blocks, std::uint64_t length,
+                                            Digest* out) {
+  const __m512i lane_words = _mm512_set_epi64(112, 96, 80, 64, 48, 32, 16, 0);
+  __m512i m[16];
+  for (int i = 0; i < 16; ++i)
+    m[i] = _mm512_i64gather_epi64(lane_words, reinterpret_cast<const long long*>(blocks + i), 8);
+  // Parameter block: digest length 32, no key, fanout 1, depth 1.
+  const std::uint64_t h0 = kIV[0] ^ 0x01010000ULL ^ 32ULL;
+  __m512i v[16];
+  v[0] = _mm512_set1_epi64(static_cast<long long>(h0));
+  for (int i = 1; i < 8; ++i) v[i] = _mm512_set1_epi64(static_cast<long long>(kIV[i]));
+  for (int i = 0; i < 8; ++i) v[8 + i] = _mm512_set1_epi64(static_cast<long long>(kIV[i]));
+  v[12] = _mm512_set1_epi64(static_cast<long long>(kIV[4] ^ length));  // t0 = length, t1 = 0
+  v[14] = _mm512_set1_epi64(static_cast<long long>(~kIV[6]));          // last block
+  for (const auto& s : kSigma) {
+    mix(v[0], v[4], v[8], v[12], m[s[0]], m[s[1]]);
+    mix(v[1], v[5], v[9], v[13], m[s[2]], m[s[3]]);
+    mix(v[2], v[6], v[10], v[14], m[s[4]], m[s[5]]);
+    mix(v[3], v[7], v[11], v[15], m[s[6]], m[s[7]]);
+    mix(v[0], v[5], v[10], v[15], m[s[8]], m[s[9]]);
+    mix(v[1], v[6], v[11], v[12], m[s[10]], m[s[11]]);
+    mix(v[2], v[7], v[8], v[13], m[s[12]], m[s[13]]);
+    mix(v[3], v[4], v[9], v[14], m[s[14]], m[s[15]]);
+  }
+  alignas(64) std::uint64_t h[4][8];
+  for (int i = 0; i < 4; ++i) {
+    const __m512i init = i == 0 ? _mm512_set1_epi64(static_cast<long long>(h0))
+                                : _mm512_set1_epi64(static_cast<long long>(kIV[i]));
+    _mm512_store_si512(h[i], _mm512_xor_si512(init, _mm512_xor_si512(v[i], v[i + 8])));
+  }
+  for (int e = 0; e < 8; ++e)
+    for (int i = 0; i < 4; ++i) std::memcpy(out[e].data() + 8 * i, &h[i][e], 8);
+}
+
+}  // namespace
+
+bool available() {
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") != 0;
+  }();
+  return has;
+}
+
+void blake2b_256_x8(const std::uint64_t* blocks, std::uint64_t length, Digest* out) {
+  if (!available()) throw std::logic_error("pcs::lanes::blake2b_256_x8 without AVX-512 F");
+  if (length > 128) throw std::invalid_argument("pcs::lanes::blake2b_256_x8: more than one block");
+  blake2b_256_x8_impl(blocks, length, out);
+}
+
+}  // namespace jolt::prover::pcs::lanes

@@ -1,0 +1,18 @@
+// BLAKE2b-256 of eight single-block messages at a time on AVX-512 F (a 64-bit lane per message),
+// for hash.cpp's hash_leaf_pair_steps; libsodium's crypto_generichash is the reference it is
+// tested against (tests/prover/pcs/merkle_test.cpp).
+#pragma once
+#include <cstdint>
+
+#include <jolt/prover/pcs/hash.hpp>
+
+namespace jolt::prover::pcs::lanes {
+
+// True when this CPU runs AVX-512 F (blake2b_256_x8 may be called).
+bool available();
+// BLAKE2b-256 (no key) of eight messages of `length` ≤ 128 bytes, one block each: message e is
+// blocks[16·e .. 16·e + 16) as little-endian 64-bit words, zero past length; its digest goes to
+// out[e].
+void blake2b_256_x8(const std::uint64_t* blocks, std::uint64_t length, Digest* out);
+
+}  // namespace jolt::prover::pcs::lanes

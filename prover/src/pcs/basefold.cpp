@@ -746,8 +746,8 @@ Committed Basefold::commit(const PolynomialBatch& polys) const {
   std::vector<Digest> level1(half / 2);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half / 2, 4096),
                     [&](const tbb::blocked_range<std::size_t>& rg) {
-                      for (std::size_t i = rg.begin(); i < rg.end(); ++i)
-                        level1[i] = pcs::hash_node(leaf[2 * i], leaf[2 * i + 1]);
+                      pcs::hash_node_pairs(leaf.data() + 2 * rg.begin(), level1.data() + rg.begin(),
+                                           rg.size());
                     });
   std::vector<Digest>().swap(leaf);
   data->tree = pcs::MerkleTree::from_leaves(level1);

@@ -96,6 +96,24 @@ void set_hash_lanes_enabled(bool on) {
   g_hash_lanes.store(on && lanes::available(), std::memory_order_relaxed);
 }
 
+static_assert(sizeof(Digest) == 32, "children[2i], children[2i + 1] are 64 contiguous bytes");
+
+void hash_node_pairs(const Digest* children, Digest* out, std::size_t n) {
+  std::size_t i = 0;
+  if (hash_lanes_enabled()) {
+    // hash_node's bytes: 0x01, left, right (65 bytes, one block).
+    alignas(64) std::uint64_t blocks[8 * 16] = {};
+    auto* bytes = reinterpret_cast<std::uint8_t*>(blocks);
+    for (int e = 0; e < 8; ++e) bytes[128 * e] = 0x01;
+    for (; i + 8 <= n; i += 8) {
+      for (std::size_t e = 0; e < 8; ++e)
+        std::memcpy(bytes + 128 * e + 1, children[2 * (i + e)].data(), 64);
+      lanes::blake2b_256_x8(blocks, 65, out + i);
+    }
+  }
+  for (; i < n; ++i) out[i] = hash_node(children[2 * i], children[2 * i + 1]);
+}
+
 void hash_leaf_pair_steps(const Digest* prev, const Fr* lo, const Fr* hi, Digest* out,
                           std::size_t n) {
   std::size_t i = 0;

@@ -27,8 +27,8 @@ MerkleTree MerkleTree::build(std::size_t num_leaves,
     // Nodes [level, 2·level) from their children [2·level, 4·level).
     tbb::parallel_for(tbb::blocked_range<std::size_t>(level, 2 * level, 256),
                       [&](const tbb::blocked_range<std::size_t>& rg) {
-                        for (std::size_t k = rg.begin(); k < rg.end(); ++k)
-                          t.nodes_[k] = hash_node(t.nodes_[2 * k], t.nodes_[2 * k + 1]);
+                        hash_node_pairs(t.nodes_.data() + 2 * rg.begin(),
+                                        t.nodes_.data() + rg.begin(), rg.size());
                       });
   }
   return t;

@@ -111,3 +111,22 @@ TEST_CASE("batched leaf steps equal hash_leaf_step, with the lanes on and off") 
   }
   set_hash_lanes_enabled(true);
 }
+
+TEST_CASE("batched node hashes equal hash_node, with the lanes on and off") {
+  std::mt19937_64 rng(31);
+  for (const bool on : {true, false}) {
+    set_hash_lanes_enabled(on);
+    for (const std::size_t n : {0u, 1u, 8u, 13u, 32u}) {
+      CAPTURE(on);
+      CAPTURE(n);
+      std::vector<Digest> children(2 * n);
+      for (auto& d : children)
+        for (auto& b : d) b = static_cast<std::uint8_t>(rng());
+      std::vector<Digest> got(n), want(n);
+      hash_node_pairs(children.data(), got.data(), n);
+      for (std::size_t i = 0; i < n; ++i) want[i] = hash_node(children[2 * i], children[2 * i + 1]);
+      CHECK(got == want);
+    }
+  }
+  set_hash_lanes_enabled(true);
+}

@@ -42,8 +42,11 @@ std::string to_hex(const Digest& d);
 // (a 64-bit lane each); the rest, and CPUs without it, go through hash_leaf_step.
 void hash_leaf_pair_steps(const Digest* prev, const Fr* lo, const Fr* hi, Digest* out,
                           std::size_t n);
-// Whether hash_leaf_pair_steps uses the AVX-512 lanes; the switch is for tests and benchmarks
-// that compare both paths (not thread-safe against a running call).
+// hash_node of consecutive children for n parents at once: out[i] = hash_node(children[2i],
+// children[2i + 1]), eight per compression on the same lanes; out must not overlap children.
+void hash_node_pairs(const Digest* children, Digest* out, std::size_t n);
+// Whether hash_leaf_pair_steps and hash_node_pairs use the AVX-512 lanes; the switch is for tests
+// and benchmarks that compare both paths (not thread-safe against a running call).
 bool hash_lanes_enabled();
 void set_hash_lanes_enabled(bool on);
 

@@ -80,13 +80,10 @@ void write_fr_canonical(const Fr& v, std::uint8_t* out) {
   std::memcpy(out, b.data(), b.size());
 }
 
-}  // namespace jolt::prover::pcs
+// ---- eight messages per compression on the AVX-512 lanes (hash_lanes.hpp) ----
 
-namespace jolt::prover::pcs {
 namespace {
-
 std::atomic<bool> g_hash_lanes{lanes::available()};
-
 }  // namespace
 
 bool hash_lanes_enabled() {

@@ -50,6 +50,13 @@ TEST_CASE("profile --pprof writes one decodable CPU profile per stage and one fo
   CHECK(r.output.find("pprof:   11 CPU profiles") != std::string::npos);
   const fs::path dir = pprof_dir(w);
   std::uint64_t stage_samples = 0;
+  // A stage shorter than a few sampling periods holds one or two samples, and those may come
+  // from a pool thread spinning between parallel loops rather than from prover code (stage 6a
+  // at this scale takes about a millisecond and holds one sample; its frame was TBB's in 1 run
+  // of 10). The prover's frames are required in every stage long enough to hold kAttributed
+  // samples, and at most two stages may be shorter than that.
+  constexpr std::uint64_t kAttributed = 5;
+  int short_stages = 0;
   for (std::string_view label : jolt::taxonomy::kEmittedStageSpans) {
     const fs::path file = dir / (std::string(label) + ".pb");
     INFO(file.string());
@@ -60,8 +67,12 @@ TEST_CASE("profile --pprof writes one decodable CPU profile per stage and one fo
     CHECK(d.period == 1000000);  // clamped to 1000 Hz
     stage_samples += d.sample_count;
     CHECK(d.sample_count > 0);
-    CHECK(has_prover_function(d));
+    if (d.sample_count >= kAttributed)
+      CHECK(has_prover_function(d));
+    else
+      ++short_stages;
   }
+  CHECK(short_stages <= 2);
   const auto whole = decode_profile((dir / "prove.pb").string());
   INFO(whole.text.substr(0, 1500));
   REQUIRE(whole.exit_code == 0);

@@ -97,6 +97,23 @@ Acc add(Acc x, const Acc& y) {
   return x;
 }
 
+// q's terms at X = 0, 1, 2 of one pair of rows (or slots, or cycles) bound on the next variable:
+// a0·b0, a1·b1 and (2a1 − a0)(2b1 − b0), products with a zero factor skipped.
+Acc pair_terms(const Fr& a0, const Fr& a1, const Fr& b0, const Fr& b1) {
+  Acc at{};
+  if (!a0.is_zero() && !b0.is_zero()) at[0] = a0 * b0;
+  if (!a1.is_zero() && !b1.is_zero()) at[1] = a1 * b1;
+  const Fr da = a1.dbl() - a0, db = b1.dbl() - b0;
+  if (!da.is_zero() && !db.is_zero()) at[2] = da * db;
+  return at;
+}
+
+// acc += w·at, skipping the zero terms.
+void add_weighted(Acc& acc, const Fr& w, const Acc& at) {
+  for (int x = 0; x < 3; ++x)
+    if (!at[x].is_zero()) acc[x] += w * at[x];
+}
+
 }  // namespace
 
 namespace r1cs {
@@ -231,16 +248,9 @@ std::vector<Fr> SpartanOuterKernel::prove_round(const std::optional<Fr>& bind_r,
             for (std::size_t k = 0; k < half; ++k) {
               const Fr a0 = fa[k], a1 = fa[k + half];
               if (a0.is_zero() && a1.is_zero()) continue;
-              const Fr b0 = fold_b(k), b1 = fold_b(k + half);
-              const Fr& e = eq_row_[k];
-              if (!a0.is_zero() && !b0.is_zero()) at[0] += e * (a0 * b0);
-              if (!a1.is_zero() && !b1.is_zero()) at[1] += e * (a1 * b1);
-              const Fr da = a1.dbl() - a0, db = b1.dbl() - b0;
-              if (!db.is_zero()) at[2] += e * (da * db);
+              add_weighted(at, eq_row_[k], pair_terms(a0, a1, fold_b(k), fold_b(k + half)));
             }
-            const Fr& ec = eq_cyc_[t];
-            for (int x = 0; x < 3; ++x)
-              if (!at[x].is_zero()) acc[x] += ec * at[x];
+            add_weighted(acc, eq_cyc_[t], at);
           });
           return acc;
         },
@@ -257,17 +267,8 @@ std::vector<Fr> SpartanOuterKernel::prove_round(const std::optional<Fr>& bind_r,
           tbb::blocked_range<std::size_t>(0, T, 2048), Acc{},
           [&](const tbb::blocked_range<std::size_t>& rg, Acc acc) {
             for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
-              const Fr &a0 = a0s[t], &a1 = a1s[t];
-              if (a0.is_zero() && a1.is_zero()) continue;
-              const Fr &b0 = b0s[t], &b1 = b1s[t];
-              Acc at{};
-              if (!a0.is_zero() && !b0.is_zero()) at[0] = a0 * b0;
-              if (!a1.is_zero() && !b1.is_zero()) at[1] = a1 * b1;
-              const Fr db = b1.dbl() - b0;
-              if (!db.is_zero()) at[2] = (a1.dbl() - a0) * db;
-              const Fr& ec = eq_cyc_[t];
-              for (int x = 0; x < 3; ++x)
-                if (!at[x].is_zero()) acc[x] += ec * at[x];
+              if (a0s[t].is_zero() && a1s[t].is_zero()) continue;
+              add_weighted(acc, eq_cyc_[t], pair_terms(a0s[t], a1s[t], b0s[t], b1s[t]));
             }
             return acc;
           },
@@ -280,11 +281,7 @@ std::vector<Fr> SpartanOuterKernel::prove_round(const std::optional<Fr>& bind_r,
         tbb::blocked_range<std::size_t>(0, half, 2048), Acc{},
         [&](const tbb::blocked_range<std::size_t>& rg, Acc acc) {
           for (std::size_t i = rg.begin(); i < rg.end(); ++i) {
-            const Fr a0 = az_[i], a1 = az_[i + half], b0 = bz_[i], b1 = bz_[i + half];
-            const Fr& e = eq_cyc_[i];
-            acc[0] += e * (a0 * b0);
-            acc[1] += e * (a1 * b1);
-            acc[2] += e * ((a1.dbl() - a0) * (b1.dbl() - b0));
+            add_weighted(acc, eq_cyc_[i], pair_terms(az_[i], az_[i + half], bz_[i], bz_[i + half]));
           }
           return acc;
         },

@@ -12,7 +12,7 @@
 //    Bz(r_row, s, t) over the kTabledRowSlots row slots left are built in one more pass and
 //    the last row rounds and the cycle rounds bind them in place (each streamed pass reads every
 //    column, a tabled round only the tables: 2·kTabledRowSlots field elements per cycle);
-//  * eq(τ,·) is split: a 16-entry row table ⊗ a T-entry cycle table; the bound prefix is one
+//  * eq(τ,·) is split: a 32-entry row table ⊗ a T-entry cycle table; the bound prefix is one
 //    scalar and the unbound suffix shrinks by summing halves (Dao–Thaler/Gruen), so no
 //    2^(5+log T) eq table exists and eq is never bound;
 //  * s(X) = eq_bound·eq(τ_j,X)·q(X), q of degree 2 from three points;

@@ -491,6 +491,13 @@ TEST_CASE("SIGINT, SIGTERM and kill -9 at a random point of a real run; the reru
       CHECK(out.find("interrupted") != std::string::npos);
     }
     const RunDirs dirs = run_dirs(w.runs());
+    // A signal that lands after the run has finished its folder (.incomplete removed, latest_
+    // moved) but before the process exits leaves one more finished run: kept, as it should be
+    // (seen once under ASan: kill -9 at 4.68 s of a 4.77 s run, after the "Run:" line).
+    if (!completed && dirs.complete.size() == finished + 1) {
+      CHECK(out.find("Run:") != std::string::npos);  // printed only once the folder is finished
+      ++finished;
+    }
     // Nothing that looks like a run is left behind: every unmarked folder is a finished run.
     CHECK(dirs.complete.size() == finished);
     if (sig != SIGKILL) CHECK(dirs.marked_incomplete.empty());

@@ -140,8 +140,26 @@ const char* opcode_name(Opcode op) {
       "slti",   "sltiu", "xori",  "ori",    "andi",  "slli", "srli", "srai", "add",   "sub",
       "sll",    "slt",   "sltu",  "xor",    "srl",   "sra",  "or",   "and",  "fence", "ecall",
       "ebreak", "mul",   "mulh",  "mulhsu", "mulhu", "div",  "divu", "rem",  "remu"};
+  // The virtual instructions (virtual_sequences.hpp), from Opcode::kVirtualAdvice on.
+  static constexpr const char* kVirtualNames[] = {
+      "virtual_advice",
+      "virtual_pow2",
+      "virtual_shift_right_bitmask",
+      "virtual_srl",
+      "virtual_sra",
+      "virtual_assert_valid_unsigned_remainder",
+      "virtual_assert_valid_div0",
+      "virtual_assert_mulu_no_overflow",
+      "virtual_assert_eq",
+      "virtual_assert_geu",
+  };
+  constexpr std::size_t kReal = sizeof(kNames) / sizeof(kNames[0]);
+  static_assert(kReal == static_cast<std::size_t>(Opcode::kVirtualAdvice));
+  static_assert(kReal + sizeof(kVirtualNames) / sizeof(kVirtualNames[0]) ==
+                static_cast<std::size_t>(Opcode::kCount));
   const auto i = static_cast<std::size_t>(op);
-  return i < sizeof(kNames) / sizeof(kNames[0]) ? kNames[i] : "?";
+  if (i < kReal) return kNames[i];
+  return i < static_cast<std::size_t>(Opcode::kCount) ? kVirtualNames[i - kReal] : "?";
 }
 
 }  // namespace jolt::prover

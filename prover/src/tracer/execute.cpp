@@ -395,7 +395,17 @@ void run(const Code& code, Memory& mem, std::uint32_t entry, const ExecOptions& 
       case Opcode::kRemu:
         rd_val = b == 0 ? a : a % b;
         break;
-      case Opcode::kCount:
+      case Opcode::kVirtualAdvice:
+      case Opcode::kVirtualPow2:
+      case Opcode::kVirtualShiftRightBitmask:
+      case Opcode::kVirtualSrl:
+      case Opcode::kVirtualSra:
+      case Opcode::kVirtualAssertValidUnsignedRemainder:
+      case Opcode::kVirtualAssertValidDiv0:
+      case Opcode::kVirtualAssertMulUNoOverflow:
+      case Opcode::kVirtualAssertEq:
+      case Opcode::kVirtualAssertGeu:
+      case Opcode::kCount:  // never decoded: virtual instructions occur only inside sequences
         throw fault("illegal instruction " + hex(d.word));
     }
     if (has_virtual_sequence(d.op)) [[unlikely]] {

@@ -25,7 +25,7 @@ tp::Execution run(const std::vector<u32>& prog, std::span<const std::uint8_t> in
 }
 
 // t0 = a, t1 = b, then `op` (writing t2); returns the op's TraceRow (the last row of its virtual
-// sequence, for SRA, MULH, MULHSU, DIV and REM).
+// sequence, for SLL, SRL, SRA, MULH, MULHSU, DIV, DIVU, REM and REMU).
 tp::TraceRow op_row(u32 op, u32 a, u32 b = 0) {
   std::vector<u32> p;
   li(p, kA, a);
@@ -376,6 +376,9 @@ TEST_CASE("decode names every opcode and rejects reserved encodings") {
   CHECK_FALSE(tp::decode(0x00000013u | (1u << 12) | (1u << 25), r));
   CHECK(std::string(tp::opcode_name(tp::Opcode::kNoop)) == "noop");
   CHECK(std::string(tp::opcode_name(tp::Opcode::kRemu)) == "remu");
+  CHECK(std::string(tp::opcode_name(tp::Opcode::kVirtualAdvice)) == "virtual_advice");
+  CHECK(std::string(tp::opcode_name(tp::Opcode::kVirtualAssertGeu)) == "virtual_assert_geu");
+  CHECK(std::string(tp::opcode_name(tp::Opcode::kCount)) == "?");
 }
 
 TEST_CASE("recording with a cycle hint gives the same rows as counting first") {

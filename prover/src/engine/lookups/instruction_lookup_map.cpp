@@ -18,16 +18,6 @@ std::uint64_t shift_mask(unsigned s) {
   return kWord - (std::uint64_t{1} << s);
 }
 
-std::vector<LookupStep> division(std::uint32_t dividend, std::uint32_t divisor, std::uint32_t q,
-                                 std::uint32_t r) {
-  return {
-      {LookupTable::MulUNoOverflow, std::uint64_t{q} * divisor, 1},
-      {LookupTable::ValidUnsignedRemainder, interleave(r, divisor), 1},
-      {LookupTable::ValidDiv0, interleave(divisor, q), 1},
-      {LookupTable::RangeCheck, std::uint64_t{q} * divisor + r, dividend},
-  };
-}
-
 }  // namespace
 
 std::vector<LookupStep> lookups_for(const TraceRow& row) {
@@ -43,18 +33,13 @@ std::vector<LookupStep> lookups_for(const TraceRow& row) {
   const auto sx = static_cast<std::int32_t>(x), sy = static_cast<std::int32_t>(y);
   switch (row.opcode) {
     case Opcode::kNoop:
-    case Opcode::kLb:
-    case Opcode::kLh:
-    case Opcode::kLw:
-    case Opcode::kLbu:
-    case Opcode::kLhu:
-    case Opcode::kSb:
-    case Opcode::kSh:
-    case Opcode::kSw:
     case Opcode::kFence:
     case Opcode::kEcall:
     case Opcode::kEbreak:
       return {};
+    case Opcode::kLw:
+    case Opcode::kSw:  // the accessed address x + imm, wrapping mod 2^32
+      return {{LookupTable::RangeCheck, std::uint64_t{x} + imm, row.mem_addr}};
     case Opcode::kLui:
       return {{LookupTable::RangeCheck, imm, rd}};
     case Opcode::kAuipc:
@@ -109,29 +94,46 @@ std::vector<LookupStep> lookups_for(const TraceRow& row) {
       return {{LookupTable::Or, pair_reg, rd}};
     case Opcode::kAnd:
       return {{LookupTable::And, pair_reg, rd}};
-    case Opcode::kSll: {
-      const std::uint64_t p = std::uint64_t{1} << (y & 31);
-      return {{LookupTable::Pow2, y, p}, {LookupTable::RangeCheck, std::uint64_t{x} * p, rd}};
-    }
-    case Opcode::kSrl:
-    case Opcode::kSra: {
-      const std::uint64_t m = shift_mask(y & 31);
-      return {{LookupTable::ShiftRightBitmask, y, m},
-              {row.opcode == Opcode::kSrl ? LookupTable::VirtualSRL : LookupTable::VirtualSRA,
-               interleave(x, static_cast<std::uint32_t>(m)), rd}};
-    }
     case Opcode::kMul:
       return {{LookupTable::RangeCheck, std::uint64_t{x} * y, rd}};
     case Opcode::kMulhu:
       return {{LookupTable::UpperWord, std::uint64_t{x} * y, rd}};
-    case Opcode::kDivu:
-      return division(x, y, rd, y == 0 ? x : x - rd * y);
-    case Opcode::kRemu:
-      return division(x, y, y == 0 ? 0xffffffffu : x / y, rd);
+    // Virtual instructions (rows of virtual sequences).
+    case Opcode::kVirtualAdvice:  // the advice, range-checked: the key is the value written
+      return {{LookupTable::RangeCheck, rd, rd}};
+    case Opcode::kVirtualPow2:
+      return {{LookupTable::Pow2, x, rd}};
+    case Opcode::kVirtualShiftRightBitmask:
+      return {{LookupTable::ShiftRightBitmask, x, rd}};
+    case Opcode::kVirtualSrl:
+      return {{LookupTable::VirtualSRL, pair_reg, rd}};
+    case Opcode::kVirtualSra:
+      return {{LookupTable::VirtualSRA, pair_reg, rd}};
+    case Opcode::kVirtualAssertValidUnsignedRemainder:
+      return {{LookupTable::ValidUnsignedRemainder, pair_reg, 1}};
+    case Opcode::kVirtualAssertValidDiv0:
+      return {{LookupTable::ValidDiv0, pair_reg, 1}};
+    case Opcode::kVirtualAssertMulUNoOverflow:
+      return {{LookupTable::MulUNoOverflow, std::uint64_t{x} * y, 1}};
+    case Opcode::kVirtualAssertEq:
+      return {{LookupTable::Equal, pair_reg, 1}};
+    case Opcode::kVirtualAssertGeu:
+      return {{LookupTable::GreaterEqualUnsigned, pair_reg, 1}};
+    case Opcode::kLb:
+    case Opcode::kLh:
+    case Opcode::kLbu:
+    case Opcode::kLhu:
+    case Opcode::kSb:
+    case Opcode::kSh:
+    case Opcode::kSll:
+    case Opcode::kSrl:
+    case Opcode::kSra:
     case Opcode::kMulh:
     case Opcode::kMulhsu:
     case Opcode::kDiv:
+    case Opcode::kDivu:
     case Opcode::kRem:
+    case Opcode::kRemu:
     case Opcode::kCount:
       break;
   }

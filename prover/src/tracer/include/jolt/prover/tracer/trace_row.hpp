@@ -56,6 +56,18 @@ enum class Opcode : std::uint8_t {
   kDivu,
   kRem,
   kRemu,
+  // Virtual instructions: they only occur inside virtual sequences (virtual_sequences.hpp), never
+  // decoded from an ELF; each row is proved by one instruction lookup (instruction_lookup_map.hpp).
+  kVirtualAdvice,                        // rd = tracer advice; imm 0: quotient, 1: remainder
+  kVirtualPow2,                          // rd = 2^(x[rs1] & 31)
+  kVirtualShiftRightBitmask,             // rd = 2^32 − 2^(x[rs1] & 31)
+  kVirtualSrl,                           // rd = the bits of x[rs1] where x[rs2] has ones, packed
+  kVirtualSra,                           // the same, sign-filled from x[rs1]'s bit 31
+  kVirtualAssertValidUnsignedRemainder,  // x[rs2] == 0 or x[rs1] < x[rs2] (r, d)
+  kVirtualAssertValidDiv0,               // x[rs1] != 0 or x[rs2] == 2^32 − 1 (d, q)
+  kVirtualAssertMulUNoOverflow,          // x[rs1]·x[rs2] < 2^32
+  kVirtualAssertEq,                      // x[rs1] == x[rs2]
+  kVirtualAssertGeu,                     // x[rs1] >= x[rs2], unsigned
   kCount
 };
 

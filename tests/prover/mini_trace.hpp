@@ -101,7 +101,7 @@ inline std::vector<TraceRow> run(const std::vector<Instr>& prog, std::size_t max
                       : (in.op == Opcode::kLh || in.op == Opcode::kLhu) ? 2
                                                                         : 1;
         r.mem_pre = r.mem_post = mem[r.mem_word_addr];
-        rdv = jolt::prover::r1cs::lookup_output(r), writes = true;
+        rdv = r.mem_pre, writes = true;  // LW (the sub-word loads run as sequences)
         break;
       }
       case Opcode::kSw:

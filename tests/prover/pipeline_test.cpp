@@ -29,8 +29,6 @@ std::size_t committed_position(std::uint32_t c) {
   return static_cast<std::size_t>(it - cols.begin());
 }
 
-constexpr std::uint32_t protocol_shift_table_size = 512;  // entries 0 .. 511
-
 std::size_t find_row(const std::vector<TraceRow>& rows, Opcode op, std::size_t skip = 0) {
   for (std::size_t t = 0; t < rows.size(); ++t)
     if (rows[t].opcode == op && skip-- == 0) return t;
@@ -95,16 +93,18 @@ TEST_CASE("the statement is bound: any change to it rejects") {
 }
 
 TEST_CASE("the proof format version is pinned") {
-  CHECK(kProofVersion == 9);
+  CHECK(kProofVersion == 10);
   auto tr = sample_trace(1);
   const auto proof = prove(tr.statement, tr.rows);
   REQUIRE(proof.size() > 8);
   CHECK(std::string(proof.begin(), proof.begin() + 4) == "JRPF");
-  CHECK(proof[4] == 9);
-  CHECK(r1cs::kNumColumns == 98);
-  // Committed: the 57 trace columns no bytecode entry fixes, then the entry index's bits.
-  CHECK(protocol::committed_trace_columns().size() == 57);
-  CHECK(protocol::num_committed_columns(5) == 62);
+  CHECK(proof[4] == 10);
+  CHECK(r1cs::kNumColumns == 74);
+  CHECK(r1cs::kNumBytecodeColumns == 45);
+  // Committed: the 26 trace columns no bytecode entry fixes and the instruction read-raf does
+  // not prove, the 64 key bits, then the entry index's bits.
+  CHECK(protocol::committed_trace_columns().size() == 26);
+  CHECK(protocol::num_committed_columns(5) == 26 + 64 + 5);
   CHECK(proof[5] == 0);
   auto bad = proof;
   bad[4] = 1;
@@ -267,10 +267,11 @@ TEST_CASE("a fetched instruction that is not the program's is rejected") {
           "bytecode.address.sumcheck.round_sum");
   }
   SUBCASE("a flag") {
-    // LoadWord set on a padding row: LookupOutput = RamReadValue = 0 there, so R1CS holds.
+    // WriteRamReadToRD set on a padding row: RdWriteValue = RamReadValue = 0 there, so R1CS
+    // holds.
     auto cols = r1cs::extract_columns(tr.rows);
     const std::size_t t = tr.rows.size() - 1;
-    cols[r1cs::kLoadWord][t] = Fr::one();
+    cols[r1cs::kWriteRamReadToRD][t] = Fr::one();
     CHECK(r1cs::failing_constraints(cols, t).empty());
     CHECK(check_of(verify(tr.statement, prove_columns(tr.statement, cols, forging()))) ==
           "bytecode.address.sumcheck.round_sum");
@@ -278,7 +279,7 @@ TEST_CASE("a fetched instruction that is not the program's is rejected") {
   SUBCASE("a non-boolean flag") {
     auto cols = r1cs::extract_columns(tr.rows);
     const std::size_t t = tr.rows.size() - 1;
-    cols[r1cs::kStoreWord][t] = Fr::from_u64(2);  // StoreWord·(RamWrite − Rs2) = 2·0
+    cols[r1cs::kWriteRamReadToRD][t] = Fr::from_u64(2);  // 2·(RdWrite − RamRead) = 2·0
     CHECK(r1cs::failing_constraints(cols, t).empty());
     CHECK(check_of(verify(tr.statement, prove_columns(tr.statement, cols, forging()))) ==
           "bytecode.address.sumcheck.round_sum");
@@ -468,9 +469,9 @@ TEST_CASE("register values that are not the last value written are rejected") {
 
 TEST_CASE("a jump to another target than JAL's is rejected") {
   // `jal x9, 8` at pc 56 jumps to 64; the witness runs `addi x0, x0, 0` at 60 first, with the
-  // JAL's lookup output (its target) set to 60 so JumpTarget holds: registers, bytecode and
-  // shift stay consistent; only OutputIsLowWord (the target is the low word of PC + Imm)
-  // objects.
+  // JAL's lookup output (its target) set to 60 so JumpTarget holds: registers, bytecode, shift
+  // and every uniform row stay consistent; only the instruction read-raf (the output is
+  // RangeCheck(PC + Imm)) objects.
   auto tr = sample_trace(5);
   std::vector<TraceRow> rows(tr.rows.begin(), tr.rows.begin() + tr.statement.trace_length);
   const std::size_t t = find_row(rows, Opcode::kJal);
@@ -486,9 +487,10 @@ TEST_CASE("a jump to another target than JAL's is rejected") {
   auto cols = r1cs::extract_columns(rows);
   cols[r1cs::kLookupOutput][t] = Fr::from_u64(60);
   r1cs::fill_alu_columns(cols, t);
-  CHECK(r1cs::failing_constraints(cols, t) == std::vector<std::string_view>{"OutputIsLowWord"});
+  CHECK(r1cs::failing_constraints(cols, t).empty());
   CHECK_THROWS_AS(prove_columns(st, cols), std::logic_error);
-  CHECK(check_of(verify(st, prove_columns(st, cols, forging()))) == "stage1.sumcheck.round_sum");
+  CHECK(check_of(verify(st, prove_columns(st, cols, forging()))) ==
+        "lookups.read_raf.sumcheck.round_sum");
 }
 
 TEST_CASE("malformed inputs are refused by prove") {
@@ -560,7 +562,7 @@ TEST_CASE("every claim in the proof is checked: targeted edits are rejected") {
     p.bytecode.ra.round_polys[1].coeffs[0] += Fr::one();
     CHECK(rejected_at(p) == "bytecode.ra.sumcheck.round_sum");
     p = honest;
-    p.stage7_openings[committed_position(r1cs::kRightLookupOperand)] += Fr::one();
+    p.stage7_openings[committed_position(r1cs::kRs1Value)] += Fr::one();
     CHECK(rejected_at(p) == "stage7.final_claim");
     p = honest;
     p.stage4_openings[0] += Fr::one();  // Rs1Index at r4
@@ -569,33 +571,20 @@ TEST_CASE("every claim in the proof is checked: targeted edits are rejected") {
     p.stage5_openings[3] += Fr::one();  // RangeCount0 at r5
     CHECK(rejected_at(p) == "stage5.leaf");
     p = honest;
-    p.byte_openings[0] += Fr::one();  // WordX0 at r6b
-    CHECK(rejected_at(p) == "stage5.byte_leaf");
+    p.instruction_lookups.read_raf_outputs[4] += Fr::one();  // the RangeCheck flag at r5
+    CHECK(rejected_at(p) == "lookups.read_raf.final");
     p = honest;
-    p.byte_layers[2].claims[1] += Fr::one();
-    CHECK(rejected_at(p) == "stage5.byte.fraction_layer");
+    p.instruction_lookups.read_raf.round_polys[3].coeffs[1] += Fr::one();
+    CHECK(rejected_at(p) == "lookups.read_raf.sumcheck.round_sum");
     p = honest;
-    p.byte_lookup_counts[0] += 1;  // absorbed: the layers' challenges move
-    CHECK(rejected_at(p).starts_with("stage5.byte"));
+    p.instruction_lookups.key_bit_claims[63] += Fr::one();  // the key's LSB at r6b
+    CHECK(rejected_at(p) == "lookups.key_bits.final");
     p = honest;
-    REQUIRE(p.byte_lookup_entries.size() >= 2);
-    std::swap(p.byte_lookup_counts[0], p.byte_lookup_counts[1]);
-    CHECK(rejected_at(p).starts_with("stage5.byte"));
+    p.instruction_lookups.key_bits.round_polys[0].coeffs[0] += Fr::one();
+    CHECK(rejected_at(p) == "lookups.key_bits.sumcheck.round_sum");
     p = honest;
-    p.byte_lookup_counts[0] = 0;  // not encodable: count − 1 wraps beyond 32 bits
-    CHECK(rejected_at(p) == "decode.varint");
-    p = honest;
-    std::swap(p.byte_lookup_entries[0], p.byte_lookup_entries[1]);  // the delta wraps too
-    CHECK(rejected_at(p) == "decode.varint");
-    p = honest;
-    p.byte_lookup_entries.back() = 1u << 16;
-    CHECK(rejected_at(p) == "stage5.byte_multiplicities");
-    p = honest;
-    p.shift_openings[1] += Fr::one();  // ShiftPower at the shift tree's point
-    CHECK(rejected_at(p) == "stage5.shift_leaf");
-    p = honest;
-    p.shift_lookup_entries.back() = protocol_shift_table_size;
-    CHECK(rejected_at(p) == "proof.shape");
+    p.instruction_lookups.key_bit_claims.pop_back();
+    CHECK(rejected_at(p) == "lookups.shape");
     p = honest;
     p.stage1.round_polys[0].coeffs[0] += Fr::one();
     CHECK(rejected_at(p) == "stage1.sumcheck.round_sum");
@@ -606,7 +595,7 @@ TEST_CASE("every claim in the proof is checked: targeted edits are rejected") {
     p.stage1_openings[c] += Fr::one();
     CHECK(rejects(p));
   }
-  // Every committed column (the trace columns no bytecode entry fixes, then the index bits).
+  // Every committed column (the committed trace columns, the key bits, the index bits).
   for (std::size_t i = 0; i < honest.stage7_openings.size(); ++i) {
     INFO("committed column " << i);
     Proof p = honest;
@@ -628,9 +617,14 @@ TEST_CASE("every claim in the proof is checked: targeted edits are rejected") {
     p.bytecode.index_bits[i] += Fr::one();
     CHECK(rejects(p));
   }
-  for (std::size_t i = 0; i < honest.byte_openings.size(); ++i) {
+  for (std::size_t i = 0; i < honest.instruction_lookups.read_raf_outputs.size(); ++i) {
     Proof p = honest;
-    p.byte_openings[i] += Fr::one();
+    p.instruction_lookups.read_raf_outputs[i] += Fr::one();
+    CHECK(rejects(p));
+  }
+  for (std::size_t i = 0; i < honest.instruction_lookups.key_bit_claims.size(); ++i) {
+    Proof p = honest;
+    p.instruction_lookups.key_bit_claims[i] += Fr::one();
     CHECK(rejects(p));
   }
   for (std::size_t i = 0; i < honest.stage2_openings.size(); ++i) {

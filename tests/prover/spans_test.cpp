@@ -39,7 +39,9 @@ TEST_CASE("prove() emits the taxonomy's always-present spans") {
     }
   }
   // Version 2: stage 6a/6b became the bytecode read-raf (BytecodeFractionLayer removed).
-  CHECK(jolt::taxonomy::kTaxonomyVersion == 2);
+  // Version 3: the instruction read-raf (stage 5) and its RA virtualization (stage 6b) replace
+  // the byte and shift lookups (ByteLookupFractionLayer, ShiftLookupFractionLayer removed).
+  CHECK(jolt::taxonomy::kTaxonomyVersion == 3);
   for (auto label : jolt::taxonomy::kAlwaysPresentSpans) {
     INFO(label);
     CHECK(begins[std::string(label)] > 0);
@@ -55,23 +57,24 @@ TEST_CASE("prove() emits the taxonomy's always-present spans") {
     CHECK(begins[std::string(rel) + "::finish_rounds"] == 1);
   }
   const int log_t = 8;
-  // trees over 8T, 8T, 8T and T leaves
-  const int layers[] = {log_t + 2, log_t + 2, log_t + 2, log_t - 1};
+  // trees over 8T leaves
+  const int layers[] = {log_t + 2, log_t + 2};
   for (std::size_t i = 0; i < jolt::taxonomy::kLayeredRelations.size(); ++i) {
     const std::string rel(jolt::taxonomy::kLayeredRelations[i]);
     CHECK(begins[rel + "::prepare"] == layers[i]);
     CHECK(begins[rel + "::finish_rounds"] == layers[i]);
   }
-  // Round granularity: exactly one sumcheck_round per round: stages 1, 2, 3, 6a (m address
-  // rounds for the sample program's table), 6b, 7 and every fraction-tree layer (layer j of a
-  // tree has j rounds, j = 1 .. depth − 1).
+  // Round granularity: exactly one sumcheck_round per round: stages 1, 2, 3, the instruction
+  // read-raf (64 address rounds, then the cycle rounds), 6a (m address rounds for the sample
+  // program's table), 6b (the bytecode's RA rounds, then the key bits'), 7 and every
+  // fraction-tree layer (layer j of a tree has j rounds, j = 1 .. depth − 1).
   auto tree_rounds = [](int depth) { return (depth - 1) * depth / 2; };
   const auto index_bits = static_cast<int>(
       jolt::prover::lookups::bytecode_index_bits(bytecode_table(tr.statement.program).size()));
   CHECK(index_bits == 6);  // the sample program's table: 33 to 64 entries
-  CHECK(begins["prove_batch"] == 6 + layers[0] + layers[1] + layers[2] + layers[3]);
-  CHECK(begins["sumcheck_round"] == (6 + log_t) + log_t + log_t + index_bits + log_t + log_t +
-                                        tree_rounds(log_t) + 3 * tree_rounds(log_t + 3));
+  CHECK(begins["prove_batch"] == 8 + layers[0] + layers[1]);
+  CHECK(begins["sumcheck_round"] == (6 + log_t) + log_t + log_t + (64 + log_t) + index_bits +
+                                        log_t + log_t + log_t + 2 * tree_rounds(log_t + 3));
   // Stage1Batch_prepared, Stage2Batch_prepared, Stage3_prepared, Stage4_prepared,
   // Stage5_prepared, Stage6a_prepared, Stage6b_prepared, Stage7Batch_prepared
   CHECK(p.heap.size() == 8);

@@ -121,11 +121,11 @@ TEST_CASE("the extracted witness equals the dense columns, in a fraction of thei
   const auto dense = r1cs::extract_columns(tr.rows);
   REQUIRE(w.size() == r1cs::kNumColumns);
   CHECK(w.to_dense() == dense);
-  // Flags and bytes are u8, words u32; only columns holding a field element (an inverse, a
-  // signed difference) are stored as Fr.
+  // Flags are u8, words u32; only columns holding a field element (a negative branch offset in
+  // Imm) are stored as Fr.
   CHECK(w[r1cs::kIsNoop].width() == ColumnWidth::k8);
-  CHECK(w[r1cs::kWordX0].width() == ColumnWidth::k8);
-  CHECK(w[r1cs::kDiffInverse].width() == ColumnWidth::kField);
+  CHECK(w[r1cs::kTableRangeCheck].width() == ColumnWidth::k8);
+  CHECK(w[r1cs::kImm].width() == ColumnWidth::kField);
   CHECK(w[r1cs::kRs1Value].width() <= ColumnWidth::k32);
   const std::size_t dense_bytes = r1cs::kNumColumns * tr.rows.size() * sizeof(Fr);
   INFO("compact " << w.bytes() << " B, dense " << dense_bytes << " B");

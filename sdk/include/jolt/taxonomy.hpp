@@ -18,7 +18,7 @@
 
 namespace jolt::taxonomy {
 
-inline constexpr std::uint32_t kTaxonomyVersion = 2;
+inline constexpr std::uint32_t kTaxonomyVersion = 3;
 
 inline constexpr std::string_view kRootSpan = "jolt_prover::prove";  // arg trace_length
 
@@ -52,12 +52,13 @@ inline constexpr std::array<std::string_view, 25> kAlwaysPresentSpans = {
     "prove_stage4",                      //
     "Stage4::prove",                     // stage-4 driver (register read/write checking)
     "prove_stage5",                      //
-    "Stage5::prove",                     // stage-5 driver (timestamp range check, byte and
-                                         // shift lookups: instruction results)
+    "Stage5::prove",                     // stage-5 driver (timestamp range check, the
+                                         // instruction read-raf: instruction results)
     "prove_stage6a",                     //
     "Stage6a::prove",                    // stage-6a driver (bytecode read-raf: address rounds)
     "prove_stage6b",                     //
-    "Stage6b::prove",                    // stage-6b driver (bytecode read-raf: RA rounds)
+    "Stage6b::prove",                    // stage-6b driver (bytecode read-raf: RA rounds; the
+                                         // instruction lookups' RA virtualization)
     "prove_stage7",                      //
     "Stage7Batch::prove",                // stage-7 batch driver (claim reduction)
     "prove_stage8",                      //
@@ -70,15 +71,21 @@ inline constexpr std::array<std::string_view, 25> kAlwaysPresentSpans = {
 // Per-relation kernel seams of the current prover (they fire on every prove() but change as the
 // statement grows, so they are not part of the presence contract): <Relation>::prepare|
 // prove_round|finish_rounds for each relation below.
-inline constexpr std::array<std::string_view, 8> kEmittedRelations = {
-    "SpartanOuter",    "ProductVirtualization",    "SpartanShift",        "EntryPC", "ExitCycle",
-    "BytecodeReadRaf", "BytecodeRaVirtualization", "ColumnClaimReduction"};
+inline constexpr std::array<std::string_view, 10> kEmittedRelations = {
+    "SpartanOuter",
+    "ProductVirtualization",
+    "SpartanShift",
+    "EntryPC",
+    "ExitCycle",
+    "InstructionReadRaf",
+    "BytecodeReadRaf",
+    "BytecodeRaVirtualization",
+    "InstructionRaVirtualization",
+    "ColumnClaimReduction"};
 // Relations proved by one sumcheck per layer of a fraction tree (prepare/finish_rounds fire once
-// per layer: log T − 1 times for the shift-lookup tree over T leaves, log T + 2 times for the
-// register, range and byte-lookup trees over 8T leaves).
-inline constexpr std::array<std::string_view, 4> kLayeredRelations = {
-    "RegisterFractionLayer", "TimestampRangeFractionLayer", "ByteLookupFractionLayer",
-    "ShiftLookupFractionLayer"};
+// per layer: log T + 2 times for the register and range trees over 8T leaves).
+inline constexpr std::array<std::string_view, 2> kLayeredRelations = {
+    "RegisterFractionLayer", "TimestampRangeFractionLayer"};
 
 // Every `prove_stage*` label is a stage (the summary's stage rollup, the memory page's bands).
 inline constexpr std::string_view kStageSpanPrefix = "prove_stage";

@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <jolt/instrument.hpp>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -438,63 +440,91 @@ InstructionLookupClaims lookup_claims(const InstructionLookupWitness& w,
   return c;
 }
 
-InstructionLookupProof prove_instruction_lookups(const InstructionLookupWitness& w,
-                                                 std::span<const Fr> r_cycle,
-                                                 const InstructionLookupClaims& claims,
-                                                 Transcript& transcript, bool self_check) {
+InstructionReadRafProverOutput prove_instruction_read_raf(const InstructionLookupWitness& w,
+                                                          std::span<const Fr> r_cycle,
+                                                          const InstructionLookupClaims& claims,
+                                                          Transcript& transcript, bool self_check) {
   w.validate();
   if ((std::size_t{1} << r_cycle.size()) != w.cycles())
     throw std::invalid_argument("prove_instruction_lookups: the point has " +
                                 std::to_string(r_cycle.size()) + " coordinates for " +
                                 std::to_string(w.cycles()) + " cycles");
   const Fr gamma = absorb_and_draw_gamma(claims, transcript)[0];
-  InstructionLookupProof proof;
-  std::vector<Fr> r_addr, r5;
+  InstructionReadRafProverOutput o;
+  std::optional<ReadRafKernel> k;
   {
-    ReadRafKernel k(w, r_cycle, gamma);
-    const Fr input = claims.output + gamma * claims.left + gamma * gamma * claims.right;
-    BatchProverOutput out = prove_batch({{&k, input}}, transcript, self_check);
-    proof.read_raf = std::move(out.proof);
-    proof.read_raf_outputs = out.member_outputs[0];
-    const std::size_t kb = key_bits_of(w.word_bits);
-    r_addr.assign(out.challenges.begin(), out.challenges.begin() + static_cast<std::ptrdiff_t>(kb));
-    r5.assign(out.challenges.begin() + static_cast<std::ptrdiff_t>(kb), out.challenges.end());
+    JOLT_SPAN("InstructionReadRaf::prepare", jolt::arg("cycles", w.cycles()));
+    k.emplace(w, r_cycle, gamma);
   }
-  transcript.absorb_frs("lookups_read_raf_outputs", proof.read_raf_outputs);
+  const Fr input = claims.output + gamma * claims.left + gamma * gamma * claims.right;
+  BatchProverOutput out = prove_batch({{&*k, input}}, transcript, self_check);
+  o.read_raf = std::move(out.proof);
+  o.outputs = out.member_outputs[0];
+  const std::size_t kb = key_bits_of(w.word_bits);
+  o.r_addr.assign(out.challenges.begin(), out.challenges.begin() + static_cast<std::ptrdiff_t>(kb));
+  o.r_cycle.assign(out.challenges.begin() + static_cast<std::ptrdiff_t>(kb), out.challenges.end());
+  transcript.absorb_frs("lookups_read_raf_outputs", o.outputs);
+  return o;
+}
+
+InstructionKeyBitsProverOutput prove_instruction_key_bits(const InstructionLookupWitness& w,
+                                                          const InstructionReadRafProverOutput& rr,
+                                                          Transcript& transcript, bool self_check) {
   const auto t0 = std::chrono::steady_clock::now();
   const Fr beta = transcript.challenge("lookups_beta");
   const Fr zeta = transcript.challenge("lookups_zeta");
-  const std::vector<Fr> rho = transcript.challenges("lookups_rho", r5.size());
+  const std::vector<Fr> rho = transcript.challenges("lookups_rho", rr.r_cycle.size());
   const std::size_t n_virt = virtual_chunks(w.word_bits);
   Fr input;
   Fr p = Fr::one();
-  for (std::size_t v = 0; v < n_virt; ++v, p = p * beta) input += p * proof.read_raf_outputs[v];
+  for (std::size_t v = 0; v < n_virt; ++v, p = p * beta) input += p * rr.outputs[v];
   RaVirtualizationInput in{w.keys,
                            key_bits_of(w.word_bits),
                            chunk_bits(w.word_bits),
-                           EqPolynomial::evals(r5),
-                           r_addr,
+                           EqPolynomial::evals(rr.r_cycle),
+                           rr.r_addr,
                            beta_powers(beta, n_virt),
                            rho,
                            zeta};
   static const KernelLabels kLabels{"InstructionRaVirtualization::prepare",
                                     "InstructionRaVirtualization::prove_round",
                                     "InstructionRaVirtualization::finish_rounds"};
-  const auto kb = make_ra_virtualization_kernel(std::move(in), kLabels);
+  std::unique_ptr<SumcheckKernel> kb;
+  {
+    JOLT_SPAN(kLabels.prepare, jolt::arg("key_bits", key_bits_of(w.word_bits)));
+    kb = make_ra_virtualization_kernel(std::move(in), kLabels);
+  }
   BatchProverOutput out = prove_batch({{kb.get(), input}}, transcript, self_check);
-  proof.key_bits = std::move(out.proof);
-  proof.key_bit_claims = out.member_outputs[0];
-  transcript.absorb_frs("lookups_key_bit_claims", proof.key_bit_claims);
+  InstructionKeyBitsProverOutput o;
+  o.key_bits = std::move(out.proof);
+  o.key_bit_claims = out.member_outputs[0];
+  o.bit_point = out.challenges;
+  transcript.absorb_frs("lookups_key_bit_claims", o.key_bit_claims);
   g_timings.key_bits_seconds = seconds_since(t0);
+  return o;
+}
+
+InstructionLookupProof prove_instruction_lookups(const InstructionLookupWitness& w,
+                                                 std::span<const Fr> r_cycle,
+                                                 const InstructionLookupClaims& claims,
+                                                 Transcript& transcript, bool self_check) {
+  InstructionReadRafProverOutput rr =
+      prove_instruction_read_raf(w, r_cycle, claims, transcript, self_check);
+  InstructionKeyBitsProverOutput kb = prove_instruction_key_bits(w, rr, transcript, self_check);
+  InstructionLookupProof proof;
+  proof.read_raf = std::move(rr.read_raf);
+  proof.read_raf_outputs = std::move(rr.outputs);
+  proof.key_bits = std::move(kb.key_bits);
+  proof.key_bit_claims = std::move(kb.key_bit_claims);
   return proof;
 }
 
-std::optional<VerifyError> verify_instruction_lookups(unsigned word_bits, std::size_t log_cycles,
-                                                      std::span<const Fr> r_cycle,
-                                                      const InstructionLookupClaims& claims,
-                                                      const InstructionLookupProof& proof,
-                                                      Transcript& transcript,
-                                                      InstructionLookupOpenings& out) {
+std::optional<VerifyError> verify_instruction_read_raf(unsigned word_bits, std::size_t log_cycles,
+                                                       std::span<const Fr> r_cycle,
+                                                       const InstructionLookupClaims& claims,
+                                                       const InstructionLookupProof& proof,
+                                                       Transcript& transcript,
+                                                       InstructionLookupOpenings& out) {
   const unsigned kb = key_bits_of(word_bits);
   const std::size_t n_virt = virtual_chunks(word_bits);
   JOLT_VERIFY("lookups.shape",
@@ -529,6 +559,22 @@ std::optional<VerifyError> verify_instruction_lookups(unsigned word_bits, std::s
                 "address) for the claimed chunk and flag openings");
   }
   transcript.absorb_frs("lookups_read_raf_outputs", proof.read_raf_outputs);
+  out.read_raf_point = r5;
+  out.address_point = r_addr;
+  out.flags.assign(
+      proof.read_raf_outputs.begin() + static_cast<std::ptrdiff_t>(n_virt),
+      proof.read_raf_outputs.begin() + static_cast<std::ptrdiff_t>(n_virt + kNumInstructionTables));
+  out.raf = proof.read_raf_outputs[n_virt + kNumInstructionTables];
+  return std::nullopt;
+}
+
+std::optional<VerifyError> verify_instruction_key_bits(unsigned word_bits, std::size_t log_cycles,
+                                                       const InstructionLookupProof& proof,
+                                                       Transcript& transcript,
+                                                       InstructionLookupOpenings& out) {
+  const std::size_t n_virt = virtual_chunks(word_bits);
+  const std::vector<Fr>& r_addr = out.address_point;
+  const std::vector<Fr>& r5 = out.read_raf_point;
   const Fr beta = transcript.challenge("lookups_beta");
   const Fr zeta = transcript.challenge("lookups_zeta");
   const std::vector<Fr> rho = transcript.challenges("lookups_rho", log_cycles);
@@ -554,14 +600,21 @@ std::optional<VerifyError> verify_instruction_lookups(unsigned word_bits, std::s
                 "at the claimed key-bit openings");
   }
   transcript.absorb_frs("lookups_key_bit_claims", proof.key_bit_claims);
-  out.read_raf_point = r5;
-  out.flags.assign(
-      proof.read_raf_outputs.begin() + static_cast<std::ptrdiff_t>(n_virt),
-      proof.read_raf_outputs.begin() + static_cast<std::ptrdiff_t>(n_virt + kNumInstructionTables));
-  out.raf = proof.read_raf_outputs[n_virt + kNumInstructionTables];
   out.bit_point = v2.challenges;
   out.key_bits = proof.key_bit_claims;
   return std::nullopt;
+}
+
+std::optional<VerifyError> verify_instruction_lookups(unsigned word_bits, std::size_t log_cycles,
+                                                      std::span<const Fr> r_cycle,
+                                                      const InstructionLookupClaims& claims,
+                                                      const InstructionLookupProof& proof,
+                                                      Transcript& transcript,
+                                                      InstructionLookupOpenings& out) {
+  if (auto e = verify_instruction_read_raf(word_bits, log_cycles, r_cycle, claims, proof,
+                                           transcript, out))
+    return e;
+  return verify_instruction_key_bits(word_bits, log_cycles, proof, transcript, out);
 }
 
 const ReadRafTimings& last_read_raf_timings() {

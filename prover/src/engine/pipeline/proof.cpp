@@ -38,59 +38,6 @@ void put_layers(ByteWriter& w, const std::vector<FractionLayerProof>& layers) {
 
 SumcheckProof get_sumcheck(ByteReader& r);
 
-// Unsigned LEB128 (7 bits per byte, low first, high bit = more), minimal, at most 32 bits.
-void put_varint(ByteWriter& w, std::uint32_t v) {
-  while (v >= 0x80) {
-    w.u8(static_cast<std::uint8_t>(v | 0x80));
-    v >>= 7;
-  }
-  w.u8(static_cast<std::uint8_t>(v));
-}
-std::uint32_t get_varint(ByteReader& r) {
-  std::uint64_t v = 0;
-  for (int shift = 0; shift < 35 && r.ok(); shift += 7) {
-    const std::uint8_t b = r.u8();
-    v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
-    if ((b & 0x80) == 0) {
-      if ((b == 0 && shift > 0) || v > 0xffffffffu)
-        r.fail("decode.varint", "a non-minimal or over-long varint");
-      return static_cast<std::uint32_t>(v);
-    }
-  }
-  r.fail("decode.varint", "a varint longer than 5 bytes");
-  return 0;
-}
-
-// Sparse multiplicities: u32 pair count, then per pair varint(entry − previous entry − 1) (the
-// first: the entry itself) and varint(count − 1), so entries ascend and counts are ≥ 1 by
-// construction.
-void put_pairs(ByteWriter& w, const std::vector<std::uint32_t>& entries,
-               const std::vector<std::uint32_t>& counts) {
-  w.u32(static_cast<std::uint32_t>(entries.size()));
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    put_varint(w, i == 0 ? entries[0] : entries[i] - entries[i - 1] - 1);
-    put_varint(w, counts[i] - 1);
-  }
-}
-void get_pairs(ByteReader& r, std::vector<std::uint32_t>& entries,
-               std::vector<std::uint32_t>& counts) {
-  const std::uint32_t n = r.u32();
-  if (!r.need_elements(n, 2)) return;  // each pair has at least its two bytes
-  entries.resize(n);
-  counts.resize(n);
-  std::uint64_t entry = 0;
-  for (std::uint32_t i = 0; i < n && r.ok(); ++i) {
-    entry += get_varint(r) + (i == 0 ? 0 : 1);
-    const std::uint64_t count = std::uint64_t{get_varint(r)} + 1;
-    if (entry > 0xffffffffu || count > 0xffffffffu) {
-      r.fail("decode.varint", "a lookup entry or count beyond 32 bits");
-      return;
-    }
-    entries[i] = static_cast<std::uint32_t>(entry);
-    counts[i] = static_cast<std::uint32_t>(count);
-  }
-}
-
 std::vector<FractionLayerProof> get_layers(ByteReader& r) {
   std::vector<FractionLayerProof> out;
   const std::uint32_t layers = r.u32();
@@ -147,18 +94,14 @@ std::vector<std::uint8_t> encode_proof(const Proof& p) {
   put_frs(w, p.range_root_children);
   put_layers(w, p.range_layers);
   put_frs(w, p.stage5_openings);
-  put_pairs(w, p.byte_lookup_entries, p.byte_lookup_counts);
-  put_frs(w, p.byte_root_children);
-  put_layers(w, p.byte_layers);
-  put_frs(w, p.byte_openings);
-  put_pairs(w, p.shift_lookup_entries, p.shift_lookup_counts);
-  put_frs(w, p.shift_root_children);
-  put_layers(w, p.shift_layers);
-  put_frs(w, p.shift_openings);
+  put_sumcheck(w, p.instruction_lookups.read_raf);
+  put_frs(w, p.instruction_lookups.read_raf_outputs);
   put_sumcheck(w, p.bytecode.address);
   put_frs(w, p.bytecode.address_outputs);
   put_sumcheck(w, p.bytecode.ra);
   put_frs(w, p.bytecode.index_bits);
+  put_sumcheck(w, p.instruction_lookups.key_bits);
+  put_frs(w, p.instruction_lookups.key_bit_claims);
   put_sumcheck(w, p.stage7);
   put_frs(w, p.stage7_openings);
   put_bytes(w, p.pcs_opening);
@@ -227,22 +170,10 @@ std::optional<VerifyError> decode_proof(std::span<const std::uint8_t> bytes, Pro
   p.range_layers = get_layers(r);
   r.section("stage5.openings");
   p.stage5_openings = get_frs(r);
-  r.section("stage5.byte_multiplicities");
-  get_pairs(r, p.byte_lookup_entries, p.byte_lookup_counts);
-  r.section("stage5.byte_root");
-  p.byte_root_children = get_frs(r);
-  r.section("stage5.byte_layers");
-  p.byte_layers = get_layers(r);
-  r.section("stage5.byte_openings");
-  p.byte_openings = get_frs(r);
-  r.section("stage5.shift_multiplicities");
-  get_pairs(r, p.shift_lookup_entries, p.shift_lookup_counts);
-  r.section("stage5.shift_root");
-  p.shift_root_children = get_frs(r);
-  r.section("stage5.shift_layers");
-  p.shift_layers = get_layers(r);
-  r.section("stage5.shift_openings");
-  p.shift_openings = get_frs(r);
+  r.section("stage5.read_raf");
+  p.instruction_lookups.read_raf = get_sumcheck(r);
+  r.section("stage5.read_raf_outputs");
+  p.instruction_lookups.read_raf_outputs = get_frs(r);
   r.section("stage6a.sumcheck");
   p.bytecode.address = get_sumcheck(r);
   r.section("stage6a.outputs");
@@ -251,6 +182,10 @@ std::optional<VerifyError> decode_proof(std::span<const std::uint8_t> bytes, Pro
   p.bytecode.ra = get_sumcheck(r);
   r.section("stage6b.index_bits");
   p.bytecode.index_bits = get_frs(r);
+  r.section("stage6b.key_bits_sumcheck");
+  p.instruction_lookups.key_bits = get_sumcheck(r);
+  r.section("stage6b.key_bits");
+  p.instruction_lookups.key_bit_claims = get_frs(r);
   r.section("stage7.sumcheck");
   p.stage7 = get_sumcheck(r);
   r.section("stage7.openings");

@@ -242,14 +242,17 @@ const std::vector<std::uint32_t>& committed_trace_columns() {
   static const std::vector<std::uint32_t> v = [] {
     std::vector<std::uint32_t> out;
     for (std::uint32_t c = 0; c < kNumColumns; ++c)
-      if (!is_bytecode_column(c)) out.push_back(c);
+      if (!is_bytecode_column(c) &&
+          std::find(r1cs::kLookupColumns.begin(), r1cs::kLookupColumns.end(), c) ==
+              r1cs::kLookupColumns.end())
+        out.push_back(c);
     return out;
   }();
   return v;
 }
 
 std::size_t num_committed_columns(unsigned index_bits) {
-  return committed_trace_columns().size() + index_bits;
+  return committed_trace_columns().size() + r1cs::kKeyBits + index_bits;
 }
 
 bool is_bytecode_column(std::uint32_t c) {
@@ -289,13 +292,20 @@ std::vector<ClaimSet> stage_claim_sets(const StageOpenings& o) {
           set(o.r3, shift_columns(), o.v3),
           set(o.r4, register_columns(), o.v4),
           set(o.r5, range_columns(), o.v5),
-          set(o.r_byte, byte_columns(), o.v_byte),
-          set(o.r_shift, shift_lookup_columns(), o.v_shift)};
+          set(o.r_lookup, lookup_flag_columns(), o.v_lookup)};
 }
 
 ClaimSet index_bit_claims(std::span<const Fr> point, std::span<const Fr> bits) {
   ClaimSet s{{point.begin(), point.end()}, {}, {bits.begin(), bits.end()}};
-  for (std::uint32_t b = 0; b < bits.size(); ++b) s.columns.push_back(kNumColumns + b);
+  for (std::uint32_t b = 0; b < bits.size(); ++b) s.columns.push_back(kIndexBitColumn + b);
+  return s;
+}
+
+ClaimSet key_bit_claims(std::span<const Fr> point, std::span<const Fr> bits) {
+  if (bits.size() != r1cs::kKeyBits)
+    throw std::logic_error("key_bit_claims: " + std::to_string(bits.size()) + " key bits");
+  ClaimSet s{{point.begin(), point.end()}, {}, {bits.begin(), bits.end()}};
+  for (std::uint32_t b = 0; b < bits.size(); ++b) s.columns.push_back(kKeyBitColumn + b);
   return s;
 }
 
@@ -328,12 +338,12 @@ std::vector<ClaimSet> reduction_groups(std::span<const ClaimSet> sets) {
     g.point = s.point;
     for (std::size_t i = 0; i < s.columns.size(); ++i) {
       const std::uint32_t c = s.columns[i];
-      if (c >= kNumColumns) {  // an index bit
+      if (c >= kNumColumns) {  // a key bit or an index bit
         g.columns.push_back(trace + (c - kNumColumns));
-      } else if (!is_bytecode_column(c)) {
+      } else if (position[c] != ~0u) {
         g.columns.push_back(position[c]);
       } else {
-        continue;
+        continue;  // a bytecode column or a lookup column: not committed
       }
       g.values.push_back(s.values[i]);
     }
@@ -385,71 +395,19 @@ bool fraction_root_vanishes(const Fr& p_root, const Fr& q_root, const Fraction& 
          (p_root * extra.den + extra.num * q_root).is_zero();
 }
 
-const std::vector<std::uint32_t>& byte_columns() {
+const std::vector<std::uint32_t>& lookup_flag_columns() {
   static const std::vector<std::uint32_t> c = [] {
     std::vector<std::uint32_t> v;
-    for (std::uint32_t i = r1cs::kWordX0; i <= r1cs::kWordW3; ++i) v.push_back(i);
+    for (std::uint32_t t = 0; t < lookups::kNumInstructionTables; ++t)
+      v.push_back(r1cs::kTableRangeCheck + t);
+    v.push_back(r1cs::kLookupIsOneOperand);
     return v;
   }();
   return c;
 }
 
-Fr byte_fingerprint(const Fr& gamma, const Fr& x, const Fr& y, const Fr& z) {
-  return x + gamma * (y + gamma * z);
-}
-
-Fr byte_leaf_q(const Fr& alpha, const Fr& gamma, std::span<const Fr> r_top, std::span<const Fr> v) {
-  const std::vector<Fr> e = EqPolynomial::evals(r_top);
-  Fr q = Fr::zero();
-  for (std::size_t i = 0; i < 4; ++i) {
-    q += e[i] * (alpha - byte_fingerprint(gamma, v[i], v[4 + i], v[8 + i]));
-    q += e[4 + i] * (alpha - v[12 + i]);  // (W_i, 0, 0)
-  }
-  return q;
-}
-
-void absorb_sparse_multiplicities(Transcript& t, std::string_view label,
-                                  std::span<const std::uint32_t> entries,
-                                  std::span<const std::uint32_t> counts) {
-  std::vector<std::uint8_t> b;
-  b.reserve(entries.size() * 8);
-  for (std::size_t k = 0; k < entries.size(); ++k)
-    for (std::uint32_t v : {entries[k], counts[k]})
-      for (int i = 0; i < 4; ++i) b.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-  t.absorb_bytes(label, b);
-}
-
-Fraction byte_table_side(std::span<const std::uint32_t> entries,
-                         std::span<const std::uint32_t> counts, const Fr& gamma, const Fr& alpha) {
-  Fraction f;
-  for (std::size_t k = 0; k < entries.size(); ++k) {
-    const std::uint32_t x = entries[k] >> 8, y = entries[k] & 0xff;
-    f.add(-Fr::from_u64(counts[k]),
-          alpha - byte_fingerprint(gamma, Fr::from_u64(x), Fr::from_u64(y), Fr::from_u64(x & y)));
-  }
-  return f;
-}
-
-const std::vector<std::uint32_t>& shift_lookup_columns() {
-  static const std::vector<std::uint32_t> c = {r1cs::kShiftAmountByte, r1cs::kShiftPower,
-                                               r1cs::kIsSrl};
-  return c;
-}
-
-std::uint64_t shift_table_power(std::uint32_t entry) {
-  const std::uint32_t s = entry & 31;
-  return (entry >> 8) == 0 ? std::uint64_t{1} << s : std::uint64_t{1} << (32 - s);
-}
-
-Fraction shift_table_side(std::span<const std::uint32_t> entries,
-                          std::span<const std::uint32_t> counts, const Fr& gamma, const Fr& alpha) {
-  Fraction f;
-  for (std::size_t k = 0; k < entries.size(); ++k)
-    f.add(-Fr::from_u64(counts[k]),
-          alpha - byte_fingerprint(gamma, Fr::from_u64(entries[k] & 0xff),
-                                   Fr::from_u64(shift_table_power(entries[k])),
-                                   Fr::from_u64(entries[k] >> 8)));
-  return f;
+lookups::InstructionLookupClaims lookup_input_claims(std::span<const Fr> v1) {
+  return {v1[r1cs::kLookupOutput], v1[r1cs::kLeftLookupOperand], v1[r1cs::kRightLookupOperand]};
 }
 
 Fraction register_boundary_side(std::span<const Fr> fin_v, std::span<const Fr> fin_ts,

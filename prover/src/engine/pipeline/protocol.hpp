@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <jolt/prover/lookups/bytecode_read_raf.hpp>
+#include <jolt/prover/lookups/instruction_lookups.hpp>
 #include <jolt/prover/pipeline/prover.hpp>
 #include <jolt/prover/pipeline/r1cs.hpp>
 #include <jolt/prover/sumcheck/expression.hpp>
@@ -16,7 +17,7 @@
 
 namespace jolt::prover::protocol {
 
-inline constexpr const char* kDomain = "jolt-run/uniform-rv32im/v6";
+inline constexpr const char* kDomain = "jolt-run/uniform-rv32im/v7";
 
 // The preamble: the statement (program digest, entry, every bytecode entry, inputs, outputs,
 // trace length), the padded length, the commitment scheme and its parameters.
@@ -102,29 +103,14 @@ std::vector<Fr> powers(const Fr& g, std::size_t n);
 // Summand: eq·(P0·Q1 + P1·Q0 + λ·Q0·Q1).
 Expr fraction_layer_expr(const Fr& lambda, bool leaf_layer);
 
-// Stage 5, second tree: the byte lookup (r1cs.hpp, "Instruction results"): every cycle's lookups
-// (X_i, Y_i, Z_i) and (W_i, 0, 0), i < 4, are entries of the table k = 256·x + y ↦ (x, y, x & y)
-// of byte pairs, by the logUp identity
-//   Σ_{t, j<8} 1/(α − fp_j(t)) = Σ_k m_k/(α − fp(entry k)),   fp(x, y, z) = x + γ·y + γ²·z,
-// with the left side as a fraction tree of 8T leaves (leaf j·T + t: lookup j of cycle t, unit
-// numerators) and the multiplicities in the proof as (entry, count) pairs.
-inline constexpr std::uint32_t kByteTableSize = std::uint32_t{1} << 16;
-const std::vector<std::uint32_t>& byte_columns();  // WordX0..3, WordY0..3, WordZ0..3, WordW0..3
-Fr byte_fingerprint(const Fr& gamma, const Fr& x, const Fr& y, const Fr& z);
-// Q of the leaves at (r_top: 3 variables, low variables) from byte_columns() values v there.
-Fr byte_leaf_q(const Fr& alpha, const Fr& gamma, std::span<const Fr> r_top, std::span<const Fr> v);
-// Absorbs (entry, count) pairs (u32 little-endian each) under `label`, before γ and α are drawn.
-void absorb_sparse_multiplicities(Transcript& t, std::string_view label,
-                                  std::span<const std::uint32_t> entries,
-                                  std::span<const std::uint32_t> counts);
-
-// Stage 5, third tree: the shift lookup. Every row's (ShiftAmountByte, ShiftPower, IsSrl) is
-// an entry of the table k ↦ (b, 2^(b mod 32), 0) for k = b < 256 and (b, 2^(32 − b mod 32), 1)
-// for k = 256 + b, by the same logUp identity over T leaves with fp = byte_fingerprint.
-inline constexpr std::uint32_t kShiftTableSize = 512;
-const std::vector<std::uint32_t>& shift_lookup_columns();  // ShiftAmountByte, ShiftPower, IsSrl
-// The entry's power of two.
-std::uint64_t shift_table_power(std::uint32_t entry);
+// Stage 5, the instruction lookups (r1cs.hpp, "Instruction results";
+// lookups/instruction_lookups.hpp): the read-raf's input claims are stage 1's claims about
+// LookupOutput, LeftLookupOperand and RightLookupOperand at r1's cycle variables; it leaves the
+// table flags and the RAF flag at its cycle point (bytecode columns: claims for the bytecode
+// read-raf, in lookup_flag_columns() order) and the 64 key bits at the key-bit sumcheck's point
+// (committed columns).
+const std::vector<std::uint32_t>& lookup_flag_columns();  // Table* ×19, LookupIsOneOperand
+lookups::InstructionLookupClaims lookup_input_claims(std::span<const Fr> v1);
 
 // Σ n_i/d_i kept as one fraction (no inversions).
 struct Fraction {
@@ -148,17 +134,13 @@ Fraction register_boundary_side(std::span<const Fr> final_values,
 Fraction ram_boundary_side(std::span<const r1cs::RamWord> final_state, const Program& program,
                            std::span<const std::uint8_t> inputs, const Fr& gamma, const Fr& alpha);
 
-// −Σ_k m_k/(α − fp(entry k)): the byte table's and the shift table's sides of their stage-5
-// identities.
-Fraction byte_table_side(std::span<const std::uint32_t> entries,
-                         std::span<const std::uint32_t> counts, const Fr& gamma, const Fr& alpha);
-Fraction shift_table_side(std::span<const std::uint32_t> entries,
-                          std::span<const std::uint32_t> counts, const Fr& gamma, const Fr& alpha);
-
-// The committed columns: the trace columns no bytecode entry fixes (committed_trace_columns(),
-// ascending), then the m bits of each cycle's bytecode table index, MSB first (column lists
-// below name bit b kNumColumns + b). The 41 bytecode columns (r1cs::kBytecodeColumns) are
-// virtual: their claims are proved by the bytecode read-raf of stages 6a/6b.
+// The committed columns: the trace columns no bytecode entry fixes and the instruction read-raf
+// does not prove (committed_trace_columns(), ascending), then each cycle's 64 lookup key bits
+// (MSB first; column lists below name key bit b kNumColumns + b), then the m bits of each
+// cycle's bytecode table index, MSB first (index bit b: kNumColumns + 64 + b). The bytecode
+// columns (r1cs::kBytecodeColumns) are virtual: their claims are proved by the bytecode
+// read-raf of stages 6a/6b; so are LookupOutput and the two lookup operands (r1cs::kLookupColumns),
+// by the instruction read-raf of stage 5.
 const std::vector<std::uint32_t>& committed_trace_columns();
 std::size_t num_committed_columns(unsigned index_bits);
 bool is_bytecode_column(std::uint32_t c);
@@ -168,22 +150,26 @@ std::uint32_t bytecode_field(std::uint32_t c);
 // The fields of every table entry (r1cs::bytecode_values), the read-raf's table.
 std::vector<std::vector<Fr>> bytecode_entries(const std::vector<TraceRow>& table);
 
-// Opening claims at one point: columns (r1cs ids, or kNumColumns + b for index bit b) and their
-// values. The stages' claims, in order: every column at r1, the product factors at r2,
-// shift_columns() at r3, register_columns() at r4, range_columns() at r5, byte_columns() at the
-// byte tree's point, shift_lookup_columns() at the shift tree's point (stage 5), the index bits
-// at r6b.
+// Opening claims at one point: columns (r1cs ids, kNumColumns + b for key bit b, kNumColumns +
+// 64 + b for index bit b) and their values. The stages' claims, in order: every column at r1,
+// the product factors at r2, shift_columns() at r3, register_columns() at r4, range_columns() at
+// r5, lookup_flag_columns() at the instruction read-raf's point (stage 5); then, appended by
+// stage 6b, the index bits and the key bits at their sumchecks' points.
 struct ClaimSet {
   std::vector<Fr> point;
   std::vector<std::uint32_t> columns;
   std::vector<Fr> values;
 };
 struct StageOpenings {
-  std::span<const Fr> r1, v1, r2, v2, r3, v3, r4, v4, r5, v5, r_byte, v_byte, r_shift, v_shift;
+  std::span<const Fr> r1, v1, r2, v2, r3, v3, r4, v4, r5, v5, r_lookup, v_lookup;
 };
 std::vector<ClaimSet> stage_claim_sets(const StageOpenings& o);
 // The index bits' claims at the bytecode RA rounds' point.
+inline constexpr std::uint32_t kKeyBitColumn = r1cs::kNumColumns;  // key bit b: + b
+inline constexpr std::uint32_t kIndexBitColumn = r1cs::kNumColumns + r1cs::kKeyBits;
 ClaimSet index_bit_claims(std::span<const Fr> point, std::span<const Fr> bits);
+// The 64 key bits' claims at the key-bit sumcheck's point.
+ClaimSet key_bit_claims(std::span<const Fr> point, std::span<const Fr> bits);
 // Stage 6a/6b: the bytecode columns' claims of each set, as the read-raf's groups (sets without
 // one dropped).
 std::vector<lookups::BytecodeClaimGroup> bytecode_claim_groups(std::span<const ClaimSet> sets);

@@ -52,12 +52,6 @@ constexpr KernelLabels kRegisterLayerLabels = {"RegisterFractionLayer::prepare",
 constexpr KernelLabels kRangeLayerLabels = {"TimestampRangeFractionLayer::prepare",
                                             "TimestampRangeFractionLayer::prove_round",
                                             "TimestampRangeFractionLayer::finish_rounds"};
-constexpr KernelLabels kByteLayerLabels = {"ByteLookupFractionLayer::prepare",
-                                           "ByteLookupFractionLayer::prove_round",
-                                           "ByteLookupFractionLayer::finish_rounds"};
-constexpr KernelLabels kShiftLayerLabels = {"ShiftLookupFractionLayer::prepare",
-                                            "ShiftLookupFractionLayer::prove_round",
-                                            "ShiftLookupFractionLayer::finish_rounds"};
 constexpr KernelLabels kReductionLabels = {"ColumnClaimReduction::prepare",
                                            "ColumnClaimReduction::prove_round",
                                            "ColumnClaimReduction::finish_rounds"};
@@ -67,23 +61,29 @@ struct Witness : jolt::HeapReportable {
   WitnessColumns columns;  // each in its narrowest width (witness_columns.hpp)
   std::size_t log_t = 0;
   bool self_check = true;
-  std::vector<TraceRow> table;             // the bytecode table (program.hpp)
-  std::vector<std::uint32_t> entry_index;  // per row: its bytecode table entry
-  unsigned index_bits = 0;                 // m = bytecode_index_bits(table size)
-  WitnessColumns index_bit_columns;        // m columns, bit b = the index's bit m − 1 − b
+  std::vector<TraceRow> table;                // the bytecode table (program.hpp)
+  std::vector<std::uint32_t> entry_index;     // per row: its bytecode table entry
+  unsigned index_bits = 0;                    // m = bytecode_index_bits(table size)
+  WitnessColumns index_bit_columns;           // m columns, bit b = the index's bit m − 1 − b
+  lookups::InstructionLookupWitness lookups;  // per cycle: key, table, RAF flag
+  WitnessColumns key_bit_columns;             // 64 columns, bit b = the key's bit 63 − b
   void visit_heap(jolt::HeapVisitor& v) const override {
     jolt::HeapScope s(v, "Witness");
-    v.bytes("columns", columns.bytes() + index_bit_columns.bytes());
+    v.bytes("columns", columns.bytes() + index_bit_columns.bytes() + key_bit_columns.bytes());
     v.bytes("entry_index", entry_index.capacity() * sizeof(std::uint32_t));
+    v.bytes("lookups", lookups.keys.capacity() * sizeof(std::uint64_t) + lookups.tables.capacity() +
+                           lookups.raf.capacity());
   }
 };
 
-// The committed columns as one batch, in protocol order: the trace columns no bytecode entry
-// fixes, then the index bits. A view: the witness must outlive it.
+// The committed columns as one batch, in protocol order: the committed trace columns, the key
+// bits, then the index bits. A view: the witness must outlive it.
 class CommittedColumns final : public PolynomialBatch {
  public:
   explicit CommittedColumns(const Witness& w) : length_(w.columns.length()) {
     for (std::uint32_t c : protocol::committed_trace_columns()) cols_.push_back(&w.columns[c]);
+    for (std::size_t b = 0; b < w.key_bit_columns.size(); ++b)
+      cols_.push_back(&w.key_bit_columns[b]);
     for (std::size_t b = 0; b < w.index_bit_columns.size(); ++b)
       cols_.push_back(&w.index_bit_columns[b]);
   }
@@ -121,11 +121,9 @@ struct Stage4Out {
 };
 struct Stage5Out {
   std::vector<Fr> r5;
-  std::vector<Fr> v5;       // range_columns() at r5
-  std::vector<Fr> r_byte;   // the byte tree's leaf point (low log T variables)
-  std::vector<Fr> v_byte;   // byte_columns() there
-  std::vector<Fr> r_shift;  // the shift tree's leaf point
-  std::vector<Fr> v_shift;  // shift_lookup_columns() there
+  std::vector<Fr> v5;  // range_columns() at r5
+  lookups::InstructionReadRafProverOutput read_raf;
+  std::vector<Fr> v_lookup;  // lookup_flag_columns() at read_raf.r_cycle
 };
 struct Stage6aOut {
   std::vector<protocol::ClaimSet> claims;  // stages 1–5's claims, by point
@@ -135,6 +133,8 @@ struct Stage6aOut {
 struct Stage6bOut {
   std::vector<Fr> r_bits;
   std::vector<Fr> bits;  // the index bits at r_bits
+  std::vector<Fr> r_key;
+  std::vector<Fr> key_bits;  // the key bits at r_key
 };
 struct Stage7Out {
   std::vector<Fr> r7;
@@ -285,14 +285,13 @@ struct ProofSoFar : jolt::HeapReportable {
                           heap_bytes(p.register_root_children) + heap_bytes(p.register_layers) +
                           heap_bytes(p.stage4_openings));
     v.bytes("stage5", heap_bytes(p.range_root_children) + heap_bytes(p.range_layers) +
-                          heap_bytes(p.stage5_openings) + heap_bytes(p.byte_lookup_entries) +
-                          heap_bytes(p.byte_lookup_counts) + heap_bytes(p.byte_root_children) +
-                          heap_bytes(p.byte_layers) + heap_bytes(p.byte_openings) +
-                          heap_bytes(p.shift_lookup_entries) + heap_bytes(p.shift_lookup_counts) +
-                          heap_bytes(p.shift_root_children) + heap_bytes(p.shift_layers) +
-                          heap_bytes(p.shift_openings));
+                          heap_bytes(p.stage5_openings) +
+                          heap_bytes(p.instruction_lookups.read_raf) +
+                          heap_bytes(p.instruction_lookups.read_raf_outputs));
     v.bytes("stage6a", heap_bytes(p.bytecode.address) + heap_bytes(p.bytecode.address_outputs));
-    v.bytes("stage6b", heap_bytes(p.bytecode.ra) + heap_bytes(p.bytecode.index_bits));
+    v.bytes("stage6b", heap_bytes(p.bytecode.ra) + heap_bytes(p.bytecode.index_bits) +
+                           heap_bytes(p.instruction_lookups.key_bits) +
+                           heap_bytes(p.instruction_lookups.key_bit_claims));
     v.bytes("stage7", heap_bytes(p.stage7) + heap_bytes(p.stage7_openings));
   }
 };
@@ -346,71 +345,37 @@ std::vector<std::uint32_t> bytecode_indices(const WitnessColumns& columns,
   return index;
 }
 
-// The table entries with a non-zero count, as ascending (entry, count) pairs.
-void nonzero_pairs(const std::vector<std::uint32_t>& m, std::vector<std::uint32_t>& entries,
-                   std::vector<std::uint32_t>& counts) {
-  entries.clear();
-  counts.clear();
-  for (std::uint32_t k = 0; k < m.size(); ++k)
-    if (m[k] != 0) entries.push_back(k), counts.push_back(m[k]);
-}
-
-// How often each byte-table entry is looked up (lookup j < 4 of a cycle is (X_j, Y_j, Z_j), j ≥ 4
-// is (W_{j−4}, 0, 0)), as ascending (entry, count) pairs. A lookup that is no entry is counted
-// nowhere (the verifier then rejects at stage6b.logup_sum); the self-check reports it first.
-void byte_multiplicities(const Witness& w, std::vector<std::uint32_t>& entries,
-                         std::vector<std::uint32_t>& counts) {
+// Each cycle's instruction lookup as the read-raf proves it, from the witness columns: the table
+// its Table* flags name (the first set; none without one), the RAF flag, and the key — the lookup
+// operands interleaved, or the right operand alone (its low 64 bits: an altered witness whose
+// operand is no such integer gets a key that the read-raf's operand claim then rejects).
+lookups::InstructionLookupWitness lookup_witness(const WitnessColumns& c) {
   using namespace r1cs;
-  const std::size_t T = w.columns.length();
-  std::vector<std::uint32_t> m(protocol::kByteTableSize, 0);
-  // A witness "byte" x ≥ 256 (self-checks off) is counted as entry 256·x + y, which the
-  // verifier's table does not have (stage6b.multiplicities).
-  std::map<std::uint32_t, std::uint32_t> beyond;
-  auto small = [](const Fr& v) -> std::uint64_t {
-    const auto l = v.to_canonical_limbs();
-    return (l[1] | l[2] | l[3]) || l[0] >= (std::uint64_t{1} << 24) ? ~std::uint64_t{0} : l[0];
-  };
-  for (std::size_t t = 0; t < T; ++t)
-    for (std::uint32_t j = 0; j < 8; ++j) {
-      const std::uint64_t x = small(w.columns[j < 4 ? kWordX0 + j : kWordW0 + j - 4][t]);
-      const std::uint64_t y = j < 4 ? small(w.columns[kWordY0 + j][t]) : 0;
-      const std::uint64_t z = j < 4 ? small(w.columns[kWordZ0 + j][t]) : 0;
-      if (x < 256 && y < 256 && z == (x & y)) {
-        ++m[x * 256 + y];
-        continue;
-      }
-      if (w.self_check)
-        throw std::logic_error("prover self-check failed: stage 6b: lookup " + std::to_string(j) +
-                               " of row " + std::to_string(t) +
-                               " is not a byte pair with its AND (an instruction result is not "
-                               "the RV32IM result, or a value is not a 32-bit word)");
-      if (x != ~std::uint64_t{0} && y < 256 && z == (x & y))
-        ++beyond[static_cast<std::uint32_t>(x * 256 + y)];
-    }
-  nonzero_pairs(m, entries, counts);
-  for (auto [k, n] : beyond) entries.push_back(k), counts.push_back(n);
-}
-
-// How often each shift-table entry is looked up, as ascending (entry, count) pairs; a row whose
-// (ShiftAmountByte, ShiftPower, IsSrl) is no entry is counted nowhere (stage6b.shift_logup_sum).
-void shift_multiplicities(const Witness& w, std::vector<std::uint32_t>& entries,
-                          std::vector<std::uint32_t>& counts) {
-  using namespace r1cs;
-  const std::size_t T = w.columns.length();
-  std::vector<std::uint32_t> m(protocol::kShiftTableSize, 0);
-  for (std::size_t t = 0; t < T; ++t) {
-    const auto a = w.columns[kShiftAmountByte][t].to_canonical_limbs();
-    const auto d = w.columns[kIsSrl][t].to_canonical_limbs();
-    const bool small = (a[1] | a[2] | a[3] | d[1] | d[2] | d[3]) == 0 && a[0] < 256 && d[0] < 2;
-    const auto k = static_cast<std::uint32_t>(d[0] * 256 + a[0]);
-    if (small && w.columns[kShiftPower][t] == Fr::from_u64(protocol::shift_table_power(k))) {
-      ++m[k];
-    } else if (w.self_check) {
-      throw std::logic_error("prover self-check failed: stage 6b: the shift power of row " +
-                             std::to_string(t) + " is not 2^s for its shift amount");
-    }
-  }
-  nonzero_pairs(m, entries, counts);
+  const std::size_t T = c.length();
+  lookups::InstructionLookupWitness w;
+  w.word_bits = 32;
+  w.keys.assign(T, 0);
+  w.tables.assign(T, lookups::kNoTable);
+  w.raf.assign(T, 0);
+  constexpr std::array<std::uint64_t, 4> one = {1, 0, 0, 0};
+  tbb::parallel_for(
+      tbb::blocked_range<std::size_t>(0, T, 4096), [&](const tbb::blocked_range<std::size_t>& rg) {
+        for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
+          for (std::uint32_t k = 0; k < lookups::kNumInstructionTables; ++k)
+            if (c[kTableRangeCheck + k].canonical(t) == one) {
+              w.tables[t] = static_cast<std::uint8_t>(k);
+              break;
+            }
+          const bool raf = c[kLookupIsOneOperand].canonical(t) == one;
+          w.raf[t] = raf ? 1 : 0;
+          const std::uint64_t right = c[kRightLookupOperand].canonical(t)[0];
+          w.keys[t] = raf ? right
+                          : lookups::interleave(
+                                static_cast<std::uint32_t>(c[kLeftLookupOperand].canonical(t)[0]),
+                                static_cast<std::uint32_t>(right));
+        }
+      });
+  return w;
 }
 
 using ColumnSource = std::function<WitnessColumns()>;
@@ -453,6 +418,20 @@ class StagedProver {
                                     t,
                                     {(w.entry_index[t] >> (w.index_bits - 1 - b)) & 1u, 0, 0, 0});
                           });
+      }
+      {
+        JOLT_SPAN("InstructionLookupKeys::assign");
+        w.lookups = lookup_witness(w.columns);
+        const std::size_t T = w.columns.length();
+        w.key_bit_columns = WitnessColumns(r1cs::kKeyBits, T);
+        tbb::parallel_for(
+            tbb::blocked_range<std::size_t>(0, T, 4096),
+            [&](const tbb::blocked_range<std::size_t>& rg) {
+              for (std::size_t t = rg.begin(); t < rg.end(); ++t)
+                for (unsigned b = 0; b < r1cs::kKeyBits; ++b)
+                  w.key_bit_columns[b].store(
+                      t, {(w.lookups.keys[t] >> (r1cs::kKeyBits - 1 - b)) & 1u, 0, 0, 0});
+            });
       }
       CommitOutput c = pcs_->commit(CommittedColumns(w));
       proof_.commitment = std::move(c.commitment.bytes);
@@ -737,96 +716,23 @@ class StagedProver {
     proof_.range_root_children = std::move(ft.root_children);
     proof_.range_layers = std::move(ft.layers);
     proof_.stage5_openings = s.v5;
-    prove_byte_lookup(w, s);
-    prove_shift_lookup(w, s);
+    prove_instruction_read_raf(w, s);
     session_.park(std::move(s));
     boundary_snapshot("Stage5_end", {&w, pcs_data_.get(), &proof_so_far_});
   }
 
-  // Stage 5, second tree: the byte lookup (instruction results). The multiplicities are absorbed
-  // before γ and α are drawn.
-  void prove_byte_lookup(const Witness& w, Stage5Out& s) {
-    JOLT_SPAN("ByteLookup::prove");
-    const std::size_t T = w.columns.length();
-    {
-      JOLT_SPAN("ByteLookupMultiplicities::count", jolt::arg("lookups", 8 * T));
-      byte_multiplicities(w, proof_.byte_lookup_entries, proof_.byte_lookup_counts);
-    }
-    protocol::absorb_sparse_multiplicities(t_, "byte_lookup_multiplicities",
-                                           proof_.byte_lookup_entries, proof_.byte_lookup_counts);
-    const Fr gamma = t_.challenge("byte_gamma");
-    const Fr alpha = t_.challenge("byte_alpha");
-    std::vector<Fr> q(8 * T);
-    {
-      JOLT_SPAN("ByteLookupFractionTree::leaves");
-      using namespace r1cs;
-      const auto& c = w.columns;
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 4096),
-                        [&](const tbb::blocked_range<std::size_t>& rg) {
-                          for (std::size_t t = rg.begin(); t < rg.end(); ++t)
-                            for (std::uint32_t i = 0; i < 4; ++i) {
-                              q[i * T + t] = alpha - protocol::byte_fingerprint(
-                                                         gamma, c[kWordX0 + i][t],
-                                                         c[kWordY0 + i][t], c[kWordZ0 + i][t]);
-                              q[(4 + i) * T + t] = alpha - c[kWordW0 + i][t];
-                            }
-                        });
-    }
-    FractionTreeProof ft =
-        prove_fraction_tree(std::vector<Fr>{}, std::move(q), kByteLayerLabels, t_, opt_.self_check);
-    root_check(ft,
-               protocol::byte_table_side(proof_.byte_lookup_entries, proof_.byte_lookup_counts,
-                                         gamma, alpha),
-               "stage 5: the words' bytes are not the byte table's entries");
-    const std::span<const Fr> r_top(ft.point.data(), 3);
-    s.r_byte.assign(ft.point.begin() + 3, ft.point.end());
-    s.v_byte = evaluate_columns(w.columns, protocol::byte_columns(), s.r_byte);
-    expect_final(opt_.self_check, ft.q_leaf_claim,
-                 protocol::byte_leaf_q(alpha, gamma, r_top, s.v_byte), "stage 5 byte leaves");
-    t_.absorb_frs("opening_claim", s.v_byte);
-    proof_.byte_root_children = std::move(ft.root_children);
-    proof_.byte_layers = std::move(ft.layers);
-    proof_.byte_openings = s.v_byte;
-  }
-
-  // Stage 5, third tree: every row's (ShiftAmountByte, ShiftPower, IsSrl) is a shift-table
-  // entry.
-  void prove_shift_lookup(const Witness& w, Stage5Out& s) {
-    JOLT_SPAN("ShiftLookup::prove");
-    const std::size_t T = w.columns.length();
-    shift_multiplicities(w, proof_.shift_lookup_entries, proof_.shift_lookup_counts);
-    protocol::absorb_sparse_multiplicities(t_, "shift_lookup_multiplicities",
-                                           proof_.shift_lookup_entries, proof_.shift_lookup_counts);
-    const Fr gamma = t_.challenge("shift_lookup_gamma");
-    const Fr alpha = t_.challenge("shift_lookup_alpha");
-    std::vector<Fr> q(T);
-    {
-      using namespace r1cs;
-      const auto& c = w.columns;
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 4096),
-                        [&](const tbb::blocked_range<std::size_t>& rg) {
-                          for (std::size_t t = rg.begin(); t < rg.end(); ++t)
-                            q[t] =
-                                alpha - protocol::byte_fingerprint(gamma, c[kShiftAmountByte][t],
-                                                                   c[kShiftPower][t], c[kIsSrl][t]);
-                        });
-    }
-    FractionTreeProof ft = prove_fraction_tree(std::vector<Fr>{}, std::move(q), kShiftLayerLabels,
-                                               t_, opt_.self_check);
-    root_check(ft,
-               protocol::shift_table_side(proof_.shift_lookup_entries, proof_.shift_lookup_counts,
-                                          gamma, alpha),
-               "stage 5: a shift power is not 2^s for its shift amount");
-    s.r_shift = ft.point;
-    s.v_shift = evaluate_columns(w.columns, protocol::shift_lookup_columns(), s.r_shift);
-    expect_final(
-        opt_.self_check, ft.q_leaf_claim,
-        alpha - protocol::byte_fingerprint(gamma, s.v_shift[0], s.v_shift[1], s.v_shift[2]),
-        "stage 5 shift leaves");
-    t_.absorb_frs("opening_claim", s.v_shift);
-    proof_.shift_root_children = std::move(ft.root_children);
-    proof_.shift_layers = std::move(ft.layers);
-    proof_.shift_openings = s.v_shift;
+  // Stage 5, the instruction read-raf: every cycle's LookupOutput and lookup operands, claimed by
+  // stage 1 at r1, are its table's value and its key's halves (or the key).
+  void prove_instruction_read_raf(const Witness& w, Stage5Out& s) {
+    JOLT_SPAN("InstructionReadRaf::prove", jolt::arg("cycles", w.columns.length()));
+    const Stage1Out& s1 = session_.get<Stage1Out>();
+    s.read_raf = lookups::prove_instruction_read_raf(
+        w.lookups, s1.r1, protocol::lookup_input_claims(s1.v1), t_, opt_.self_check);
+    const std::size_t n_virt = lookups::virtual_chunks(w.lookups.word_bits);
+    s.v_lookup.assign(s.read_raf.outputs.begin() + static_cast<std::ptrdiff_t>(n_virt),
+                      s.read_raf.outputs.end());
+    proof_.instruction_lookups.read_raf = s.read_raf.read_raf;
+    proof_.instruction_lookups.read_raf_outputs = s.read_raf.outputs;
   }
 
   // Stages 1–5's claims by point, the bytecode read-raf's and the claim reduction's input.
@@ -837,7 +743,7 @@ class StagedProver {
     const Stage4Out& s4 = session_.get<Stage4Out>();
     const Stage5Out& s5 = session_.get<Stage5Out>();
     return protocol::stage_claim_sets({s1.r1, s1.v1, s2.r2, s2.v2, s3.r3, s3.v3, s4.r4, s4.v4,
-                                       s5.r5, s5.v5, s5.r_byte, s5.v_byte, s5.r_shift, s5.v_shift});
+                                       s5.r5, s5.v5, s5.read_raf.r_cycle, s5.v_lookup});
   }
 
   // Stage 6a: the bytecode read-raf's address rounds over every claim about a static column.
@@ -875,6 +781,18 @@ class StagedProver {
                                      snapshot("Stage6b_prepared", {&w, &k, pcs_data_.get()});
                                    });
     s.bits = proof_.bytecode.index_bits;
+    {
+      // The instruction lookups' RA virtualization: the read-raf's chunk claims from the
+      // committed key bits, and their booleanity.
+      JOLT_SPAN("InstructionRaVirtualization::prove");
+      const Stage5Out& s5 = session_.get<Stage5Out>();
+      lookups::InstructionKeyBitsProverOutput kb =
+          lookups::prove_instruction_key_bits(w.lookups, s5.read_raf, t_, opt_.self_check);
+      s.r_key = kb.bit_point;
+      s.key_bits = kb.key_bit_claims;
+      proof_.instruction_lookups.key_bits = std::move(kb.key_bits);
+      proof_.instruction_lookups.key_bit_claims = std::move(kb.key_bit_claims);
+    }
     session_.park(std::move(s));
     // Stage 6 (6a + 6b) ends here, see prove_stage6a.
     boundary_snapshot("Stage6_end", {&w, pcs_data_.get(), &proof_so_far_});
@@ -891,6 +809,7 @@ class StagedProver {
     const Stage6bOut& s6b = session_.get<Stage6bOut>();
     std::vector<protocol::ClaimSet> claims = s6a.claims;
     claims.push_back(protocol::index_bit_claims(s6b.r_bits, s6b.bits));
+    claims.push_back(protocol::key_bit_claims(s6b.r_key, s6b.key_bits));
     const std::vector<protocol::ClaimSet> groups = protocol::reduction_groups(claims);
     const CommittedColumns committed(w);
     const Fr beta = t_.challenge("reduction_gamma");

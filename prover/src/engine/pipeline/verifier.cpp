@@ -68,18 +68,8 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
       p.stage5_openings.size() != protocol::range_columns().size() ||
       p.register_final_values.size() != r1cs::kNumRegisters ||
       p.register_final_timestamps.size() != r1cs::kNumRegisters ||
-      p.byte_openings.size() != protocol::byte_columns().size() ||
-      p.shift_openings.size() != protocol::shift_lookup_columns().size() ||
       p.stage7_openings.size() != committed)
     return shape_error("wrong number of opening claims");
-
-  if (p.byte_lookup_counts.size() != p.byte_lookup_entries.size() ||
-      p.shift_lookup_counts.size() != p.shift_lookup_entries.size())
-    return shape_error("lookup entries and counts differ in number");
-  // (The encoding makes the entries ascend and the counts positive.)
-  if (!p.shift_lookup_entries.empty() && p.shift_lookup_entries.back() >= protocol::kShiftTableSize)
-    return shape_error("shift lookup entry " + std::to_string(p.shift_lookup_entries.back()) +
-                       " is outside the table of " + std::to_string(protocol::kShiftTableSize));
 
   Transcript t(protocol::kDomain);
   protocol::absorb_statement(t, st, static_cast<std::uint32_t>(log_t), p.pcs_kind, p.pcs_parameters,
@@ -230,70 +220,30 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
   }
   t.absorb_frs("opening_claim", v5);
 
-  // Stage 5, second tree: the byte lookup (instruction results) against the table of byte pairs.
-  JOLT_VERIFY(
-      "stage5.byte_multiplicities",
-      p.byte_lookup_entries.empty() || p.byte_lookup_entries.back() < protocol::kByteTableSize,
-      "a byte-lookup multiplicity names entry " +
-          std::to_string(p.byte_lookup_entries.empty() ? 0 : p.byte_lookup_entries.back()) +
-          ", outside the table of 2^16 byte pairs");
-  protocol::absorb_sparse_multiplicities(t, "byte_lookup_multiplicities", p.byte_lookup_entries,
-                                         p.byte_lookup_counts);
-  const Fr gamma_b = t.challenge("byte_gamma");
-  const Fr alpha_b = t.challenge("byte_alpha");
-  FractionTreeVerified bt;
-  if (auto e = in_stage("stage5.byte", verify_fraction_tree(log_t + 3, true, p.byte_root_children,
-                                                            p.byte_layers, t, bt)))
+  // Stage 5, the instruction read-raf: stage 1's LookupOutput and lookup-operand claims at r1
+  // are the tables' values and the keys' halves (or the keys) for every cycle; it leaves the
+  // table and RAF flags at its cycle point (bytecode columns) and the chunk claims for stage 6b.
+  lookups::InstructionLookupOpenings lo;
+  if (auto e = lookups::verify_instruction_read_raf(
+          32, log_t, r1, protocol::lookup_input_claims(v1), p.instruction_lookups, t, lo))
     return e;
-  JOLT_VERIFY(
-      "stage5.byte_logup_sum",
-      protocol::fraction_root_vanishes(
-          bt.p_root, bt.q_root,
-          protocol::byte_table_side(p.byte_lookup_entries, p.byte_lookup_counts, gamma_b, alpha_b)),
-      "the words' bytes are not byte-table entries with the claimed multiplicities: an "
-      "instruction result is not the RV32IM result, or a value is not a 32-bit word");
-  const std::vector<Fr> r_byte(bt.point.begin() + 3, bt.point.end());
-  const std::vector<Fr>& v_byte = p.byte_openings;
-  JOLT_VERIFY(
-      "stage5.byte_leaf",
-      bt.q_leaf_claim ==
-          protocol::byte_leaf_q(alpha_b, gamma_b, std::span<const Fr>(bt.point.data(), 3), v_byte),
-      "the byte tree's leaves do not match the opened byte columns");
-  t.absorb_frs("opening_claim", v_byte);
-
-  // Stage 5, third tree: the shift lookup against the table of powers of two.
-  protocol::absorb_sparse_multiplicities(t, "shift_lookup_multiplicities", p.shift_lookup_entries,
-                                         p.shift_lookup_counts);
-  const Fr gamma_sh = t.challenge("shift_lookup_gamma");
-  const Fr alpha_sh = t.challenge("shift_lookup_alpha");
-  FractionTreeVerified st6;
-  if (auto e = in_stage("stage5.shift", verify_fraction_tree(log_t, true, p.shift_root_children,
-                                                             p.shift_layers, t, st6)))
-    return e;
-  JOLT_VERIFY("stage5.shift_logup_sum",
-              protocol::fraction_root_vanishes(
-                  st6.p_root, st6.q_root,
-                  protocol::shift_table_side(p.shift_lookup_entries, p.shift_lookup_counts,
-                                             gamma_sh, alpha_sh)),
-              "a register shift's power is not 2^s (SLL) or 2^(32 − s) (SRL) for its amount s");
-  const std::vector<Fr>& r_shift = st6.point;
-  const std::vector<Fr>& v_shift = p.shift_openings;
-  JOLT_VERIFY("stage5.shift_leaf",
-              st6.q_leaf_claim == alpha_sh - protocol::byte_fingerprint(gamma_sh, v_shift[0],
-                                                                        v_shift[1], v_shift[2]),
-              "the shift tree's leaves do not match the opened shift columns");
-  t.absorb_frs("opening_claim", v_shift);
+  std::vector<Fr> v_lookup = lo.flags;
+  v_lookup.push_back(lo.raf);
 
   // Stages 6a/6b: every claim about a static column, by the bytecode read-raf against the table
   // built from the program; it leaves the index bits' claims at its RA point.
   std::vector<protocol::ClaimSet> claims = protocol::stage_claim_sets(
-      {r1, v1, r2, v2, r3, v3, r4, v4, r5, v5, r_byte, v_byte, r_shift, v_shift});
+      {r1, v1, r2, v2, r3, v3, r4, v4, r5, v5, lo.read_raf_point, v_lookup});
   const std::vector<lookups::BytecodeClaimGroup> groups = protocol::bytecode_claim_groups(claims);
   lookups::BytecodeReadRafOpenings bo;
   if (auto e = lookups::verify_bytecode_read_raf(protocol::bytecode_entries(table), log_t, groups,
                                                  p.bytecode, t, bo))
     return e;
   claims.push_back(protocol::index_bit_claims(bo.bit_point, bo.index_bits));
+  // Stage 6b, second: the instruction lookups' RA virtualization over the committed key bits.
+  if (auto e = lookups::verify_instruction_key_bits(32, log_t, p.instruction_lookups, t, lo))
+    return e;
+  claims.push_back(protocol::key_bit_claims(lo.bit_point, lo.key_bits));
 
   // Stage 7: every claim about a committed column reduced to one point r7.
   const std::vector<protocol::ClaimSet> rgroups = protocol::reduction_groups(claims);

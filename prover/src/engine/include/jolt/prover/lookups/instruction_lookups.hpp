@@ -80,6 +80,7 @@ struct InstructionLookupProof {
 // key bits and against the bytecode's flags.
 struct InstructionLookupOpenings {
   std::vector<Fr> read_raf_point;  // r5 (ℓ)
+  std::vector<Fr> address_point;   // r_addr (2W)
   std::vector<Fr> flags;           // flag_t(r5), t < kNumInstructionTables
   Fr raf;                          // raf(r5)
   std::vector<Fr> bit_point;       // r6 (ℓ)
@@ -93,6 +94,39 @@ InstructionLookupProof prove_instruction_lookups(const InstructionLookupWitness&
                                                  const InstructionLookupClaims& claims,
                                                  Transcript& transcript, bool self_check = true);
 
+// The same in two steps, as the pipeline runs them (stage 5: the read-raf, stage 6b: the key
+// bits, with other sumchecks between them on the same transcript).
+struct InstructionReadRafProverOutput {
+  SumcheckProof read_raf;
+  std::vector<Fr> outputs;  // ra_v (n_virt), flag_t (19), raf
+  std::vector<Fr> r_addr, r_cycle;
+};
+struct InstructionKeyBitsProverOutput {
+  SumcheckProof key_bits;
+  std::vector<Fr> key_bit_claims;
+  std::vector<Fr> bit_point;
+};
+InstructionReadRafProverOutput prove_instruction_read_raf(const InstructionLookupWitness& w,
+                                                          std::span<const Fr> r_cycle,
+                                                          const InstructionLookupClaims& claims,
+                                                          Transcript& transcript,
+                                                          bool self_check = true);
+InstructionKeyBitsProverOutput prove_instruction_key_bits(const InstructionLookupWitness& w,
+                                                          const InstructionReadRafProverOutput& rr,
+                                                          Transcript& transcript,
+                                                          bool self_check = true);
+// verify_instruction_read_raf fills read_raf_point, address_point, flags and raf;
+// verify_instruction_key_bits (after it, `out` as it left it) bit_point and key_bits.
+std::optional<VerifyError> verify_instruction_read_raf(unsigned word_bits, std::size_t log_cycles,
+                                                       std::span<const Fr> r_cycle,
+                                                       const InstructionLookupClaims& claims,
+                                                       const InstructionLookupProof& proof,
+                                                       Transcript& transcript,
+                                                       InstructionLookupOpenings& out);
+std::optional<VerifyError> verify_instruction_key_bits(unsigned word_bits, std::size_t log_cycles,
+                                                       const InstructionLookupProof& proof,
+                                                       Transcript& transcript,
+                                                       InstructionLookupOpenings& out);
 // Checks, each a named JOLT_VERIFY: lookups.shape, lookups.read_raf.sumcheck.*,
 // lookups.read_raf.final, lookups.key_bits.sumcheck.*, lookups.key_bits.final.
 std::optional<VerifyError> verify_instruction_lookups(unsigned word_bits, std::size_t log_cycles,

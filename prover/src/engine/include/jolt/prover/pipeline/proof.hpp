@@ -21,14 +21,12 @@
 //   stage5: frs root children (P1[0], P1[1], Q1[0], Q1[1])
 //           u32 layer count, per layer: sumcheck | frs claims (P0, P1, Q0, Q1 or, last, Q0, Q1)
 //           frs openings                                  — the range columns at r5
-//           pairs: the byte-table entries looked up and their multiplicities
-//           (pairs = u32 count, then per pair varint(entry − previous entry − 1; the first: the
-//           entry) and varint(multiplicity − 1); varint = minimal unsigned LEB128, ≤ 32 bits)
-//           frs root children | u32 layer count, layers | frs openings (the byte columns)
-//           pairs: the shift-table entries looked up
-//           frs root children | u32 layer count, layers | frs openings (the shift columns)
+//           sumcheck | frs outputs (ra_v ×4, the 19 table flags, the RAF flag)
+//                                                         — the instruction read-raf
 //   stage6a: sumcheck | frs F_g(r_addr)                  — the bytecode read-raf's address rounds
 //   stage6b: sumcheck | frs index bits at r6b            — its RA virtualization + booleanity
+//           sumcheck | frs key bits (64)                  — the instruction lookups' RA
+//                                                           virtualization + booleanity
 //   stage7 sumcheck | frs openings                        — every committed column at r7
 //   bytes  stage-8 PCS opening
 // sumcheck = u32 rounds, then per round u32 coefficient count + Fr coefficients.
@@ -42,7 +40,9 @@
 // RAM timestamp range check in stage 5; 9 makes the 41 bytecode columns virtual (the bytecode
 // read-raf of stages 6a/6b replaces stage 6a's logUp lookup, `columns` counts the committed
 // columns: the other 57 and the entry index's bits) and moves the byte and shift lookups from
-// stage 6b to stage 5.
+// stage 6b to stage 5; 10 proves instruction results by the instruction read-raf (stage 5) and
+// its key bits' RA virtualization (stage 6b) in place of the byte and shift lookups and the
+// word columns: `columns` counts the committed trace columns, the 64 key bits, the index bits.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -51,20 +51,24 @@
 #include <vector>
 
 #include <jolt/prover/lookups/bytecode_read_raf.hpp>
+#include <jolt/prover/lookups/instruction_lookups.hpp>
 #include <jolt/prover/pipeline/r1cs.hpp>
 #include <jolt/prover/sumcheck/batch.hpp>
 #include <jolt/prover/verify_error.hpp>
 
 namespace jolt::prover {
 
-inline constexpr std::uint16_t kProofVersion = 9;  // 9: the bytecode read-raf (the static
-                                                   // columns virtual, the entry index's bits
-                                                   // committed), the byte and shift lookups in
-                                                   // stage 5; 8: Basefold's query count from the
-                                                   // Johnson regime (88 instead of 124); 7: the
-                                                   // columns opened stacked 4 per Basefold
-                                                   // polynomial (pcs/stacked.hpp); 6: Basefold
-                                                   // leaf digests chained per group
+inline constexpr std::uint16_t kProofVersion = 10;  // 10: the instruction read-raf (the
+                                                    // byte and shift lookups and the word columns
+                                                    // gone, the 64 key bits committed);
+                                                    // 9: the bytecode read-raf (the static
+                                                    // columns virtual, the entry index's bits
+                                                    // committed), the byte and shift lookups in
+                                                    // stage 5; 8: Basefold's query count from the
+                                                    // Johnson regime (88 instead of 124); 7: the
+                                                    // columns opened stacked 4 per Basefold
+                                                    // polynomial (pcs/stacked.hpp); 6: Basefold
+                                                    // leaf digests chained per group
 
 // One layer of a fraction-tree sumcheck and the child-layer values at its point.
 struct FractionLayerProof {
@@ -93,16 +97,9 @@ struct Proof {
   std::vector<Fr> range_root_children;
   std::vector<FractionLayerProof> range_layers;
   std::vector<Fr> stage5_openings;
-  std::vector<std::uint32_t> byte_lookup_entries;  // ascending, < 2^16
-  std::vector<std::uint32_t> byte_lookup_counts;   // ≥ 1 each
-  std::vector<Fr> byte_root_children;
-  std::vector<FractionLayerProof> byte_layers;
-  std::vector<Fr> byte_openings;
-  std::vector<std::uint32_t> shift_lookup_entries;  // ascending, < 512
-  std::vector<std::uint32_t> shift_lookup_counts;   // ≥ 1 each
-  std::vector<Fr> shift_root_children;
-  std::vector<FractionLayerProof> shift_layers;
-  std::vector<Fr> shift_openings;
+  // The instruction lookups: the read-raf (stage 5) and the key bits' RA virtualization
+  // (stage 6b, after the bytecode's RA rounds).
+  lookups::InstructionLookupProof instruction_lookups;
   lookups::BytecodeReadRafProof bytecode;  // stage 6a (address rounds) and 6b (RA rounds)
   SumcheckProof stage7;
   std::vector<Fr> stage7_openings;

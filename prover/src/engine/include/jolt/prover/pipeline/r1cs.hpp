@@ -13,8 +13,8 @@
 //
 // Column semantics are fixed by extract_columns(). The static columns (kBytecodeColumns: PC,
 // immediate, circuit flags) are tied to the program by the bytecode lookup, the register columns
-// by register memory checking, the instruction results by the byte lookup ("Instruction
-// results" below); RAM values are not yet tied to memory checking.
+// by register memory checking, the instruction results by the instruction read-raf
+// ("Instruction results" below), RAM by memory checking in the same multiset.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -24,6 +24,7 @@
 #include <vector>
 
 #include <jolt/prover/field/fr.hpp>
+#include <jolt/prover/lookups/instruction_tables.hpp>
 #include <jolt/prover/pipeline/witness_columns.hpp>
 #include <jolt/prover/tracer/trace_row.hpp>
 #include <jolt/prover/tracer/virtual_sequences.hpp>
@@ -41,10 +42,10 @@ enum Column : std::uint32_t {
   kRamWriteValue,
   kLeftInstructionInput,
   kRightInstructionInput,
-  kLeftLookupOperand,
-  kRightLookupOperand,
+  kLeftLookupOperand,   // virtual: proved by the instruction read-raf (never committed)
+  kRightLookupOperand,  // virtual, likewise
   kProduct,
-  kLookupOutput,
+  kLookupOutput,    // virtual, likewise
   kNextExpandedPC,  // ExpandedPC of the next row (ExpandedPC = 64·UnexpandedPC + SequenceIndex)
   kNextIsNoop,
   kShouldBranch,
@@ -52,42 +53,46 @@ enum Column : std::uint32_t {
   kBranchToNext,
   kStepToNext,
   // circuit / instruction flags
-  kAddOperands,
-  kSubtractOperands,
-  kMultiplyOperands,
-  kLoad,
-  kStore,
-  kLoadWord,
-  kStoreWord,
+  kAddOperands,       // one-operand key: Left + Right
+  kSubtractOperands,  // one-operand key: Left − Right + 2^32
+  kMultiplyOperands,  // one-operand key: Left · Right
+  kLoad,              // LW (sub-word loads run as virtual sequences)
+  kStore,             // SW
   kJump,
   kBranch,
   kWriteLookupOutputToRD,
   kWritePCtoRD,
+  kWriteRamReadToRD,  // LW with rd ≠ 0
   kLeftOperandIsRs1,
   kLeftOperandIsPC,
   kRightOperandIsRs2,
   kRightOperandIsImm,
   kIsNoop,
   kIsEcall,
-  // output classes: which word relation fixes LookupOutput (exactly one per instruction that
-  // writes rd through it or branches; see "Instruction results" below)
-  kOutputIsLowWord,   // LookupOutput = X (sum or product low word)
-  kOutputIsHighWord,  // LookupOutput = W (product high word; range check only for the rest)
-  kIsAnd,
-  kIsOr,
-  kIsXor,
-  kIsLtu,          // SLTU, SLTIU, BLTU
-  kIsGeu,          // BGEU
-  kIsLt,           // SLT, SLTI, BLT
-  kIsGe,           // BGE
-  kIsEq,           // BEQ
-  kIsNe,           // BNE
-  kIsJalr,         // (Rs1 + Imm) with bit 0 cleared
-  kIsSra,          // SRAI
-  kIsDivu,         // DIVU: out = the quotient Y
-  kIsRemu,         // REMU: out = the remainder W
-  kIsSll,          // SLL: Left·2^s = X + 2^32·W, s = Rs2 mod 32
-  kIsSrl,          // SRL: Left·2^(32−s) = X + 2^32·W
+  kIsAdvice,            // one-operand key the prover chooses (its lookup output is the advice)
+  kIsAssert,            // the lookup output must be 1
+  kLookupIsOneOperand,  // Add + Subtract + Multiply + Advice: the read-raf's RAF flag
+  // the instruction table the row's lookup reads (at most one; none for NOOP, ECALL, FENCE), in
+  // lookups::LookupTable order
+  kTableRangeCheck,
+  kTableRangeCheckAligned,
+  kTableUpperWord,
+  kTableAnd,
+  kTableOr,
+  kTableXor,
+  kTableEqual,
+  kTableNotEqual,
+  kTableLessThan,
+  kTableLessThanUnsigned,
+  kTableGreaterEqual,
+  kTableGreaterEqualUnsigned,
+  kTablePow2,
+  kTableShiftRightBitmask,
+  kTableVirtualSrl,
+  kTableVirtualSra,
+  kTableValidDiv0,
+  kTableValidUnsignedRemainder,
+  kTableMulUNoOverflow,
   kSequenceIndex,  // the row's index in its virtual sequence (0 outside one)
   kInSequence,     // more rows of the virtual sequence follow
   kRs1Index,       // register indices (0 when the instruction has no such operand)
@@ -106,38 +111,18 @@ enum Column : std::uint32_t {
   // termination: a non-final ECALL must be a cycle marker (a7 in {1, 2}), never an exit
   kEcallContinues,  // IsEcall · (1 − NextIsNoop)
   kRs1Squared,      // Rs1Value²
-  // instruction results: the words X, Y, W as bytes (each byte is a byte-lookup entry) and the
-  // per-byte AND of X and Y
-  kWordX0,
-  kWordX1,
-  kWordX2,
-  kWordX3,
-  kWordY0,
-  kWordY1,
-  kWordY2,
-  kWordY3,
-  kWordZ0,  // X_i & Y_i
-  kWordZ1,
-  kWordZ2,
-  kWordZ3,
-  kWordW0,
-  kWordW1,
-  kWordW2,
-  kWordW3,
-  kCarry,               // bit 32 of the sum / difference
-  kSignLeft,            // bit 31 of the left input (signed comparisons, SRAI)
-  kSignRight,           // bit 31 of the right input (signed comparisons)
-  kDiffInverse,         // (Left − Right)^−1, 0 when equal (BEQ, BNE)
-  kDiffTimesInverse,    // (Left − Right) · DiffInverse
-  kOutputTimesDiff,     // LookupOutput · (Left − Right)
-  kSignLeftTimesRight,  // SignLeft · RightInstructionInput
-  kDivisorIsZero,       // DIVU/REMU by zero
-  kQuotientTimesRight,  // Y · RightInstructionInput (the quotient times the divisor)
-  kShiftAmountByte,     // SLL/SRL: the low byte of Rs2 (0 otherwise)
-  kShiftPower,          // SLL: 2^s, SRL: 2^(32−s), s = ShiftAmountByte mod 32 (1 otherwise)
-  kShiftProduct,        // LeftInstructionInput · ShiftPower
   kNumColumns
 };
+static_assert(kTableMulUNoOverflow - kTableRangeCheck + 1 == lookups::kNumInstructionTables);
+static_assert(kTableMulUNoOverflow - kTableRangeCheck ==
+              static_cast<std::uint32_t>(lookups::LookupTable::MulUNoOverflow));
+
+// The columns the instruction read-raf proves instead of the commitment: their only claims are
+// stage 1's, at r1, the read-raf's input.
+inline constexpr std::array<std::uint32_t, 3> kLookupColumns = {kLookupOutput, kLeftLookupOperand,
+                                                                kRightLookupOperand};
+// Each cycle's lookup key has 64 bits, committed as 64 bit columns after the trace columns.
+inline constexpr unsigned kKeyBits = 64;
 
 std::string_view column_name(std::uint32_t c);
 
@@ -235,29 +220,23 @@ std::vector<std::vector<Fr>> extract_columns(std::span<const TraceRow> rows);
 // condition, jump target, loaded value, store address).
 std::uint32_t lookup_output(const TraceRow& row);
 
-// Instruction results. Each cycle decomposes three 32-bit words into bytes, X = Σ 256^i·X_i,
-// Y and W alike, and looks up (X_i, Y_i, Z_i) and (W_i, 0, 0) in the table of byte pairs with
-// their AND (stage 6b), so every byte is in [0, 256) and Z_i = X_i & Y_i. The rows then fix the
-// result per output class:
-//   Add/Sub operands: RightLookupOperand (Left + Right, or Left − Right + 2^32) = X + 2^32·Carry
-//   Multiply operands: Product = X + 2^32·W (MUL, MULHU, and SLLI/SRLI/SRAI whose Imm is the
-//     power of two 2^s / 2^(32−s))
-//   low word: out = X;  high word: out = W;  AND: out = Z;  OR: X + Y − Z;  XOR: X + Y − 2Z
-//   (bitwise: X = Left, Y = Right);  LTU: 1 − Carry;  GEU: Carry;  LT: 1 − Carry + sL − sR;
-//   GE: Carry − sL + sR, with the signs from Y = 2·Left − 2^32·sL, W = 2·Right − 2^32·sR;
-//   EQ/NE: the inverse of Left − Right;  JALR: Y = 1, out = X − Z;  SRAI: out = W + sL·(2^32 −
-//   Right);  DIVU/REMU: quotient Y, remainder W, Y·Right + W = Left and X = Right − W − 1 +
-//   2^32·DivisorIsZero (so W < Right unless Right = 0, where Y = 2^32 − 1); out = Y / W;
-//   SLL/SRL: Right = ShiftAmountByte + 256·Y (Y < 2^24), ShiftProduct = X + 2^32·W, out = X / W,
-//   with (ShiftAmountByte, ShiftPower, IsSrl) an entry of the shift table (stage 6b, second tree).
-// Every value written to a register is so in [0, 2^32). The Imm column holds the right operand
-// the ALU sees: imm mod 2^32 (the power of two for immediate shifts); for branches the signed
-// offset (BranchTarget adds it to the PC).
-// Recomputes the ALU witness of cycle t (LeftLookupOperand, RightLookupOperand, Product, the
-// words and their bytes, Carry, the signs, DiffInverse and the product columns) from the flags,
-// LeftInstructionInput, RightInstructionInput and LookupOutput: the honest assignment, used by
-// extract_witness (through fill_alu_row, the same on one cycle's values) and by tests that alter
-// a witness.
+// Instruction results. Every row makes at most one lookup into the RV32IM tables
+// (lookups/instruction_tables.hpp): the table its Table* flag names, at the key formed from its
+// lookup operands — interleave(LeftLookupOperand, RightLookupOperand), or RightLookupOperand
+// alone (< 2^64) when LookupIsOneOperand — and LookupOutput is the table's value there. The
+// instruction read-raf (stage 5) proves this for every cycle from the 64 committed key bits;
+// the rows below fix the operands from the instruction inputs (Add: Left + Right, Subtract:
+// Left − Right + 2^32, Multiply: the product, Advice: a key the prover chooses) and use the
+// output: rd, the branch condition, the jump target, the RAM address of LW / SW, 1 for an
+// assertion. Instructions whose result needs more than one lookup (SLL/SRL/SRA by a register,
+// DIVU, REMU and the sequences built on them) run as virtual sequences of one lookup per row
+// (tracer/virtual_sequences.hpp). Every value written to a register is a table output, PC + 4 or
+// a loaded word, so registers hold 32-bit words. The Imm column holds the right operand the ALU
+// sees: imm mod 2^32, 2^s for SLLI, the bit mask 2^32 − 2^s for SRLI / SRAI; for branches the
+// signed offset (BranchTarget adds it to the PC).
+// Recomputes the lookup operands and the product of cycle t from the flags, the instruction
+// inputs and (for advice) LookupOutput: the honest assignment, used by extract_witness (through
+// fill_alu_row, the same on one cycle's values) and by tests that alter a witness.
 using RowValues = std::array<Fr, kNumColumns>;  // one cycle's columns, indexed by Column
 void fill_alu_row(RowValues& row);
 void fill_alu_columns(std::vector<std::vector<Fr>>& columns, std::size_t t);

@@ -571,6 +571,12 @@ TEST_CASE("every claim in the proof is checked: targeted edits are rejected") {
     p.stage5_openings[3] += Fr::one();  // RangeCount0 at r5
     CHECK(rejected_at(p) == "stage5.leaf");
     p = honest;
+    p.register_layers[2].claims[1] += Fr::one();  // a child-layer value of layer 3
+    CHECK(rejected_at(p) == "stage4.fraction_layer");
+    p = honest;
+    p.range_layers.back().claims[0] += Fr::one();  // the leaf layer's P0
+    CHECK(rejected_at(p) == "stage5.fraction_layer");
+    p = honest;
     p.instruction_lookups.read_raf_outputs[4] += Fr::one();  // the RangeCheck flag at r5
     CHECK(rejected_at(p) == "lookups.read_raf.final");
     p = honest;

@@ -73,7 +73,7 @@ TEST_CASE("prove() emits the taxonomy's always-present spans") {
       jolt::prover::lookups::bytecode_index_bits(bytecode_table(tr.statement.program).size()));
   CHECK(index_bits == 6);  // the sample program's table: 33 to 64 entries
   CHECK(begins["prove_batch"] == 8 + layers[0] + layers[1]);
-  CHECK(begins["sumcheck_round"] == (6 + log_t) + log_t + log_t + (64 + log_t) + index_bits +
+  CHECK(begins["sumcheck_round"] == (5 + log_t) + log_t + log_t + (64 + log_t) + index_bits +
                                         log_t + log_t + log_t + 2 * tree_rounds(log_t + 3));
   // Stage1Batch_prepared, Stage2Batch_prepared, Stage3_prepared, Stage4_prepared,
   // Stage5_prepared, Stage6a_prepared, Stage6b_prepared, Stage7Batch_prepared

@@ -194,8 +194,8 @@ struct ConstraintRow {
 };
 
 const std::vector<ConstraintRow>& constraints();
-inline constexpr std::size_t kRowBits = 6;
-inline constexpr std::size_t kNumRowsPadded = std::size_t{1} << kRowBits;  // 64
+inline constexpr std::size_t kRowBits = 5;
+inline constexpr std::size_t kNumRowsPadded = std::size_t{1} << kRowBits;  // 32
 
 // Product constraint: out = left · right (left/right affine in the columns).
 struct ProductConstraint {

@@ -3,18 +3,18 @@
 // significant, so they are bound first and the last log T challenges are the cycle point).
 //
 //   SpartanOuterKernel k(columns, tau);   // columns must outlive the kernel
-//   auto [az, bz] = r1cs::outer_tables(columns);   // the 32·T tables (naive oracle only)
+//   auto [az, bz] = r1cs::outer_tables(columns);   // the kNumRowsPadded·T tables (naive oracle)
 //
 // Optimisations over NaiveKernel (its test oracle; round polynomials are identical):
-//  * the 64·T tables Az, Bz are never built: the first kStreamedRowRounds row rounds stream
+//  * the kNumRowsPadded·T tables Az, Bz are never built: the first kStreamedRowRounds row rounds stream
 //    over the cycles, evaluating each constraint row from the columns and folding it with the
 //    row challenges (terms of a zero guard skipped); then the tables Az(r_row, s, t),
 //    Bz(r_row, s, t) over the kTabledRowSlots row slots left are built in one more pass and
 //    the last row rounds and the cycle rounds bind them in place (each streamed pass reads every
 //    column, a tabled round only the tables: 2·kTabledRowSlots field elements per cycle);
-//  * eq(τ,·) is split: a 32-entry row table ⊗ a T-entry cycle table; the bound prefix is one
-//    scalar and the unbound suffix shrinks by summing halves (Dao–Thaler/Gruen), so no
-//    2^(5+log T) eq table exists and eq is never bound;
+//  * eq(τ,·) is split: a kNumRowsPadded/2-entry row table ⊗ a T-entry cycle table; the bound
+//    prefix is one scalar and the unbound suffix shrinks by summing halves (Dao–Thaler/Gruen),
+//    so no 2^(kRowBits − 1 + log T) eq table exists and eq is never bound;
 //  * s(X) = eq_bound·eq(τ_j,X)·q(X), q of degree 2 from three points;
 //  * TBB reductions over fixed cycle blocks (exact field sums: deterministic at any thread count).
 #pragma once
@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include <jolt/prover/pipeline/r1cs.hpp>
 #include <jolt/prover/pipeline/witness_columns.hpp>
 #include <jolt/prover/sumcheck/kernel.hpp>
 
@@ -34,8 +35,9 @@ std::pair<std::vector<Fr>, std::vector<Fr>> outer_tables(const WitnessColumns& c
 
 class SpartanOuterKernel final : public SumcheckKernel {
  public:
-  static constexpr std::size_t kStreamedRowRounds = 4;
-  static constexpr std::size_t kTabledRowSlots = std::size_t{1} << (6 - kStreamedRowRounds);
+  static constexpr std::size_t kStreamedRowRounds = 3;
+  static constexpr std::size_t kTabledRowSlots = std::size_t{1}
+                                                 << (r1cs::kRowBits - kStreamedRowRounds);
   static constexpr KernelLabels kLabels = {"SpartanOuter::prepare", "SpartanOuter::prove_round",
                                            "SpartanOuter::finish_rounds"};
   SpartanOuterKernel(const WitnessColumns& columns, std::vector<Fr> tau);

@@ -76,8 +76,9 @@ TEST_CASE("prove() emits the taxonomy's always-present spans") {
   CHECK(begins["sumcheck_round"] == (5 + log_t) + log_t + log_t + (64 + log_t) + index_bits +
                                         log_t + log_t + log_t + 2 * tree_rounds(log_t + 3));
   // Stage1Batch_prepared, Stage2Batch_prepared, Stage3_prepared, Stage4_prepared,
-  // Stage5_prepared, Stage6a_prepared, Stage6b_prepared, Stage7Batch_prepared
-  CHECK(p.heap.size() == 8);
+  // Stage5_prepared, InstructionReadRaf_prepared, Stage6a_prepared, Stage6b_prepared,
+  // InstructionRaVirtualization_prepared, Stage7Batch_prepared
+  CHECK(p.heap.size() == 10);
 }
 
 namespace {

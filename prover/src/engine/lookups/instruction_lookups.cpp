@@ -443,7 +443,8 @@ InstructionLookupClaims lookup_claims(const InstructionLookupWitness& w,
 InstructionReadRafProverOutput prove_instruction_read_raf(const InstructionLookupWitness& w,
                                                           std::span<const Fr> r_cycle,
                                                           const InstructionLookupClaims& claims,
-                                                          Transcript& transcript, bool self_check) {
+                                                          Transcript& transcript, bool self_check,
+                                                          const LookupKernelPrepared& on_prepared) {
   w.validate();
   if ((std::size_t{1} << r_cycle.size()) != w.cycles())
     throw std::invalid_argument("prove_instruction_lookups: the point has " +
@@ -456,6 +457,7 @@ InstructionReadRafProverOutput prove_instruction_read_raf(const InstructionLooku
     JOLT_SPAN("InstructionReadRaf::prepare", jolt::arg("cycles", w.cycles()));
     k.emplace(w, r_cycle, gamma);
   }
+  if (on_prepared) on_prepared(*k);
   const Fr input = claims.output + gamma * claims.left + gamma * gamma * claims.right;
   BatchProverOutput out = prove_batch({{&*k, input}}, transcript, self_check);
   o.read_raf = std::move(out.proof);
@@ -469,7 +471,8 @@ InstructionReadRafProverOutput prove_instruction_read_raf(const InstructionLooku
 
 InstructionKeyBitsProverOutput prove_instruction_key_bits(const InstructionLookupWitness& w,
                                                           const InstructionReadRafProverOutput& rr,
-                                                          Transcript& transcript, bool self_check) {
+                                                          Transcript& transcript, bool self_check,
+                                                          const LookupKernelPrepared& on_prepared) {
   const auto t0 = std::chrono::steady_clock::now();
   const Fr beta = transcript.challenge("lookups_beta");
   const Fr zeta = transcript.challenge("lookups_zeta");
@@ -494,6 +497,7 @@ InstructionKeyBitsProverOutput prove_instruction_key_bits(const InstructionLooku
     JOLT_SPAN(kLabels.prepare, jolt::arg("key_bits", key_bits_of(w.word_bits)));
     kb = make_ra_virtualization_kernel(std::move(in), kLabels);
   }
+  if (on_prepared) on_prepared(*kb);
   BatchProverOutput out = prove_batch({{kb.get(), input}}, transcript, self_check);
   InstructionKeyBitsProverOutput o;
   o.key_bits = std::move(out.proof);

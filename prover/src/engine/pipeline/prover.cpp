@@ -727,7 +727,10 @@ class StagedProver {
     JOLT_SPAN("InstructionReadRaf::prove", jolt::arg("cycles", w.columns.length()));
     const Stage1Out& s1 = session_.get<Stage1Out>();
     s.read_raf = lookups::prove_instruction_read_raf(
-        w.lookups, s1.r1, protocol::lookup_input_claims(s1.v1), t_, opt_.self_check);
+        w.lookups, s1.r1, protocol::lookup_input_claims(s1.v1), t_, opt_.self_check,
+        [&](const SumcheckKernel& k) {
+          snapshot("InstructionReadRaf_prepared", {&w, &k, pcs_data_.get()});
+        });
     const std::size_t n_virt = lookups::virtual_chunks(w.lookups.word_bits);
     s.v_lookup.assign(s.read_raf.outputs.begin() + static_cast<std::ptrdiff_t>(n_virt),
                       s.read_raf.outputs.end());
@@ -786,8 +789,10 @@ class StagedProver {
       // committed key bits, and their booleanity.
       JOLT_SPAN("InstructionRaVirtualization::prove");
       const Stage5Out& s5 = session_.get<Stage5Out>();
-      lookups::InstructionKeyBitsProverOutput kb =
-          lookups::prove_instruction_key_bits(w.lookups, s5.read_raf, t_, opt_.self_check);
+      lookups::InstructionKeyBitsProverOutput kb = lookups::prove_instruction_key_bits(
+          w.lookups, s5.read_raf, t_, opt_.self_check, [&](const SumcheckKernel& k) {
+            snapshot("InstructionRaVirtualization_prepared", {&w, &k, pcs_data_.get()});
+          });
       s.r_key = kb.bit_point;
       s.key_bits = kb.key_bit_claims;
       proof_.instruction_lookups.key_bits = std::move(kb.key_bits);

@@ -35,6 +35,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -106,15 +107,15 @@ struct InstructionKeyBitsProverOutput {
   std::vector<Fr> key_bit_claims;
   std::vector<Fr> bit_point;
 };
-InstructionReadRafProverOutput prove_instruction_read_raf(const InstructionLookupWitness& w,
-                                                          std::span<const Fr> r_cycle,
-                                                          const InstructionLookupClaims& claims,
-                                                          Transcript& transcript,
-                                                          bool self_check = true);
-InstructionKeyBitsProverOutput prove_instruction_key_bits(const InstructionLookupWitness& w,
-                                                          const InstructionReadRafProverOutput& rr,
-                                                          Transcript& transcript,
-                                                          bool self_check = true);
+// on_prepared, if set, sees the sumcheck's kernel once its tables exist (heap snapshots).
+using LookupKernelPrepared = std::function<void(const SumcheckKernel&)>;
+InstructionReadRafProverOutput prove_instruction_read_raf(
+    const InstructionLookupWitness& w, std::span<const Fr> r_cycle,
+    const InstructionLookupClaims& claims, Transcript& transcript, bool self_check = true,
+    const LookupKernelPrepared& on_prepared = {});
+InstructionKeyBitsProverOutput prove_instruction_key_bits(
+    const InstructionLookupWitness& w, const InstructionReadRafProverOutput& rr,
+    Transcript& transcript, bool self_check = true, const LookupKernelPrepared& on_prepared = {});
 // verify_instruction_read_raf fills read_raf_point, address_point, flags and raf;
 // verify_instruction_key_bits (after it, `out` as it left it) bit_point and key_bits.
 std::optional<VerifyError> verify_instruction_read_raf(unsigned word_bits, std::size_t log_cycles,

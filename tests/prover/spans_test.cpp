@@ -96,12 +96,12 @@ bool has_root(const jolt::HeapSnapshotRecord& r, const std::string& root) {
 
 TEST_CASE("stage-boundary heap snapshots: only when asked, inside their stage, in order") {
   auto tr = testutil::sample_trace(5);
-  // Heap snapshots alone: the eight per-batch ones, no boundary snapshot.
+  // Heap snapshots alone: the ten per-batch ones, no boundary snapshot.
   jolt::RecordingSession::start({.heap_snapshots = true});
   CHECK_FALSE(jolt::stage_boundary_heap_snapshots_wanted());
   (void)prove(tr.statement, tr.rows);
   jolt::Profile plain = jolt::RecordingSession::stop();
-  CHECK(plain.heap.size() == 8);
+  CHECK(plain.heap.size() == 10);
   // Asked for without heap snapshots: nothing.
   jolt::RecordingSession::start({});
   jolt::RecordingSession::want_stage_boundary_heap_snapshots(true);
@@ -115,12 +115,28 @@ TEST_CASE("stage-boundary heap snapshots: only when asked, inside their stage, i
   jolt::Profile p = jolt::RecordingSession::stop();
   CHECK_FALSE(jolt::stage_boundary_heap_snapshots_wanted());  // stop() turned it off
   CHECK_FALSE(verify(tr.statement, proof));
-  const std::vector<std::string> want = {
-      "Stage1Batch_prepared", "Stage2_start",    "Stage2Batch_prepared", "Stage2_end",
-      "Stage3_start",         "Stage3_prepared", "Stage3_end",           "Stage4_start",
-      "Stage4_prepared",      "Stage4_end",      "Stage5_start",         "Stage5_prepared",
-      "Stage5_end",           "Stage6_start",    "Stage6a_prepared",     "Stage6b_prepared",
-      "Stage6_end",           "Stage7_start",    "Stage7Batch_prepared", "Stage7_end"};
+  const std::vector<std::string> want = {"Stage1Batch_prepared",
+                                         "Stage2_start",
+                                         "Stage2Batch_prepared",
+                                         "Stage2_end",
+                                         "Stage3_start",
+                                         "Stage3_prepared",
+                                         "Stage3_end",
+                                         "Stage4_start",
+                                         "Stage4_prepared",
+                                         "Stage4_end",
+                                         "Stage5_start",
+                                         "Stage5_prepared",
+                                         "InstructionReadRaf_prepared",
+                                         "Stage5_end",
+                                         "Stage6_start",
+                                         "Stage6a_prepared",
+                                         "Stage6b_prepared",
+                                         "InstructionRaVirtualization_prepared",
+                                         "Stage6_end",
+                                         "Stage7_start",
+                                         "Stage7Batch_prepared",
+                                         "Stage7_end"};
   std::vector<std::string> got;
   for (const auto& r : p.heap) got.push_back(r.label);
   CHECK(got == want);

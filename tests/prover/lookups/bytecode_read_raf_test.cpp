@@ -137,7 +137,7 @@ BytecodeReadRafProof reference_prove(const Fixture& f, const std::vector<std::ve
   for (unsigned b = 0; b < m; ++b)  // r_b·bit + (1 − r_b)(1 − bit)
     factors.push_back(Linear{Fr::one() - r_addr[b], {{2 + b, r_addr[b].dbl() - Fr::one()}}});
   e2.add_product(Fr::one(), factors);
-  Fr z = Fr::one();
+  Fr z = zeta;  // bit b weighs ζ^(b+1)
   for (unsigned b = 0; b < m; ++b, z = z * zeta) {
     e2.add_product(z, {Linear::leaf(1), Linear::leaf(2 + b), Linear::leaf(2 + b)});
     e2.add_product(-z, {Linear::leaf(1), Linear::leaf(2 + b)});

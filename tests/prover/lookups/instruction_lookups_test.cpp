@@ -417,7 +417,7 @@ InstructionLookupProof prove_dense(const DenseLookupWitness& d, const std::vecto
   for (unsigned b = 0; b < kb; ++b)
     factors.push_back(Linear{Fr::one() - r_addr[b], {{2 + b, r_addr[b].dbl() - Fr::one()}}});
   bits_expr.add_product(Fr::one(), factors);
-  Fr z = Fr::one();
+  Fr z = zeta;  // bit b weighs ζ^(b+1)
   for (unsigned b = 0; b < kb; ++b, z = z * zeta) {
     bits_expr.add_product(z, {Linear::leaf(1), Linear::leaf(2 + b), Linear::leaf(2 + b)});
     bits_expr.add_product(-z, {Linear::leaf(1), Linear::leaf(2 + b)});
@@ -481,5 +481,32 @@ TEST_CASE("a malicious prover with a key bit of 1/2 is rejected by the booleanit
   d.bits[b][j] = Fr::from_u64((k1 >> (kb - 1 - b)) & 1);
   Transcript tr2("lookups-test");
   run.proof = prove_dense(d, run.r_cycle, run.claims, tr2);
+  CHECK(rejected_at(4, run) == "lookups.key_bits.sumcheck.round_sum");
+}
+
+TEST_CASE("a key bit of 1/2 in every cycle, compensated in ra, is rejected by booleanity") {
+  // Bit 0 of every cycle's key is 1/2 and every ra row is half each of the two keys it chooses
+  // between, so ra from the bits is the dense ra; then bit² − bit = −1/4 in every cycle, a
+  // constant, so Σ_j eq(ρ, j)·(bit² − bit) = −1/4 whatever ρ is, and adding −1/4 to every ra
+  // entry moves the read-raf's ra claim by exactly that. Booleanity's terms carry ζ^(b+1), drawn
+  // after that claim, so the shift cannot match them (with ζ^b, bit 0's weight was 1 and this
+  // prover was accepted).
+  const InstructionLookupWitness w = make_witness(4, 4, 77);
+  DenseLookupWitness d = dense_of(w);
+  const unsigned b = 0, kb = 8;
+  const Fr half = Fr::from_u64(2).inverse(), quarter = Fr::from_u64(4).inverse();
+  for (std::size_t j = 0; j < w.cycles(); ++j) {
+    const std::uint64_t k1 = w.keys[j], k2 = k1 ^ (std::uint64_t{1} << (kb - 1 - b));
+    d.ra[k1 * w.cycles() + j] = half;
+    d.ra[k2 * w.cycles() + j] = half;
+    d.bits[b][j] = half;
+  }
+  for (Fr& e : d.ra) e -= quarter;
+  std::mt19937_64 rng(6);
+  Run run;
+  run.r_cycle = rand_point(rng, 4);
+  run.claims = dense_claims(d, run.r_cycle);
+  Transcript tr("lookups-test");
+  run.proof = prove_dense(d, run.r_cycle, run.claims, tr);
   CHECK(rejected_at(4, run) == "lookups.key_bits.sumcheck.round_sum");
 }

@@ -37,7 +37,10 @@ class RaVirtualizationKernel final : public SumcheckKernel {
         eq5_(std::move(in.weights)),
         eq_rho_(EqPolynomial::evals(in.rho)),
         beta_pow_(std::move(in.beta_powers)) {
-    Fr p = Fr::one();
+    // Bit b's booleanity weight is ζ^(b+1): no bit's weight is the constant 1, which the claims
+    // fixed before ζ could absorb (a bit with the same bit² − bit in every cycle gives a
+    // booleanity sum that does not depend on ρ).
+    Fr p = in.zeta;
     for (std::size_t b = 0; b < key_bits_; ++b, p = p * in.zeta) zeta_pow_.push_back(p);
     for (const Fr& r : r_addr_) {
       one_minus_r_.push_back(Fr::one() - r);
@@ -254,7 +257,7 @@ Fr ra_virtualization_final(std::span<const Fr> r_addr, unsigned chunk_bits,
     }
     ra_sum += beta_powers[c] * prod;
   }
-  Fr bool_sum, z = Fr::one();
+  Fr bool_sum, z = zeta;
   for (std::size_t b = 0; b < bits.size(); ++b, z = z * zeta)
     bool_sum += z * bits[b] * (bits[b] - Fr::one());
   return weight_at_point * ra_sum + EqPolynomial::evaluate(rho, point) * bool_sum;

@@ -333,11 +333,20 @@ std::vector<ClaimSet> reduction_groups(std::span<const ClaimSet> sets) {
   }();
   const auto trace = static_cast<std::uint32_t>(committed_trace_columns().size());
   std::vector<ClaimSet> out;
-  for (const ClaimSet& s : sets) {
+  for (std::size_t k = 0; k < sets.size(); ++k) {
+    const ClaimSet& s = sets[k];
     ClaimSet g;
     g.point = s.point;
     for (std::size_t i = 0; i < s.columns.size(); ++i) {
       const std::uint32_t c = s.columns[i];
+      // The lookup columns are virtual, and the instruction read-raf proves only stage 1's
+      // claims about them (set 0, at r1): a claim anywhere else would be checked by nothing.
+      if (k != 0 && c < kNumColumns &&
+          std::find(r1cs::kLookupColumns.begin(), r1cs::kLookupColumns.end(), c) !=
+              r1cs::kLookupColumns.end())
+        throw std::logic_error("reduction_groups: a claim about lookup column " +
+                               std::string(r1cs::column_name(c)) +
+                               " outside stage 1, which the instruction read-raf does not prove");
       if (c >= kNumColumns) {  // a key bit or an index bit
         g.columns.push_back(trace + (c - kNumColumns));
       } else if (position[c] != ~0u) {

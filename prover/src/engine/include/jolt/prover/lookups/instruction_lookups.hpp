@@ -25,7 +25,7 @@
 //     ra_v(r_addr_v, r5) for each v, flag_t(r5) for the 19 instruction tables, raf(r5).
 //  2. **Key bits** (ℓ rounds): RA virtualization — each ra_v(r_addr_v, r5) is
 //     Σ_j eq(r5, j)·Π_{b in chunk v} (r_b·bit_b(j) + (1 − r_b)(1 − bit_b(j))) — batched by β^v,
-//     plus booleanity Σ_j eq(ρ, j)·Σ_b ζ^b·(bit_b(j)² − bit_b(j)) = 0 for fresh ρ, ζ, in one
+//     plus booleanity Σ_j eq(ρ, j)·Σ_b ζ^(b+1)·(bit_b(j)² − bit_b(j)) = 0 for fresh ρ, ζ, in one
 //     member of degree 17. Outputs: bit_b(r6) for every key bit b.
 // So an accepting proof, with the openings checked by the caller, shows: every committed key
 // bit is 0 or 1, and for every cycle the claimed output is Val_t(key) of its table t (0 when no

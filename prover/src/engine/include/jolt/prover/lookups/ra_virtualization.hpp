@@ -4,11 +4,15 @@
 // ra_v(r_addr, j) = Π_{b ∈ chunk v} (r_b·bit_b(j) + (1 − r_b)(1 − bit_b(j))), and one member of
 // degree chunk_bits + 1 proves
 //
-//   Σ_v β^v·claim_v = Σ_j W(j)·Σ_v β^v·ra_v(r_addr, j) + Σ_j eq(ρ, j)·Σ_b ζ^b (bit_b(j)² −
+//   Σ_v β^v·claim_v = Σ_j W(j)·Σ_v β^v·ra_v(r_addr, j) + Σ_j eq(ρ, j)·Σ_b ζ^(b+1) (bit_b(j)² −
 //   bit_b(j))
 //
 // for a multilinear weight table W (eq(r, ·) for one point, Σ_g μ^g eq(r_g, ·) for several) and
-// fresh ρ, ζ: the claims are the chunks' values and every committed bit is 0 or 1.
+// fresh ρ, ζ drawn after the claims: the claims are the chunks' values and every committed bit
+// is 0 or 1. (The booleanity sum is a polynomial in ζ without a constant term, so it vanishes
+// identically only if Σ_j eq(ρ, j)(bit_b² − bit_b) = 0 for every b; with a weight of 1 on one
+// bit, a deviation bit² − bit that is the same in every cycle sums to that constant for every
+// ρ and could be absorbed into the claims.)
 //
 //   RaVirtualizationInput in{keys, key_bits, chunk_bits, weights, r_addr, beta_powers, rho, zeta};
 //   auto k = make_ra_virtualization_kernel(std::move(in), labels);  // prove_batch member

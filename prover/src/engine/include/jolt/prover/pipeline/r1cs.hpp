@@ -216,8 +216,8 @@ const std::vector<ProductConstraint>& products();
 WitnessColumns extract_witness(std::span<const TraceRow> rows);
 std::vector<std::vector<Fr>> extract_columns(std::span<const TraceRow> rows);
 
-// The value an RV32IM instruction's lookup produces in this witness (rd result, branch
-// condition, jump target, loaded value, store address).
+// The value a row's lookup produces in this witness: its table at its key (rd result, branch
+// condition, jump target, the LW/SW address, 1 for a passing assertion; 0 without a lookup).
 std::uint32_t lookup_output(const TraceRow& row);
 
 // Instruction results. Every row makes at most one lookup into the RV32IM tables

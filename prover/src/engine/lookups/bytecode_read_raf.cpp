@@ -192,9 +192,15 @@ std::vector<Fr> prove_bytecode_ra(std::span<const std::uint32_t> index, unsigned
       tbb::parallel_for(std::size_t{0}, T, [&](std::size_t j) { weights[j] += mu_pow[g] * e[j]; });
       input += mu_pow[g] * proof.address_outputs[g];
     }
-    RaVirtualizationInput in{
-        keys,        m,   m,   std::move(weights), std::vector<Fr>(r_addr.begin(), r_addr.end()),
-        {Fr::one()}, rho, zeta};
+    RaVirtualizationInput in{keys,
+                             m,
+                             m,
+                             std::move(weights),
+                             std::vector<Fr>(r_addr.begin(), r_addr.end()),
+                             {Fr::one()},
+                             rho,
+                             zeta,
+                             {}};
     ra = make_ra_virtualization_kernel(std::move(in), kRaLabels);
   }
   if (on_prepared) on_prepared(*ra);

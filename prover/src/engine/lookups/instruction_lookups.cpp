@@ -488,7 +488,8 @@ InstructionKeyBitsProverOutput prove_instruction_key_bits(const InstructionLooku
                            rr.r_addr,
                            beta_powers(beta, n_virt),
                            rho,
-                           zeta};
+                           zeta,
+                           {}};
   static const KernelLabels kLabels{"InstructionRaVirtualization::prepare",
                                     "InstructionRaVirtualization::prove_round",
                                     "InstructionRaVirtualization::finish_rounds"};

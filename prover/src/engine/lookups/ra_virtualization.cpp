@@ -36,7 +36,12 @@ class RaVirtualizationKernel final : public SumcheckKernel {
         rounds_(in.rho.size()),
         eq5_(std::move(in.weights)),
         eq_rho_(EqPolynomial::evals(in.rho)),
-        beta_pow_(std::move(in.beta_powers)) {
+        beta_pow_(std::move(in.beta_powers)),
+        gated_(!in.gate.empty()) {
+    if (gated_) {
+      gate_.resize(in.gate.size());
+      for (std::size_t j = 0; j < gate_.size(); ++j) gate_[j] = Fr::from_u64(in.gate[j]);
+    }
     // Bit b's booleanity weight is ζ^(b+1): no bit's weight is the constant 1, which the claims
     // fixed before ζ could absorb (a bit with the same bit² − bit in every cycle gives a
     // booleanity sum that does not depend on ρ).
@@ -51,7 +56,7 @@ class RaVirtualizationKernel final : public SumcheckKernel {
   const KernelLabels& labels() const override { return labels_; }
   std::size_t num_rounds() const override { return rounds_; }
   std::size_t degree() const override {
-    return ra_virtualization_degree(static_cast<unsigned>(cb_));
+    return ra_virtualization_degree(static_cast<unsigned>(cb_), gated_);
   }
 
   std::vector<Fr> prove_round(const std::optional<Fr>& bind, std::size_t, const Fr&) override {
@@ -75,6 +80,7 @@ class RaVirtualizationKernel final : public SumcheckKernel {
           std::vector<Fr> f(key_bits_ * kBlock), df(key_bits_ * kBlock);
           std::vector<Fr> lo(kBlock), diff(kBlock), tmp(kBlock), tmp2(kBlock);
           std::vector<Fr> prod(kBlock), e5(kBlock), de5(kBlock), q(3 * kBlock);
+          std::vector<Fr> g(gated_ ? kBlock : 0), dg(gated_ ? kBlock : 0);
           for (std::size_t x0 = range.begin(); x0 < range.end(); x0 += kBlock) {
             const std::size_t n = std::min(kBlock, range.end() - x0);
             std::fill(q.begin(), q.end(), Fr::zero());
@@ -114,12 +120,17 @@ class RaVirtualizationKernel final : public SumcheckKernel {
               acc.booleanity[3] += der * q2;
               e5[i] = eq5_[x0 + i];
               de5[i] = eq5_[x0 + i + half] - e5[i];
+              if (gated_) {
+                g[i] = gate_[x0 + i];
+                dg[i] = gate_[x0 + i + half] - g[i];
+              }
             }
             for (std::size_t t = 0; t <= d; ++t) {
               for (std::size_t v = 0; v < n_chunks; ++v) {
                 multiply_arrays(f.data() + (v * cb_) * kBlock, e5.data(), prod.data(), n);
                 for (std::size_t qb = 1; qb < cb_; ++qb)
                   multiply_arrays(prod.data(), f.data() + (v * cb_ + qb) * kBlock, prod.data(), n);
+                if (gated_) multiply_arrays(prod.data(), g.data(), prod.data(), n);
                 Fr sum;
                 for (std::size_t i = 0; i < n; ++i) sum += prod[i];
                 acc.ra[v * (d + 1) + t] += sum;
@@ -128,6 +139,8 @@ class RaVirtualizationKernel final : public SumcheckKernel {
               for (std::size_t k = 0; k < key_bits_; ++k)
                 for (std::size_t i = 0; i < n; ++i) f[k * kBlock + i] += df[k * kBlock + i];
               for (std::size_t i = 0; i < n; ++i) e5[i] += de5[i];
+              if (gated_)
+                for (std::size_t i = 0; i < n; ++i) g[i] += dg[i];
             }
           }
           return acc;
@@ -153,6 +166,7 @@ class RaVirtualizationKernel final : public SumcheckKernel {
   std::vector<Fr> output_claims() const override {
     std::vector<Fr> out(key_bits_);
     for (std::size_t b = 0; b < key_bits_; ++b) out[b] = bit(b, 0);
+    if (gated_) out.push_back(gate_[0]);
     return out;
   }
 
@@ -160,7 +174,7 @@ class RaVirtualizationKernel final : public SumcheckKernel {
     // The root frame names the relation (docs/heap-profiling.md): "<Relation>" of its labels.
     const std::string_view prepare = labels_.prepare;
     jolt::HeapScope s(v, prepare.substr(0, prepare.find("::")));
-    std::uint64_t bytes = (eq5_.capacity() + eq_rho_.capacity()) * sizeof(Fr);
+    std::uint64_t bytes = (eq5_.capacity() + eq_rho_.capacity() + gate_.capacity()) * sizeof(Fr);
     for (const auto& t : bits_) bytes += t.capacity() * sizeof(Fr);
     v.bytes("tables", bytes);
   }
@@ -207,7 +221,8 @@ class RaVirtualizationKernel final : public SumcheckKernel {
         bits_[bb].shrink_to_fit();
       });
     }
-    for (auto* t : {&eq5_, &eq_rho_}) {
+    for (auto* t : {&eq5_, &eq_rho_, &gate_}) {
+      if (t->empty()) continue;
       for (std::size_t x = 0; x < half; ++x) (*t)[x] = (*t)[x] + r * ((*t)[x + half] - (*t)[x]);
       t->resize(half);
     }
@@ -219,6 +234,8 @@ class RaVirtualizationKernel final : public SumcheckKernel {
   std::size_t key_bits_, cb_, rounds_;
   std::vector<Fr> eq5_, eq_rho_;
   std::vector<Fr> beta_pow_, zeta_pow_, one_minus_r_, two_r_minus_one_;
+  bool gated_;
+  std::vector<Fr> gate_;  // the gate as a bound table (empty: no gate)
   std::vector<std::vector<Fr>> bits_;
   std::size_t bound_ = 0;                                  // variables bound before bits_ exists
   std::vector<Fr> bound_challenges_;                       // their challenges
@@ -236,7 +253,8 @@ std::unique_ptr<SumcheckKernel> make_ra_virtualization_kernel(RaVirtualizationIn
                                 " key bits do not split into chunks of " +
                                 std::to_string(in.chunk_bits));
   if (n < 2 || (std::size_t{1} << in.rho.size()) != n || in.weights.size() != n ||
-      in.r_addr.size() != in.key_bits || in.beta_powers.size() != in.key_bits / in.chunk_bits)
+      in.r_addr.size() != in.key_bits || in.beta_powers.size() != in.key_bits / in.chunk_bits ||
+      (!in.gate.empty() && in.gate.size() != n))
     throw std::invalid_argument("RA virtualization: " + std::to_string(n) + " keys, " +
                                 std::to_string(in.weights.size()) + " weights, " +
                                 std::to_string(in.rho.size()) + " cycle variables and " +

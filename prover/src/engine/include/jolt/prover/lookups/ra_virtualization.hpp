@@ -16,7 +16,8 @@
 //
 //   RaVirtualizationInput in{keys, key_bits, chunk_bits, weights, r_addr, beta_powers, rho, zeta};
 //   auto k = make_ra_virtualization_kernel(std::move(in), labels);  // prove_batch member
-//   // outputs: bit_b at the sumcheck's point, b = 0 .. key_bits − 1 (the key's MSB first)
+//   // outputs: bit_b at the sumcheck's point, b = 0 .. key_bits − 1 (the key's MSB first),
+//   // then the gate's value there if the input has one
 //   Fr want = ra_virtualization_final(r_addr, chunk_bits, beta_powers, weight_at_point, rho,
 //                                     zeta, point, bits);             // the verifier's side
 //
@@ -42,19 +43,25 @@ struct RaVirtualizationInput {
   std::vector<Fr> beta_powers;          // key_bits / chunk_bits
   std::vector<Fr> rho;                  // log T coordinates
   Fr zeta;
+  // Optional 0/1 gate per cycle (empty: none). With a gate g the RA part is
+  // Σ_j W(j)·g(j)·Σ_v β^v·ra_v(r_addr, j) (a lookup some cycles do not make: RAM's accesses),
+  // the degree grows by one and g at the sumcheck's point is the last output.
+  std::span<const std::uint8_t> gate;
 };
 
-// The member's degree: chunk_bits + 1 (the RA product with the weight), at least 3 (booleanity
-// with eq(ρ, ·)).
-inline unsigned ra_virtualization_degree(unsigned chunk_bits) {
-  return chunk_bits + 1 > 3 ? chunk_bits + 1 : 3;
+// The member's degree: chunk_bits + 1 (the RA product with the weight; + 1 with a gate), at
+// least 3 (booleanity with eq(ρ, ·)).
+inline unsigned ra_virtualization_degree(unsigned chunk_bits, bool gated = false) {
+  const unsigned d = chunk_bits + 1 + (gated ? 1 : 0);
+  return d > 3 ? d : 3;
 }
 
 std::unique_ptr<SumcheckKernel> make_ra_virtualization_kernel(RaVirtualizationInput in,
                                                               const KernelLabels& labels);
 
 // The member's summand at the sumcheck's final point from the claimed bit openings (the
-// verifier's final check; multiply by the batch coefficient).
+// verifier's final check; multiply by the batch coefficient). For a gated member pass the
+// weight times the gate's claimed value at the point.
 Fr ra_virtualization_final(std::span<const Fr> r_addr, unsigned chunk_bits,
                            std::span<const Fr> beta_powers, const Fr& weight_at_point,
                            std::span<const Fr> rho, const Fr& zeta, std::span<const Fr> point,

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include <jolt/instrument.hpp>
 #include <jolt/prover/lookups/ra_virtualization.hpp>
 #include <jolt/prover/poly/eq.hpp>
 #include <jolt/prover/poly/multilinear.hpp>
@@ -647,19 +648,25 @@ RaChallenges draw_ra_challenges(Transcript& t, std::size_t log_t) {
 
 }  // namespace
 
-RamProof prove_ram(const RamWitness& w, const RamStatement& s, std::span<const Fr> r_cycle,
-                   const RamCycleClaims& claims, Transcript& transcript, bool self_check) {
+namespace {
+
+void check_prover_inputs(const RamWitness& w, const RamStatement& s, std::span<const Fr> r_cycle) {
   w.validate();
-  const RamLayout& layout = *s.layout;
-  if (w.log_k != layout.log_k())
+  if (w.log_k != s.layout->log_k())
     throw std::invalid_argument("prove_ram: the witness has 2^" + std::to_string(w.log_k) +
-                                " words, the layout 2^" + std::to_string(layout.log_k()));
+                                " words, the layout 2^" + std::to_string(s.layout->log_k()));
   check_cycle_point(w, r_cycle, "prove_ram");
+}
+
+}  // namespace
+
+RamReadWriteStep prove_ram_read_write(const RamWitness& w, const RamStatement& s,
+                                      std::span<const Fr> r_cycle, const RamCycleClaims& claims,
+                                      Transcript& transcript, RamProof& proof, bool self_check,
+                                      const RamKernelPrepared& on_prepared) {
+  check_prover_inputs(w, s, r_cycle);
   const std::size_t log_t = r_cycle.size();
   const unsigned log_k = w.log_k;
-  RamProof proof;
-
-  // Batch 1: ReadWrite, Raf, OutputCheck.
   transcript.absorb_frs("ram_cycle_claims",
                         std::vector<Fr>{claims.read, claims.written, claims.address});
   const Fr gamma = transcript.challenge("ram_gamma");
@@ -669,56 +676,103 @@ RamProof prove_ram(const RamWitness& w, const RamStatement& s, std::span<const F
   std::vector<Fr> final_mem = init;
   for (std::size_t j = 0; j < w.cycles.size(); ++j)
     if (w.cycles[j].accessed) final_mem[w.cycles[j].address] += w.inc(j);
-  auto rw = make_read_write_kernel(w, init, r_cycle, gamma);
-  auto raf = make_raf_kernel(w, layout, r_cycle);
-  auto oc = make_output_check_kernel(final_mem, *s.io, r_prime);
-  const BatchProverOutput b1 = prove_batch({{rw.get(), claims.read + gamma * claims.written},
-                                            {raf.get(), claims.address},
-                                            {oc.get(), Fr::zero()}},
-                                           transcript, self_check);
-  proof.read_write = b1.proof;
-  for (const auto& o : b1.member_outputs)
+  std::unique_ptr<SumcheckKernel> rw, raf, oc;
+  {
+    JOLT_SPAN(kReadWriteLabels.prepare);
+    rw = make_read_write_kernel(w, init, r_cycle, gamma);
+  }
+  {
+    JOLT_SPAN(kRafLabels.prepare);
+    raf = make_raf_kernel(w, *s.layout, r_cycle);
+  }
+  {
+    JOLT_SPAN(kOutputCheckLabels.prepare);
+    oc = make_output_check_kernel(final_mem, *s.io, r_prime);
+  }
+  if (on_prepared) on_prepared({rw.get(), raf.get(), oc.get()});
+  const BatchProverOutput b = prove_batch({{rw.get(), claims.read + gamma * claims.written},
+                                           {raf.get(), claims.address},
+                                           {oc.get(), Fr::zero()}},
+                                          transcript, self_check);
+  proof.read_write = b.proof;
+  proof.read_write_outputs.clear();
+  for (const auto& o : b.member_outputs)
     proof.read_write_outputs.insert(proof.read_write_outputs.end(), o.begin(), o.end());
   transcript.absorb_frs("ram_read_write_outputs", proof.read_write_outputs);
-  const ReadWritePoints p2 = read_write_points(b1.challenges, log_t);
+  const ReadWritePoints p = read_write_points(b.challenges, log_t);
+  return RamReadWriteStep{p.r_addr, p.r_cycle};
+}
 
-  // Batch 2: ValCheck.
+std::vector<Fr> prove_ram_val_check(const RamWitness& w, const RamStatement& s,
+                                    const RamReadWriteStep& rw, Transcript& transcript,
+                                    RamProof& proof, bool self_check,
+                                    const RamKernelPrepared& on_prepared) {
   const Fr gamma_v = transcript.challenge("ram_val_gamma");
-  const Fr init_at = words_mle(*s.init, p2.r_addr);
-  auto vc = make_val_check_kernel(w, p2.r_addr, p2.r_cycle, gamma_v);
-  const BatchProverOutput b2 =
+  const Fr init_at = words_mle(*s.init, rw.r_addr);
+  std::unique_ptr<SumcheckKernel> vc;
+  {
+    JOLT_SPAN(kValCheckLabels.prepare);
+    vc = make_val_check_kernel(w, rw.r_addr, rw.r_cycle, gamma_v);
+  }
+  if (on_prepared) on_prepared({vc.get()});
+  const BatchProverOutput b =
       prove_batch({{vc.get(), val_check_input(proof.read_write_outputs[1],
                                               proof.read_write_outputs[4], init_at, gamma_v)}},
                   transcript, self_check);
-  proof.val_check = b2.proof;
-  proof.val_check_outputs = b2.member_outputs[0];
+  proof.val_check = b.proof;
+  proof.val_check_outputs = b.member_outputs[0];
   transcript.absorb_frs("ram_val_check_outputs", proof.val_check_outputs);
+  return b.challenges;
+}
 
-  // Batch 3: the RA claims at the three cycle points, virtualized to the committed bits.
+std::vector<Fr> prove_ram_ra(const RamWitness& w, std::span<const Fr> r_cycle,
+                             const RamReadWriteStep& rw, std::span<const Fr> r_val_check,
+                             Transcript& transcript, RamProof& proof, bool self_check,
+                             const RamKernelPrepared& on_prepared) {
+  const std::size_t log_t = r_cycle.size();
+  const unsigned log_k = w.log_k;
   const RaChallenges c = draw_ra_challenges(transcript, log_t);
-  std::vector<Fr> weights = EqPolynomial::evals(p2.r_cycle);
+  std::vector<std::uint64_t> keys;
+  std::vector<std::uint8_t> gate;
+  std::unique_ptr<SumcheckKernel> ra;
   {
-    const std::vector<Fr> e1 = EqPolynomial::evals(r_cycle, c.beta_pow[1]);
-    const std::vector<Fr> e4 = EqPolynomial::evals(b2.challenges, c.beta_pow[2]);
-    for (std::size_t j = 0; j < weights.size(); ++j) weights[j] += e1[j] + e4[j];
+    JOLT_SPAN(kRaLabels.prepare);
+    std::vector<Fr> weights = EqPolynomial::evals(rw.r_cycle);
+    {
+      const std::vector<Fr> e1 = EqPolynomial::evals(r_cycle, c.beta_pow[1]);
+      const std::vector<Fr> e4 = EqPolynomial::evals(r_val_check, c.beta_pow[2]);
+      for (std::size_t j = 0; j < weights.size(); ++j) weights[j] += e1[j] + e4[j];
+    }
+    keys = address_keys(w);
+    gate = access_gate(w);
+    lookups::RaVirtualizationInput in{
+        keys, log_k, log_k, std::move(weights), rw.r_addr, {Fr::one()}, c.rho, c.zeta, gate};
+    ra = lookups::make_ra_virtualization_kernel(std::move(in), kRaLabels);
   }
-  const std::vector<std::uint64_t> keys = address_keys(w);
-  const std::vector<std::uint8_t> gate = access_gate(w);
-  lookups::RaVirtualizationInput in{
-      keys, log_k, log_k, std::move(weights), p2.r_addr, {Fr::one()}, c.rho, c.zeta, gate};
-  auto ra = lookups::make_ra_virtualization_kernel(std::move(in), kRaLabels);
+  if (on_prepared) on_prepared({ra.get()});
   const Fr ra_claim = proof.read_write_outputs[0] + c.beta_pow[1] * proof.read_write_outputs[3] +
                       c.beta_pow[2] * proof.val_check_outputs[1];
-  const BatchProverOutput b3 = prove_batch({{ra.get(), ra_claim}}, transcript, self_check);
-  proof.ra = b3.proof;
-  proof.ra_outputs = b3.member_outputs[0];
+  const BatchProverOutput b = prove_batch({{ra.get(), ra_claim}}, transcript, self_check);
+  proof.ra = b.proof;
+  proof.ra_outputs = b.member_outputs[0];
   transcript.absorb_frs("ram_ra_outputs", proof.ra_outputs);
+  return b.challenges;
+}
+
+RamProof prove_ram(const RamWitness& w, const RamStatement& s, std::span<const Fr> r_cycle,
+                   const RamCycleClaims& claims, Transcript& transcript, bool self_check) {
+  RamProof proof;
+  const RamReadWriteStep rw =
+      prove_ram_read_write(w, s, r_cycle, claims, transcript, proof, self_check);
+  const std::vector<Fr> r4 = prove_ram_val_check(w, s, rw, transcript, proof, self_check);
+  prove_ram_ra(w, r_cycle, rw, r4, transcript, proof, self_check);
   return proof;
 }
 
-std::optional<VerifyError> verify_ram(const RamStatement& s, std::span<const Fr> r_cycle,
-                                      const RamCycleClaims& claims, const RamProof& proof,
-                                      Transcript& transcript, RamOpenings& out) {
+std::optional<VerifyError> verify_ram_read_write(const RamStatement& s, std::span<const Fr> r_cycle,
+                                                 const RamCycleClaims& claims,
+                                                 const RamProof& proof, Transcript& transcript,
+                                                 RamOpenings& out) {
   const RamLayout& layout = *s.layout;
   const std::size_t log_t = s.log_t;
   const unsigned log_k = layout.log_k();
@@ -726,7 +780,6 @@ std::optional<VerifyError> verify_ram(const RamStatement& s, std::span<const Fr>
               r_cycle.size() == log_t && proof.read_write_outputs.size() == 5 &&
                   proof.val_check_outputs.size() == 2 && proof.ra_outputs.size() == log_k + 1,
               "the RAM proof's claim counts do not match the statement");
-
   transcript.absorb_frs("ram_cycle_claims",
                         std::vector<Fr>{claims.read, claims.written, claims.address});
   const Fr gamma = transcript.challenge("ram_gamma");
@@ -750,21 +803,40 @@ std::optional<VerifyError> verify_ram(const RamStatement& s, std::span<const Fr>
   }
   transcript.absorb_frs("ram_read_write_outputs", o1);
   const ReadWritePoints p2 = read_write_points(v1.challenges, log_t);
+  out.address_point = r_addr;
+  out.read_write_cycle = p2.r_cycle;
+  out.inc_at_read_write = o1[2];
+  return std::nullopt;
+}
 
+std::optional<VerifyError> verify_ram_val_check(const RamStatement& s, const RamProof& proof,
+                                                Transcript& transcript, RamOpenings& out) {
+  const std::vector<Fr>& o1 = proof.read_write_outputs;
   const Fr gamma_v = transcript.challenge("ram_val_gamma");
-  const Fr init_at = words_mle(*s.init, r_addr);
+  const Fr init_at = words_mle(*s.init, out.address_point);
   SumcheckVerified v2;
-  if (auto e = verify_batch({val_check_input(o1[1], o1[4], init_at, gamma_v)}, {log_t}, 3,
+  if (auto e = verify_batch({val_check_input(o1[1], o1[4], init_at, gamma_v)}, {s.log_t}, 3,
                             proof.val_check, transcript, v2))
     return VerifyError{"ram.val_check." + e->check, e->message};
   {
-    const Fr expected = v2.coefficients[0] * val_check_final(p2.r_cycle, gamma_v, v2.challenges,
-                                                             proof.val_check_outputs);
+    const Fr expected =
+        v2.coefficients[0] *
+        val_check_final(out.read_write_cycle, gamma_v, v2.challenges, proof.val_check_outputs);
     JOLT_VERIFY("ram.val_check.final", expected == v2.final_claim,
                 "the RAM Val check's last claim is not Inc·ra·(LT + γ) at the claimed openings");
   }
   transcript.absorb_frs("ram_val_check_outputs", proof.val_check_outputs);
+  out.val_check_cycle = v2.challenges;
+  out.inc_at_val_check = proof.val_check_outputs[0];
+  return std::nullopt;
+}
 
+std::optional<VerifyError> verify_ram_ra(const RamStatement& s, std::span<const Fr> r_cycle,
+                                         const RamProof& proof, Transcript& transcript,
+                                         RamOpenings& out) {
+  const std::size_t log_t = s.log_t;
+  const unsigned log_k = s.layout->log_k();
+  const std::vector<Fr>& o1 = proof.read_write_outputs;
   const RaChallenges c = draw_ra_challenges(transcript, log_t);
   const Fr ra_claim = o1[0] + c.beta_pow[1] * o1[3] + c.beta_pow[2] * proof.val_check_outputs[1];
   SumcheckVerified v3;
@@ -773,30 +845,32 @@ std::optional<VerifyError> verify_ram(const RamStatement& s, std::span<const Fr>
     return VerifyError{"ram.ra." + e->check, e->message};
   {
     const std::vector<Fr>& o3 = proof.ra_outputs;
-    const Fr weight = EqPolynomial::evaluate(p2.r_cycle, v3.challenges) +
+    const Fr weight = EqPolynomial::evaluate(out.read_write_cycle, v3.challenges) +
                       c.beta_pow[1] * EqPolynomial::evaluate(r_cycle, v3.challenges) +
-                      c.beta_pow[2] * EqPolynomial::evaluate(v2.challenges, v3.challenges);
+                      c.beta_pow[2] * EqPolynomial::evaluate(out.val_check_cycle, v3.challenges);
     const std::vector<Fr> one{Fr::one()};
     const Fr expected =
-        v3.coefficients[0] *
-        lookups::ra_virtualization_final(r_addr, log_k, one, weight * o3[log_k], c.rho, c.zeta,
-                                         v3.challenges, std::span<const Fr>(o3).subspan(0, log_k));
+        v3.coefficients[0] * lookups::ra_virtualization_final(
+                                 out.address_point, log_k, one, weight * o3[log_k], c.rho, c.zeta,
+                                 v3.challenges, std::span<const Fr>(o3).subspan(0, log_k));
     JOLT_VERIFY("ram.ra.final", expected == v3.final_claim,
                 "the RAM RA virtualization's last claim is not eq-weights·h·Π eq(r_addr, bits) "
                 "plus booleanity at the claimed bit openings");
   }
   transcript.absorb_frs("ram_ra_outputs", proof.ra_outputs);
-
-  out.address_point = r_addr;
-  out.read_write_cycle = p2.r_cycle;
-  out.inc_at_read_write = o1[2];
-  out.val_check_cycle = v2.challenges;
-  out.inc_at_val_check = proof.val_check_outputs[0];
   out.bit_point = v3.challenges;
   out.address_bits.assign(proof.ra_outputs.begin(),
                           proof.ra_outputs.begin() + static_cast<std::ptrdiff_t>(log_k));
   out.accessed = proof.ra_outputs[log_k];
   return std::nullopt;
+}
+
+std::optional<VerifyError> verify_ram(const RamStatement& s, std::span<const Fr> r_cycle,
+                                      const RamCycleClaims& claims, const RamProof& proof,
+                                      Transcript& transcript, RamOpenings& out) {
+  if (auto e = verify_ram_read_write(s, r_cycle, claims, proof, transcript, out)) return e;
+  if (auto e = verify_ram_val_check(s, proof, transcript, out)) return e;
+  return verify_ram_ra(s, r_cycle, proof, transcript, out);
 }
 
 }  // namespace jolt::prover::memory

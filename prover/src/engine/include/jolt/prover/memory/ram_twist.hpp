@@ -9,8 +9,9 @@
 // equals, for a word of no block). A cycle either accesses one compact word a(j) (a load or a
 // store, h(j) = 1) or none (h(j) = 0), so ra(k, j) = h(j)·[a(j) = k].
 //
-// Committed per cycle: Inc(j) = the value written − the value read (0 without a store), and the
-// ℓK bits of a(j); h comes from the bytecode (the Load and Store flags). Virtual: ra,
+// Committed per cycle: Inc(j) = the value written − the value read (0 without a store in an
+// honest witness; on a cycle without an access it only ever meets ra = 0, so nothing constrains
+// it there), and the ℓK bits of a(j); h comes from the bytecode (the Load and Store flags). Virtual: ra,
 // Val(k, j) = Init(k) + Σ_{j' < j} Inc(j')·ra(k, j') (the word k before cycle j), and
 // Val_final(k) = Init(k) + Σ_j Inc(j)·ra(k, j).
 //
@@ -47,6 +48,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -79,8 +81,9 @@ class RamLayout {
  public:
   // Packs each non-empty region into a block of the next power of two words (largest first, so
   // every block is aligned) and K into the next power of two (at least 2). Throws
-  // std::invalid_argument for a misaligned region, one that wraps past 2^32, or two that
-  // overlap.
+  // std::invalid_argument for a misaligned region, a block that runs past 2^32, or two blocks
+  // that share a guest address (blocks cover whole powers of two words, so regions that do not
+  // overlap may still have overlapping blocks: merge them).
   static RamLayout pack(std::span<const RamRegion> regions);
 
   unsigned log_k() const { return log_k_; }
@@ -215,5 +218,38 @@ RamProof prove_ram(const RamWitness& w, const RamStatement& s, std::span<const F
 std::optional<VerifyError> verify_ram(const RamStatement& s, std::span<const Fr> r_cycle,
                                       const RamCycleClaims& claims, const RamProof& proof,
                                       Transcript& transcript, RamOpenings& out);
+
+// The same in three steps, as the pipeline runs them (stage 2: read/write, RAF and output check;
+// stage 4: the Val check; stage 5: the RA virtualization), other sumchecks between them on the
+// same transcript. on_prepared, if set, sees each step's kernels once their tables exist.
+struct RamReadWriteStep {
+  std::vector<Fr> r_addr, r_cycle;  // the read/write member's point (read_write_points)
+};
+using RamKernelPrepared = std::function<void(std::vector<const SumcheckKernel*>)>;
+RamReadWriteStep prove_ram_read_write(const RamWitness& w, const RamStatement& s,
+                                      std::span<const Fr> r_cycle, const RamCycleClaims& claims,
+                                      Transcript& transcript, RamProof& proof,
+                                      bool self_check = true,
+                                      const RamKernelPrepared& on_prepared = {});
+// Returns the Val check's cycle point r4.
+std::vector<Fr> prove_ram_val_check(const RamWitness& w, const RamStatement& s,
+                                    const RamReadWriteStep& rw, Transcript& transcript,
+                                    RamProof& proof, bool self_check = true,
+                                    const RamKernelPrepared& on_prepared = {});
+// Returns the bits' point r6.
+std::vector<Fr> prove_ram_ra(const RamWitness& w, std::span<const Fr> r_cycle,
+                             const RamReadWriteStep& rw, std::span<const Fr> r_val_check,
+                             Transcript& transcript, RamProof& proof, bool self_check = true,
+                             const RamKernelPrepared& on_prepared = {});
+// Each fills its part of `out` (the later ones read what the earlier ones left there).
+std::optional<VerifyError> verify_ram_read_write(const RamStatement& s, std::span<const Fr> r_cycle,
+                                                 const RamCycleClaims& claims,
+                                                 const RamProof& proof, Transcript& transcript,
+                                                 RamOpenings& out);
+std::optional<VerifyError> verify_ram_val_check(const RamStatement& s, const RamProof& proof,
+                                                Transcript& transcript, RamOpenings& out);
+std::optional<VerifyError> verify_ram_ra(const RamStatement& s, std::span<const Fr> r_cycle,
+                                         const RamProof& proof, Transcript& transcript,
+                                         RamOpenings& out);
 
 }  // namespace jolt::prover::memory

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-deletion}
 targets=(pcs_tests prover_engine_tests prover_pipeline_tests prover_traced_tests basefold_tests
-  prover_lookup_tests)
+  prover_lookup_tests prover_memory_tests)
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DJOLT_CHECK_DELETION=ON \
   -DJOLT_WERROR=ON ${CMAKE_CXX_COMPILER_LAUNCHER:+-DCMAKE_CXX_COMPILER_LAUNCHER=$CMAKE_CXX_COMPILER_LAUNCHER} \
@@ -62,6 +62,7 @@ first_target() {
     pcs.basefold.*) echo basefold_tests ;;
     pcs.*) echo pcs_tests ;;
     lookups.*|bytecode.*) echo prover_lookup_tests ;;
+    ram.*) echo prover_memory_tests ;;
     *) echo prover_pipeline_tests ;;
   esac
 }

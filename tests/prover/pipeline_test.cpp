@@ -93,18 +93,22 @@ TEST_CASE("the statement is bound: any change to it rejects") {
 }
 
 TEST_CASE("the proof format version is pinned") {
-  CHECK(kProofVersion == 10);
+  CHECK(kProofVersion == 11);
   auto tr = sample_trace(1);
   const auto proof = prove(tr.statement, tr.rows);
   REQUIRE(proof.size() > 8);
   CHECK(std::string(proof.begin(), proof.begin() + 4) == "JRPF");
-  CHECK(proof[4] == 10);
+  CHECK(proof[4] == 11);
   CHECK(r1cs::kNumColumns == 74);
   CHECK(r1cs::kNumBytecodeColumns == 45);
   // Committed: the 26 trace columns no bytecode entry fixes and the instruction read-raf does
-  // not prove, the 64 key bits, then the entry index's bits.
+  // not prove (RamInc among them), the 64 key bits, the entry index's bits, then the RAM
+  // address bits.
   CHECK(protocol::committed_trace_columns().size() == 26);
-  CHECK(protocol::num_committed_columns(5) == 26 + 64 + 5);
+  CHECK(std::find(protocol::committed_trace_columns().begin(),
+                  protocol::committed_trace_columns().end(),
+                  r1cs::kRamInc) != protocol::committed_trace_columns().end());
+  CHECK(protocol::num_committed_columns(5, 3) == 26 + 64 + 5 + 3);
   CHECK(proof[5] == 0);
   auto bad = proof;
   bad[4] = 1;

@@ -5,7 +5,9 @@
 #include <jolt/heap.hpp>
 #include <jolt/instrument.hpp>
 #include <jolt/prover/lookups/bytecode_read_raf.hpp>
+#include <jolt/prover/memory/ram_twist.hpp>
 #include <jolt/prover/pipeline/program.hpp>
+#include <jolt/prover/pipeline/proof.hpp>
 #include <jolt/recorder.hpp>
 #include <jolt/taxonomy.hpp>
 #include <map>
@@ -41,7 +43,11 @@ TEST_CASE("prove() emits the taxonomy's always-present spans") {
   // Version 2: stage 6a/6b became the bytecode read-raf (BytecodeFractionLayer removed).
   // Version 3: the instruction read-raf (stage 5) and its RA virtualization (stage 6b) replace
   // the byte and shift lookups (ByteLookupFractionLayer, ShiftLookupFractionLayer removed).
-  CHECK(jolt::taxonomy::kTaxonomyVersion == 3);
+  // Version 4: RAM by Twist — the relations RamReadWriteChecking, RamRafEvaluation,
+  // RamOutputCheck (stage 2), RamValCheck (stage 4), RamRaVirtualization (stage 5); the RAM
+  // leaves left the register and range trees; commit_witness lost its `columns` argument (the
+  // count depends on the RAM layout, known only once the witness is extracted).
+  CHECK(jolt::taxonomy::kTaxonomyVersion == 4);
   for (auto label : jolt::taxonomy::kAlwaysPresentSpans) {
     INFO(label);
     CHECK(begins[std::string(label)] > 0);
@@ -72,13 +78,21 @@ TEST_CASE("prove() emits the taxonomy's always-present spans") {
   const auto index_bits = static_cast<int>(
       jolt::prover::lookups::bytecode_index_bits(bytecode_table(tr.statement.program).size()));
   CHECK(index_bits == 6);  // the sample program's table: 33 to 64 entries
-  CHECK(begins["prove_batch"] == 8 + layers[0] + layers[1]);
-  CHECK(begins["sumcheck_round"] == (5 + log_t) + log_t + log_t + (64 + log_t) + index_bits +
-                                        log_t + log_t + log_t + 2 * tree_rounds(log_t + 3));
-  // Stage1Batch_prepared, Stage2Batch_prepared, Stage3_prepared, Stage4_prepared,
-  // Stage5_prepared, InstructionReadRaf_prepared, Stage6a_prepared, Stage6b_prepared,
+  // RAM: the read/write batch has log T + ℓK rounds, the Val check and the RA virtualization
+  // log T each; ℓK from the proof's layout.
+  Proof decoded;
+  REQUIRE_FALSE(decode_proof(proof, decoded));
+  const auto log_k = static_cast<int>(memory::RamLayout::pack(decoded.ram_regions).log_k());
+  CHECK(log_k >= 1);
+  CHECK(begins["prove_batch"] == 11 + layers[0] + layers[1]);
+  CHECK(begins["sumcheck_round"] == (5 + log_t) + log_t + (log_t + log_k) + log_t + log_t +
+                                        (64 + log_t) + log_t + index_bits + log_t + log_t + log_t +
+                                        2 * tree_rounds(log_t + 3));
+  // Stage1Batch_prepared, Stage2Batch_prepared, RamReadWriteChecking_prepared, Stage3_prepared,
+  // Stage4_prepared, RamValCheck_prepared, Stage5_prepared, InstructionReadRaf_prepared,
+  // RamRaVirtualization_prepared, Stage6a_prepared, Stage6b_prepared,
   // InstructionRaVirtualization_prepared, Stage7Batch_prepared
-  CHECK(p.heap.size() == 10);
+  CHECK(p.heap.size() == 13);
 }
 
 namespace {
@@ -96,12 +110,12 @@ bool has_root(const jolt::HeapSnapshotRecord& r, const std::string& root) {
 
 TEST_CASE("stage-boundary heap snapshots: only when asked, inside their stage, in order") {
   auto tr = testutil::sample_trace(5);
-  // Heap snapshots alone: the ten per-batch ones, no boundary snapshot.
+  // Heap snapshots alone: the thirteen per-batch ones, no boundary snapshot.
   jolt::RecordingSession::start({.heap_snapshots = true});
   CHECK_FALSE(jolt::stage_boundary_heap_snapshots_wanted());
   (void)prove(tr.statement, tr.rows);
   jolt::Profile plain = jolt::RecordingSession::stop();
-  CHECK(plain.heap.size() == 10);
+  CHECK(plain.heap.size() == 13);
   // Asked for without heap snapshots: nothing.
   jolt::RecordingSession::start({});
   jolt::RecordingSession::want_stage_boundary_heap_snapshots(true);
@@ -118,16 +132,19 @@ TEST_CASE("stage-boundary heap snapshots: only when asked, inside their stage, i
   const std::vector<std::string> want = {"Stage1Batch_prepared",
                                          "Stage2_start",
                                          "Stage2Batch_prepared",
+                                         "RamReadWriteChecking_prepared",
                                          "Stage2_end",
                                          "Stage3_start",
                                          "Stage3_prepared",
                                          "Stage3_end",
                                          "Stage4_start",
                                          "Stage4_prepared",
+                                         "RamValCheck_prepared",
                                          "Stage4_end",
                                          "Stage5_start",
                                          "Stage5_prepared",
                                          "InstructionReadRaf_prepared",
+                                         "RamRaVirtualization_prepared",
                                          "Stage5_end",
                                          "Stage6_start",
                                          "Stage6a_prepared",

@@ -27,7 +27,7 @@ TEST_CASE("aggregation computes totals, self and dark time of the fixture") {
   CHECK(s.run.proof_size_bytes == std::optional<std::uint64_t>(12345));
   CHECK(s.run.verified);
   CHECK(s.run.host == jolt::testing::fixture_profile().run.host);
-  CHECK(s.taxonomy_version == 3);
+  CHECK(s.taxonomy_version == 4);
   CHECK(s.spans.at("jolt_prover::prove").total_ns == 2'500'000);
   CHECK(s.spans.at("prove_stage0").total_ns == 900'000);
   CHECK(s.spans.at("commit_witness").total_ns == 500'000);

@@ -18,7 +18,7 @@
 
 namespace jolt::taxonomy {
 
-inline constexpr std::uint32_t kTaxonomyVersion = 3;
+inline constexpr std::uint32_t kTaxonomyVersion = 4;
 
 inline constexpr std::string_view kRootSpan = "jolt_prover::prove";  // arg trace_length
 
@@ -42,7 +42,7 @@ inline constexpr std::array<std::string_view, 10> kEmittedStageSpans = {
 inline constexpr std::array<std::string_view, 25> kAlwaysPresentSpans = {
     "jolt_prover::prove",                // trace_length
     "prove_stage0",                      //
-    "commit_witness",                    // columns, log_t   (stage 0)
+    "commit_witness",                    // log_t   (stage 0)
     "prove_stage1",                      //
     "Stage1Batch::prove",                // stage-1 batch driver
     "prove_stage2",                      //
@@ -71,9 +71,14 @@ inline constexpr std::array<std::string_view, 25> kAlwaysPresentSpans = {
 // Per-relation kernel seams of the current prover (they fire on every prove() but change as the
 // statement grows, so they are not part of the presence contract): <Relation>::prepare|
 // prove_round|finish_rounds for each relation below.
-inline constexpr std::array<std::string_view, 10> kEmittedRelations = {
+inline constexpr std::array<std::string_view, 15> kEmittedRelations = {
     "SpartanOuter",
     "ProductVirtualization",
+    "RamReadWriteChecking",
+    "RamRafEvaluation",
+    "RamOutputCheck",
+    "RamValCheck",
+    "RamRaVirtualization",
     "SpartanShift",
     "EntryPC",
     "ExitCycle",

@@ -73,29 +73,36 @@ std::vector<std::uint8_t> encode_proof(const Proof& p) {
   w.u32(p.num_columns);
   put_bytes(w, std::span(reinterpret_cast<const std::uint8_t*>(p.pcs_parameters.data()),
                          p.pcs_parameters.size()));
+  w.u32(static_cast<std::uint32_t>(p.ram_regions.size()));
+  for (const memory::RamRegion& g : p.ram_regions) {
+    w.u32(g.address);
+    w.u32(g.words);
+  }
+  w.u32(p.ram_output_tail);
   put_bytes(w, p.commitment);
   put_sumcheck(w, p.stage1);
   put_frs(w, p.stage1_openings);
   put_sumcheck(w, p.stage2);
   put_frs(w, p.stage2_openings);
+  put_sumcheck(w, p.ram.read_write);
+  put_frs(w, p.ram.read_write_outputs);
   put_sumcheck(w, p.stage3);
   put_frs(w, p.stage3_openings);
   put_frs(w, p.register_final_values);
   put_frs(w, p.register_final_timestamps);
-  w.u32(static_cast<std::uint32_t>(p.ram_final.size()));
-  for (const r1cs::RamWord& m : p.ram_final) {
-    w.u32(m.address);
-    w.u32(m.value);
-    w.u64(m.timestamp);
-  }
   put_frs(w, p.register_root_children);
   put_layers(w, p.register_layers);
   put_frs(w, p.stage4_openings);
+  put_sumcheck(w, p.ram.val_check);
+  put_frs(w, p.ram.val_check_outputs);
   put_frs(w, p.range_root_children);
   put_layers(w, p.range_layers);
   put_frs(w, p.stage5_openings);
   put_sumcheck(w, p.instruction_lookups.read_raf);
   put_frs(w, p.instruction_lookups.read_raf_outputs);
+  put_sumcheck(w, p.ram.ra);
+  put_frs(w, p.ram.ra_outputs);
+  put_frs(w, p.ram_access_flags);
   put_sumcheck(w, p.bytecode.address);
   put_frs(w, p.bytecode.address_outputs);
   put_sumcheck(w, p.bytecode.ra);
@@ -131,6 +138,16 @@ std::optional<VerifyError> decode_proof(std::span<const std::uint8_t> bytes, Pro
   p.pcs_parameters.assign(params.begin(), params.end());
   if (auto e = r.error()) return e;
   JOLT_VERIFY("proof.reserved", reserved == 0, "reserved header byte is not zero");
+  r.section("ram_regions");
+  const std::uint32_t regions = r.u32();
+  if (r.need_elements(regions, 8)) {
+    p.ram_regions.resize(regions);
+    for (memory::RamRegion& g : p.ram_regions) {
+      g.address = r.u32();
+      g.words = r.u32();
+    }
+  }
+  p.ram_output_tail = r.u32();
   r.section("commitment");
   p.commitment = r.bytes(r.u32());
   r.section("stage1.sumcheck");
@@ -141,6 +158,9 @@ std::optional<VerifyError> decode_proof(std::span<const std::uint8_t> bytes, Pro
   p.stage2 = get_sumcheck(r);
   r.section("stage2.openings");
   p.stage2_openings = get_frs(r);
+  r.section("stage2.ram_read_write");
+  p.ram.read_write = get_sumcheck(r);
+  p.ram.read_write_outputs = get_frs(r);
   r.section("stage3.sumcheck");
   p.stage3 = get_sumcheck(r);
   r.section("stage3.openings");
@@ -148,22 +168,15 @@ std::optional<VerifyError> decode_proof(std::span<const std::uint8_t> bytes, Pro
   r.section("stage4.final_state");
   p.register_final_values = get_frs(r);
   p.register_final_timestamps = get_frs(r);
-  r.section("stage4.ram_final");
-  const std::uint32_t words = r.u32();
-  if (r.need_elements(words, 16)) {
-    p.ram_final.resize(words);
-    for (r1cs::RamWord& m : p.ram_final) {
-      m.address = r.u32();
-      m.value = r.u32();
-      m.timestamp = r.u64();
-    }
-  }
   r.section("stage4.root");
   p.register_root_children = get_frs(r);
   r.section("stage4.layers");
   p.register_layers = get_layers(r);
   r.section("stage4.openings");
   p.stage4_openings = get_frs(r);
+  r.section("stage4.ram_val_check");
+  p.ram.val_check = get_sumcheck(r);
+  p.ram.val_check_outputs = get_frs(r);
   r.section("stage5.root");
   p.range_root_children = get_frs(r);
   r.section("stage5.layers");
@@ -174,6 +187,10 @@ std::optional<VerifyError> decode_proof(std::span<const std::uint8_t> bytes, Pro
   p.instruction_lookups.read_raf = get_sumcheck(r);
   r.section("stage5.read_raf_outputs");
   p.instruction_lookups.read_raf_outputs = get_frs(r);
+  r.section("stage5.ram_ra");
+  p.ram.ra = get_sumcheck(r);
+  p.ram.ra_outputs = get_frs(r);
+  p.ram_access_flags = get_frs(r);
   r.section("stage6a.sumcheck");
   p.bytecode.address = get_sumcheck(r);
   r.section("stage6a.outputs");

@@ -2,6 +2,7 @@
 #include "pipeline/protocol.hpp"
 
 #include <algorithm>
+#include <array>
 #include <jolt/prover/pipeline/r1cs.hpp>
 #include <jolt/prover/poly/eq.hpp>
 #include <jolt/prover/tracer/tracer.hpp>
@@ -145,10 +146,9 @@ const std::vector<std::uint32_t>& shift_columns() {
 
 const std::vector<std::uint32_t>& register_columns() {
   using namespace r1cs;
-  static const std::vector<std::uint32_t> c = {
-      kRs1Index,    kRs2Index,     kRdIndex,       kRs1Value, kRs2Value, kRdWriteValue,
-      kRdReadValue, kRs1ReadTs,    kRs2ReadTs,     kRdReadTs, kLoad,     kStore,
-      kRamAddress,  kRamReadValue, kRamWriteValue, kRamReadTs};
+  static const std::vector<std::uint32_t> c = {kRs1Index,  kRs2Index,     kRdIndex,     kRs1Value,
+                                               kRs2Value,  kRdWriteValue, kRdReadValue, kRs1ReadTs,
+                                               kRs2ReadTs, kRdReadTs};
   return c;
 }
 
@@ -164,11 +164,8 @@ Fr register_fingerprint(const Fr& gamma, const Fr& reg, const Fr& value, const F
 
 Fr register_leaf_p(std::span<const Fr> r_top, std::span<const Fr> v) {
   const std::vector<Fr> e = EqPolynomial::evals(r_top);
-  return e[0] + e[1] + e[2] - e[3] - e[4] - e[5] + (e[6] - e[7]) * (v[10] + v[11]);
-}
-
-Fr ram_fingerprint(const Fr& gamma, const Fr& address, const Fr& value, const Fr& timestamp) {
-  return address + gamma * (value + gamma * (timestamp + gamma));
+  (void)v;
+  return e[0] + e[1] + e[2] - e[3] - e[4] - e[5];
 }
 
 Fr register_leaf_q(const Fr& alpha, const Fr& gamma, std::span<const Fr> r_top,
@@ -176,30 +173,27 @@ Fr register_leaf_q(const Fr& alpha, const Fr& gamma, std::span<const Fr> r_top,
   const std::vector<Fr> e = EqPolynomial::evals(r_top);
   const Fr four_t = Fr::from_u64(4) * cycle_index(r_low);
   // v: Rs1Index, Rs2Index, RdIndex, Rs1Value, Rs2Value, RdWriteValue, RdReadValue, Rs1ReadTs,
-  // Rs2ReadTs, RdReadTs, Load, Store, RamAddress, RamReadValue, RamWriteValue, RamReadTs
+  // Rs2ReadTs, RdReadTs
   const Fr w0 = register_fingerprint(gamma, v[0], v[3], four_t + Fr::from_u64(1));
   const Fr w1 = register_fingerprint(gamma, v[1], v[4], four_t + Fr::from_u64(2));
   const Fr w2 = register_fingerprint(gamma, v[2], v[5], four_t + Fr::from_u64(3));
   const Fr r0 = register_fingerprint(gamma, v[0], v[3], v[7]);
   const Fr r1 = register_fingerprint(gamma, v[1], v[4], v[8]);
   const Fr r2 = register_fingerprint(gamma, v[2], v[6], v[9]);
-  const Fr mw = ram_fingerprint(gamma, v[12], v[14], four_t + Fr::from_u64(4));
-  const Fr mr = ram_fingerprint(gamma, v[12], v[13], v[15]);
   return e[0] * (alpha - w0) + e[1] * (alpha - w1) + e[2] * (alpha - w2) + e[3] * (alpha - r0) +
-         e[4] * (alpha - r1) + e[5] * (alpha - r2) + e[6] * (alpha - mw) + e[7] * (alpha - mr);
+         e[4] * (alpha - r1) + e[5] * (alpha - r2) + e[6] + e[7];
 }
 
 const std::vector<std::uint32_t>& range_columns() {
   using namespace r1cs;
-  static const std::vector<std::uint32_t> c = {kRs1ReadTs,   kRs2ReadTs,   kRdReadTs,
-                                               kRangeCount0, kRangeCount1, kRangeCount2,
-                                               kRangeCount3, kRamReadTs};
+  static const std::vector<std::uint32_t> c = {
+      kRs1ReadTs, kRs2ReadTs, kRdReadTs, kRangeCount0, kRangeCount1, kRangeCount2, kRangeCount3};
   return c;
 }
 
 Fr range_leaf_p(std::span<const Fr> r_top, std::span<const Fr> v) {
   const std::vector<Fr> e = EqPolynomial::evals(r_top);
-  return e[0] + e[1] + e[2] + e[3] - e[4] * v[3] - e[5] * v[4] - e[6] * v[5] - e[7] * v[6];
+  return e[0] + e[1] + e[2] - e[4] * v[3] - e[5] * v[4] - e[6] * v[5] - e[7] * v[6];
 }
 
 Fr range_leaf_q(const Fr& alpha, std::span<const Fr> r_top, std::span<const Fr> r_low,
@@ -208,7 +202,7 @@ Fr range_leaf_q(const Fr& alpha, std::span<const Fr> r_top, std::span<const Fr> 
   const Fr t = cycle_index(r_low);
   const Fr four_t = Fr::from_u64(4) * t;
   const Fr T = Fr::from_u64(std::uint64_t{1} << r_low.size());
-  Fr q = e[3] * (alpha - (four_t + Fr::from_u64(3) - v[7]));
+  Fr q = e[3];
   for (std::uint64_t j = 0; j < 3; ++j) q += e[j] * (alpha - (four_t + Fr::from_u64(j) - v[j]));
   for (std::uint64_t c = 0; c < 4; ++c) q += e[4 + c] * (alpha - (Fr::from_u64(c) * T + t));
   return q;
@@ -251,8 +245,8 @@ const std::vector<std::uint32_t>& committed_trace_columns() {
   return v;
 }
 
-std::size_t num_committed_columns(unsigned index_bits) {
-  return committed_trace_columns().size() + r1cs::kKeyBits + index_bits;
+std::size_t num_committed_columns(unsigned index_bits, unsigned ram_bits) {
+  return committed_trace_columns().size() + r1cs::kKeyBits + index_bits + ram_bits;
 }
 
 bool is_bytecode_column(std::uint32_t c) {
@@ -307,6 +301,24 @@ ClaimSet key_bit_claims(std::span<const Fr> point, std::span<const Fr> bits) {
   ClaimSet s{{point.begin(), point.end()}, {}, {bits.begin(), bits.end()}};
   for (std::uint32_t b = 0; b < bits.size(); ++b) s.columns.push_back(kKeyBitColumn + b);
   return s;
+}
+
+ClaimSet ram_bit_claims(unsigned index_bits, std::span<const Fr> point, std::span<const Fr> bits) {
+  ClaimSet s{{point.begin(), point.end()}, {}, {bits.begin(), bits.end()}};
+  for (std::uint32_t b = 0; b < bits.size(); ++b)
+    s.columns.push_back(ram_bit_column(index_bits, b));
+  return s;
+}
+
+ClaimSet ram_inc_claim(std::span<const Fr> point, const Fr& value) {
+  return ClaimSet{{point.begin(), point.end()}, {r1cs::kRamInc}, {value}};
+}
+
+ClaimSet ram_access_flag_claims(std::span<const Fr> point, std::span<const Fr> load_store) {
+  if (load_store.size() != 2) throw std::logic_error("ram_access_flag_claims: two flags");
+  return ClaimSet{{point.begin(), point.end()},
+                  {r1cs::kLoad, r1cs::kStore},
+                  {load_store.begin(), load_store.end()}};
 }
 
 std::vector<lookups::BytecodeClaimGroup> bytecode_claim_groups(std::span<const ClaimSet> sets) {
@@ -431,12 +443,6 @@ Fraction register_boundary_side(std::span<const Fr> fin_v, std::span<const Fr> f
   return f;
 }
 
-bool ram_word_in_map(std::uint32_t a) {
-  if ((a & 3) != 0) return false;
-  return (a - kRamBase) < kRamSize || (a - kInputBase) < kInputMax ||
-         (a - kOutputBase) < kOutputMax;
-}
-
 std::uint32_t initial_ram_word(const Program& program, std::span<const std::uint8_t> inputs,
                                std::uint32_t a) {
   std::uint32_t w = 0;
@@ -468,51 +474,150 @@ bool ram_word_read_only(const Program& program, std::uint32_t a) {
   return false;
 }
 
-bool ram_holds_output(std::span<const r1cs::RamWord> fin, std::span<const std::uint8_t> outputs) {
-  if (outputs.size() > kOutputMax - 4) return false;
-  std::vector<std::uint8_t> expected(4 + outputs.size());
-  const auto n = static_cast<std::uint32_t>(outputs.size());
-  for (std::uint32_t b = 0; b < 4; ++b) expected[b] = static_cast<std::uint8_t>(n >> (8 * b));
-  std::copy(outputs.begin(), outputs.end(), expected.begin() + 4);
-  // The final value of the word at a (0 when no access touched it).
-  auto word_at = [&](std::uint32_t a) -> std::uint32_t {
-    const auto it =
-        std::lower_bound(fin.begin(), fin.end(), a,
-                         [](const r1cs::RamWord& w, std::uint32_t x) { return w.address < x; });
-    return it != fin.end() && it->address == a ? it->value : 0;
+namespace {
+
+struct MapRegion {
+  std::uint32_t base, size;  // bytes
+};
+constexpr std::array<MapRegion, 3> kMemoryMap = {
+    {{kRamBase, kRamSize}, {kInputBase, kInputMax}, {kOutputBase, kOutputMax}}};
+
+unsigned words_log2(std::uint64_t words) {
+  unsigned k = 0;
+  while ((std::uint64_t{1} << k) < words) ++k;
+  return k;
+}
+
+// The region of the memory map holding [address, address + bytes), if one does.
+const MapRegion* map_region(std::uint64_t address, std::uint64_t bytes) {
+  for (const MapRegion& m : kMemoryMap)
+    if (address >= m.base && address + bytes <= std::uint64_t{m.base} + m.size) return &m;
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<memory::RamRegion> ram_regions(const Program& program,
+                                           std::span<const std::uint8_t> inputs,
+                                           std::span<const std::uint8_t> outputs,
+                                           std::span<const std::uint32_t> accessed) {
+  // Per memory-map region: the highest word used (input/output: from the base), and for RAM the
+  // lowest word used in the upper half (the stack) and the highest in the lower half.
+  const std::uint32_t ram_mid = kRamBase + kRamSize / 2;
+  std::uint64_t input_end = kInputBase + 4 + inputs.size();  // bytes
+  std::uint64_t output_end = kOutputBase + 4 + outputs.size();
+  std::uint64_t low_end = kRamBase, high_begin = std::uint64_t{kRamBase} + kRamSize;
+  auto use = [&](std::uint64_t a, std::uint64_t bytes) {
+    if (a >= kInputBase && a < std::uint64_t{kInputBase} + kInputMax) {
+      input_end = std::max(input_end, a + bytes);
+    } else if (a >= kOutputBase && a < std::uint64_t{kOutputBase} + kOutputMax) {
+      output_end = std::max(output_end, a + bytes);
+    } else if (a >= kRamBase && a < ram_mid) {
+      low_end = std::max(low_end, a + bytes);
+    } else if (a >= ram_mid && a < std::uint64_t{kRamBase} + kRamSize) {
+      high_begin = std::min(high_begin, a);
+    }
   };
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    const auto a = static_cast<std::uint32_t>(kOutputBase + i);
-    const std::uint32_t word = word_at(a & ~3u);
-    if (((word >> (8 * (a & 3))) & 0xff) != expected[i]) return false;
+  for (const Segment& s : program.image)
+    if (s.memsz > 0) {
+      use(s.vaddr, s.memsz);
+      use(std::uint64_t{s.vaddr} + s.memsz - 1, 1);
+    }
+  for (std::uint32_t a : accessed) use(a & ~3u, 4);
+  auto words = [](std::uint64_t bytes) { return static_cast<std::uint32_t>((bytes + 3) / 4); };
+  std::vector<memory::RamRegion> out;
+  out.push_back({kInputBase, std::min(words(input_end - kInputBase), kInputMax / 4)});
+  out.push_back({kOutputBase, std::min(words(output_end - kOutputBase), kOutputMax / 4)});
+  const std::uint64_t top = std::uint64_t{kRamBase} + kRamSize;
+  const std::uint32_t low_words = words(low_end - kRamBase);
+  const std::uint32_t high_words = words(top - high_begin);
+  const std::uint64_t low_block = std::uint64_t{4} << words_log2(low_words);
+  const std::uint64_t high_block = std::uint64_t{4} << words_log2(high_words);
+  if (low_words > 0 && high_words > 0 && kRamBase + low_block > top - high_block) {
+    out.push_back({kRamBase, kRamSize / 4});  // the two blocks would overlap: all of RAM
+  } else {
+    if (low_words > 0) out.push_back({kRamBase, low_words});
+    if (high_words > 0)
+      out.push_back({static_cast<std::uint32_t>(top - high_block),
+                     static_cast<std::uint32_t>(high_block / 4)});
+  }
+  return out;
+}
+
+bool ram_regions_in_map(std::span<const memory::RamRegion> regions) {
+  if (regions.size() > kMaxRamRegions) return false;
+  for (const memory::RamRegion& r : regions) {
+    if (r.words == 0 || r.address % 4 != 0) return false;
+    if (!map_region(r.address, std::uint64_t{4} << words_log2(r.words))) return false;
   }
   return true;
 }
 
-void absorb_ram_state(Transcript& t, std::span<const r1cs::RamWord> fin) {
-  std::vector<std::uint8_t> b;
-  b.reserve(fin.size() * 16);
-  for (const r1cs::RamWord& w : fin) {
-    for (int i = 0; i < 4; ++i) b.push_back(static_cast<std::uint8_t>(w.address >> (8 * i)));
-    for (int i = 0; i < 4; ++i) b.push_back(static_cast<std::uint8_t>(w.value >> (8 * i)));
-    for (int i = 0; i < 8; ++i) b.push_back(static_cast<std::uint8_t>(w.timestamp >> (8 * i)));
-  }
-  t.absorb_bytes("ram_final_state", b);
+std::uint32_t output_tail_mask(std::size_t output_bytes) {
+  const std::size_t used = (4 + output_bytes) % 4;  // bytes of the last word the output uses
+  return used == 0 ? 0u : ~((1u << (8 * used)) - 1u);
 }
 
-Fraction ram_boundary_side(std::span<const r1cs::RamWord> fin, const Program& program,
-                           std::span<const std::uint8_t> inputs, const Fr& gamma, const Fr& alpha) {
-  Fraction f;
-  for (const r1cs::RamWord& w : fin) {
-    const Fr a = Fr::from_u64(w.address);
-    f.add(Fr::one(),
-          alpha - ram_fingerprint(gamma, a,
-                                  Fr::from_u64(initial_ram_word(program, inputs, w.address)),
-                                  Fr::zero()));
-    f.add(-Fr::one(),
-          alpha - ram_fingerprint(gamma, a, Fr::from_u64(w.value), Fr::from_u64(w.timestamp)));
+void absorb_ram_layout(Transcript& t, std::span<const memory::RamRegion> regions,
+                       std::uint32_t output_tail) {
+  std::vector<std::uint8_t> b;
+  for (const memory::RamRegion& r : regions)
+    for (std::uint32_t v : {r.address, r.words})
+      for (int i = 0; i < 4; ++i) b.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+  t.absorb_bytes("ram_regions", b);
+  t.absorb_u64("ram_output_tail", output_tail);
+}
+
+RamPublic ram_public(const memory::RamLayout& layout, const Program& program,
+                     std::span<const std::uint8_t> inputs, std::span<const std::uint8_t> outputs,
+                     std::uint32_t output_tail) {
+  RamPublic p;
+  // The initial image: every non-zero word of a segment or of the input region inside a block.
+  std::vector<std::uint32_t> image_words;
+  for (const Segment& s : program.image)
+    for (std::uint64_t a = s.vaddr & ~3u; a < std::uint64_t{s.vaddr} + s.memsz; a += 4)
+      image_words.push_back(static_cast<std::uint32_t>(a));
+  for (std::uint64_t a = kInputBase; a < std::uint64_t{kInputBase} + 4 + inputs.size(); a += 4)
+    image_words.push_back(static_cast<std::uint32_t>(a));
+  std::sort(image_words.begin(), image_words.end());
+  image_words.erase(std::unique(image_words.begin(), image_words.end()), image_words.end());
+  for (std::uint32_t a : image_words) {
+    const auto k = layout.compact_index(a);
+    if (!k) continue;
+    const std::uint32_t v = initial_ram_word(program, inputs, a);
+    if (v != 0) p.init.push_back({*k, v});
   }
-  return f;
+  // The final words the statement fixes: the output region (its length word, then the bytes;
+  // the rest of the last word is the proof's output tail) ...
+  std::vector<std::uint8_t> expected(4 + outputs.size());
+  const auto n = static_cast<std::uint32_t>(outputs.size());
+  for (std::uint32_t b = 0; b < 4; ++b) expected[b] = static_cast<std::uint8_t>(n >> (8 * b));
+  std::copy(outputs.begin(), outputs.end(), expected.begin() + 4);
+  const std::uint32_t tail = output_tail & output_tail_mask(outputs.size());
+  expected.resize((expected.size() + 3) / 4 * 4, 0);
+  for (std::size_t i = 0; i < expected.size(); i += 4) {
+    std::uint32_t v = expected[i] | expected[i + 1] << 8 | expected[i + 2] << 16 |
+                      static_cast<std::uint32_t>(expected[i + 3]) << 24;
+    if (i + 4 == expected.size()) v |= tail;
+    const auto a = static_cast<std::uint32_t>(kOutputBase + i);
+    if (const auto k = layout.compact_index(a))
+      p.io.push_back({*k, v});
+    else if (v != 0)
+      p.unmapped_output_zero = false;
+  }
+  // ... and every read-only word inside a block keeps its initial value.
+  for (const memory::RamSegment& s : layout.segments())
+    for (std::uint64_t i = 0; i < (std::uint64_t{1} << s.log_words); ++i) {
+      const auto a = static_cast<std::uint32_t>(s.address + 4 * i);
+      if (ram_word_read_only(program, a))
+        p.io.push_back(
+            {static_cast<std::uint32_t>(s.compact_base + i), initial_ram_word(program, inputs, a)});
+    }
+  return p;
+}
+
+memory::RamCycleClaims ram_cycle_claims(std::span<const Fr> v1) {
+  return {v1[r1cs::kRamReadValue], v1[r1cs::kRamWriteValue], v1[r1cs::kRamAddress]};
 }
 
 Fr padding_indicator(std::uint64_t L, std::span<const Fr> r) {

@@ -10,6 +10,7 @@
 
 #include <jolt/prover/lookups/bytecode_read_raf.hpp>
 #include <jolt/prover/lookups/instruction_lookups.hpp>
+#include <jolt/prover/memory/ram_twist.hpp>
 #include <jolt/prover/pipeline/prover.hpp>
 #include <jolt/prover/pipeline/r1cs.hpp>
 #include <jolt/prover/sumcheck/expression.hpp>
@@ -17,7 +18,7 @@
 
 namespace jolt::prover::protocol {
 
-inline constexpr const char* kDomain = "jolt-run/uniform-rv32im/v7";
+inline constexpr const char* kDomain = "jolt-run/uniform-rv32im/v8";
 
 // The preamble: the statement (program digest, entry, every bytecode entry, inputs, outputs,
 // trace length), the padded length, the commitment scheme and its parameters.
@@ -53,44 +54,68 @@ std::vector<Fr> cycle_point(std::uint64_t c, std::size_t n);
 // The columns stage 3 opens at its point: UnexpandedPC, IsNoop, IsEcall, SequenceIndex.
 const std::vector<std::uint32_t>& shift_columns();
 
-// Stage 4, register and RAM read/write checking (r1cs.hpp, "Register memory checking", "RAM"):
-// the multiset identity Σ_writes 1/(α − fp) − Σ_reads 1/(α − fp) + Σ_init − Σ_final = 0 over
-// tuples fp = register + γ·value + γ²·timestamp and, for RAM, address + γ·value + γ²·timestamp
-// + γ³ (so no RAM tuple is a register tuple), as a fraction tree of 8T leaves: leaf j·T + t is
+// Stage 4, register read/write checking (r1cs.hpp, "Register memory checking"): the multiset
+// identity Σ_writes 1/(α − fp) − Σ_reads 1/(α − fp) + Σ_init − Σ_final = 0 over tuples
+// fp = register + γ·value + γ²·timestamp, as a fraction tree of 8T leaves: leaf j·T + t is
 // cycle t's access j: writes j = 0 rs1, 1 rs2, 2 rd (numerator +1, timestamp 4t+j+1), reads
-// j = 3 rs1, 4 rs2, 5 rd (numerator −1, timestamp ReadTs), j = 6 the RAM write (numerator
-// Load + Store, timestamp 4t + 4), j = 7 the RAM read (numerator −(Load + Store), RamReadTs).
-// Columns opened at the leaf point's low log T variables, in this order:
+// j = 3 rs1, 4 rs2, 5 rd (numerator −1, timestamp ReadTs); j = 6, 7 are empty (numerator 0,
+// denominator 1). Columns opened at the leaf point's low log T variables, in this order:
 const std::vector<std::uint32_t>& register_columns();
 // The leaves' P and Q at the point (r_top: 3 variables, r_low: log T) from register_columns()
 // values v at r_low.
 Fr register_leaf_p(std::span<const Fr> r_top, std::span<const Fr> v);
 Fr register_leaf_q(const Fr& alpha, const Fr& gamma, std::span<const Fr> r_top,
                    std::span<const Fr> r_low, std::span<const Fr> v);
-// fp of a register tuple and of a RAM tuple.
+// fp of a register tuple.
 Fr register_fingerprint(const Fr& gamma, const Fr& reg, const Fr& value, const Fr& timestamp);
-Fr ram_fingerprint(const Fr& gamma, const Fr& address, const Fr& value, const Fr& timestamp);
 
-// RAM's public side (the verifier's): the memory map, a word's initial value (the ELF's
-// segments; the input region: the input's length as a u32, then its bytes; zero elsewhere),
-// which words are read-only (executable segments, the input region).
-bool ram_word_in_map(std::uint32_t address);  // aligned, in RAM, the input or the output region
+// RAM (memory/ram_twist.hpp), its public side. The memory map: the RAM, input and output
+// regions (tracer.hpp). A word's initial value: the ELF's segments; the input region: the
+// input's length as a u32, then its bytes; zero elsewhere. Read-only words: executable
+// segments and the input region.
 std::uint32_t initial_ram_word(const Program& program, std::span<const std::uint8_t> inputs,
                                std::uint32_t address);
 bool ram_word_read_only(const Program& program, std::uint32_t address);
-// Whether the final RAM state holds the claimed output: the output region's length word is
-// outputs.size() and the bytes after it are the outputs (a word not in the list holds its
-// initial value 0).
-bool ram_holds_output(std::span<const r1cs::RamWord> final_state,
-                      std::span<const std::uint8_t> outputs);
-// Absorbs the final RAM state (u32 address, u32 value, u64 timestamp each), before γ and α.
-void absorb_ram_state(Transcript& t, std::span<const r1cs::RamWord> final_state);
+// At most this many regions in a proof's RAM layout.
+inline constexpr std::size_t kMaxRamRegions = 8;
+// The prover's layout: the words the run accesses (`accessed`, word addresses) and the words
+// of the image, the input and the claimed output, grouped by memory-map region; RAM in a low
+// block from its base and a high block ending at its top (the stack), merged when their blocks
+// would overlap.
+std::vector<memory::RamRegion> ram_regions(const Program& program,
+                                           std::span<const std::uint8_t> inputs,
+                                           std::span<const std::uint8_t> outputs,
+                                           std::span<const std::uint32_t> accessed);
+// The verifier's check of a proof's regions: at most kMaxRamRegions, each non-empty, aligned,
+// and its whole block (the next power of two of words) inside one memory-map region.
+bool ram_regions_in_map(std::span<const memory::RamRegion> regions);
+// The bytes of the output region's last word that follow the output (the output's length word
+// and bytes end inside a word): a guest that wrote a longer output earlier may leave anything
+// there, so the proof names them (`output_tail`, zero outside this mask).
+std::uint32_t output_tail_mask(std::size_t output_bytes);
+void absorb_ram_layout(Transcript& t, std::span<const memory::RamRegion> regions,
+                       std::uint32_t output_tail);
+// The image and the final words the statement fixes, in the layout's compact indices: init =
+// every non-zero initial word inside a block; io = the output region's words (its length word,
+// then the output's bytes, the last word completed by output_tail) and every read-only word,
+// inside a block.
+// `unmapped_output_zero` is false when an output word no block holds would have to be non-zero
+// (a word no access touched keeps its initial value 0).
+struct RamPublic {
+  memory::RamWords init, io;
+  bool unmapped_output_zero = true;
+};
+RamPublic ram_public(const memory::RamLayout& layout, const Program& program,
+                     std::span<const std::uint8_t> inputs, std::span<const std::uint8_t> outputs,
+                     std::uint32_t output_tail);
+// The R1CS side's claims at r1 (RamReadValue, RamWriteValue, RamAddress).
+memory::RamCycleClaims ram_cycle_claims(std::span<const Fr> v1);
 
-// Stage 5, the timestamp range check: Σ_{t,j<3} 1/(α − (4t + j − ReadTs_j(t))) +
-// Σ_t 1/(α − (4t + 3 − RamReadTs(t))) − Σ_{k<4T} m_k/(α − k) = 0 as a fraction tree of 8T
-// leaves: j·T + t for j < 4 (numerator 1; j = 3 the RAM read), 4·T + k the table (numerator
-// −m_k: kRangeCount<k/T> row k mod T).
-const std::vector<std::uint32_t>& range_columns();  // ReadTs ×3, RangeCount ×4, RamReadTs
+// Stage 5, the timestamp range check: Σ_{t,j<3} 1/(α − (4t + j − ReadTs_j(t))) −
+// Σ_{k<4T} m_k/(α − k) = 0 as a fraction tree of 8T leaves: j·T + t for j < 3 (numerator 1),
+// j = 3 empty (numerator 0, denominator 1), 4·T + k the table (numerator −m_k:
+// kRangeCount<k/T> row k mod T).
+const std::vector<std::uint32_t>& range_columns();  // ReadTs ×3, RangeCount ×4
 Fr range_leaf_p(std::span<const Fr> r_top, std::span<const Fr> v);
 Fr range_leaf_q(const Fr& alpha, std::span<const Fr> r_top, std::span<const Fr> r_low,
                 std::span<const Fr> v);
@@ -130,19 +155,17 @@ bool fraction_root_vanishes(const Fr& p_root, const Fr& q_root, const Fraction& 
 Fraction register_boundary_side(std::span<const Fr> final_values,
                                 std::span<const Fr> final_timestamps, const Fr& gamma,
                                 const Fr& alpha);
-// Σ_init 1/(α − fp) − Σ_final 1/(α − fp) over the listed RAM words (init at timestamp 0).
-Fraction ram_boundary_side(std::span<const r1cs::RamWord> final_state, const Program& program,
-                           std::span<const std::uint8_t> inputs, const Fr& gamma, const Fr& alpha);
 
 // The committed columns: the trace columns no bytecode entry fixes and the instruction read-raf
 // does not prove (committed_trace_columns(), ascending), then each cycle's 64 lookup key bits
 // (MSB first; column lists below name key bit b kNumColumns + b), then the m bits of each
-// cycle's bytecode table index, MSB first (index bit b: kNumColumns + 64 + b). The bytecode
+// cycle's bytecode table index, MSB first (index bit b: kNumColumns + 64 + b), then the ℓK bits
+// of each cycle's compact RAM address, MSB first (ram_bit_column). The bytecode
 // columns (r1cs::kBytecodeColumns) are virtual: their claims are proved by the bytecode
 // read-raf of stages 6a/6b; so are LookupOutput and the two lookup operands (r1cs::kLookupColumns),
 // by the instruction read-raf of stage 5.
 const std::vector<std::uint32_t>& committed_trace_columns();
-std::size_t num_committed_columns(unsigned index_bits);
+std::size_t num_committed_columns(unsigned index_bits, unsigned ram_bits);
 bool is_bytecode_column(std::uint32_t c);
 // The field of a bytecode entry that column c is (its position in r1cs::kBytecodeColumns), or
 // kNumBytecodeColumns.
@@ -170,6 +193,14 @@ inline constexpr std::uint32_t kIndexBitColumn = r1cs::kNumColumns + r1cs::kKeyB
 ClaimSet index_bit_claims(std::span<const Fr> point, std::span<const Fr> bits);
 // The 64 key bits' claims at the key-bit sumcheck's point.
 ClaimSet key_bit_claims(std::span<const Fr> point, std::span<const Fr> bits);
+// RAM: the address bits after the m index bits, RamInc at a point, and the bytecode's Load and
+// Store flags at the RA virtualization's point (their sum is its access gate).
+inline std::uint32_t ram_bit_column(unsigned index_bits, unsigned b) {
+  return kIndexBitColumn + index_bits + b;
+}
+ClaimSet ram_bit_claims(unsigned index_bits, std::span<const Fr> point, std::span<const Fr> bits);
+ClaimSet ram_inc_claim(std::span<const Fr> point, const Fr& value);
+ClaimSet ram_access_flag_claims(std::span<const Fr> point, std::span<const Fr> load_store);
 // Stage 6a/6b: the bytecode columns' claims of each set, as the read-raf's groups (sets without
 // one dropped).
 std::vector<lookups::BytecodeClaimGroup> bytecode_claim_groups(std::span<const ClaimSet> sets);

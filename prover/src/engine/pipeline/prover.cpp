@@ -1,7 +1,8 @@
-// The staged prover: stage 0 commit, 1 outer Spartan, 2 products, 3 shift + entry PC + exit,
-// 4 register and RAM read/write checking, 5 timestamp range check and the byte and shift lookups
-// (instruction results), 6a/6b the bytecode read-raf (address rounds, then RA rounds), 7 claim
-// reduction, 8 joint opening.
+// The staged prover: stage 0 commit, 1 outer Spartan, 2 products and RAM read/write checking
+// (with its RAF evaluation and output check), 3 shift + entry PC + exit, 4 register read/write
+// checking and RAM's Val check, 5 timestamp range check, the instruction read-raf (instruction
+// results) and RAM's RA virtualization, 6a/6b the bytecode read-raf (address rounds, then RA
+// rounds) and the instruction key bits, 7 claim reduction, 8 joint opening.
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -61,15 +62,22 @@ struct Witness : jolt::HeapReportable {
   WitnessColumns columns;  // each in its narrowest width (witness_columns.hpp)
   std::size_t log_t = 0;
   bool self_check = true;
-  std::vector<TraceRow> table;                // the bytecode table (program.hpp)
-  std::vector<std::uint32_t> entry_index;     // per row: its bytecode table entry
-  unsigned index_bits = 0;                    // m = bytecode_index_bits(table size)
-  WitnessColumns index_bit_columns;           // m columns, bit b = the index's bit m − 1 − b
-  lookups::InstructionLookupWitness lookups;  // per cycle: key, table, RAF flag
-  WitnessColumns key_bit_columns;             // 64 columns, bit b = the key's bit 63 − b
+  std::vector<TraceRow> table;                 // the bytecode table (program.hpp)
+  std::vector<std::uint32_t> entry_index;      // per row: its bytecode table entry
+  unsigned index_bits = 0;                     // m = bytecode_index_bits(table size)
+  WitnessColumns index_bit_columns;            // m columns, bit b = the index's bit m − 1 − b
+  lookups::InstructionLookupWitness lookups;   // per cycle: key, table, RAF flag
+  WitnessColumns key_bit_columns;              // 64 columns, bit b = the key's bit 63 − b
+  std::vector<memory::RamRegion> ram_regions;  // the RAM layout's regions (in the proof)
+  memory::RamLayout ram_layout;
+  protocol::RamPublic ram_public;  // the image and the final words the statement fixes
+  memory::RamWitness ram;          // per cycle: access, compact address, values
+  WitnessColumns ram_bit_columns;  // ℓK columns, bit b = the compact address's bit ℓK − 1 − b
   void visit_heap(jolt::HeapVisitor& v) const override {
     jolt::HeapScope s(v, "Witness");
-    v.bytes("columns", columns.bytes() + index_bit_columns.bytes() + key_bit_columns.bytes());
+    v.bytes("columns", columns.bytes() + index_bit_columns.bytes() + key_bit_columns.bytes() +
+                           ram_bit_columns.bytes());
+    v.bytes("ram", ram.cycles.capacity() * sizeof(memory::RamAccess));
     v.bytes("entry_index", entry_index.capacity() * sizeof(std::uint32_t));
     v.bytes("lookups", lookups.keys.capacity() * sizeof(std::uint64_t) + lookups.tables.capacity() +
                            lookups.raf.capacity());
@@ -77,7 +85,7 @@ struct Witness : jolt::HeapReportable {
 };
 
 // The committed columns as one batch, in protocol order: the committed trace columns, the key
-// bits, then the index bits. A view: the witness must outlive it.
+// bits, the index bits, then the RAM address bits. A view: the witness must outlive it.
 class CommittedColumns final : public PolynomialBatch {
  public:
   explicit CommittedColumns(const Witness& w) : length_(w.columns.length()) {
@@ -86,6 +94,8 @@ class CommittedColumns final : public PolynomialBatch {
       cols_.push_back(&w.key_bit_columns[b]);
     for (std::size_t b = 0; b < w.index_bit_columns.size(); ++b)
       cols_.push_back(&w.index_bit_columns[b]);
+    for (std::size_t b = 0; b < w.ram_bit_columns.size(); ++b)
+      cols_.push_back(&w.ram_bit_columns[b]);
   }
   const WitnessColumn& operator[](std::size_t i) const { return *cols_[i]; }
   std::size_t num_polys() const override { return cols_.size(); }
@@ -109,21 +119,24 @@ struct Stage1Out {
 };
 struct Stage2Out {
   std::vector<Fr> r2;
-  std::vector<Fr> v2;  // product factor columns at r2
+  std::vector<Fr> v2;            // product factor columns at r2
+  memory::RamReadWriteStep ram;  // RAM read/write checking's point
 };
 struct Stage3Out {
   std::vector<Fr> r3;
   std::vector<Fr> v3;  // shift_columns() at r3
 };
 struct Stage4Out {
-  std::vector<Fr> r4;  // low log T variables of the leaf point
-  std::vector<Fr> v4;  // register_columns() at r4
+  std::vector<Fr> r4;         // low log T variables of the leaf point
+  std::vector<Fr> v4;         // register_columns() at r4
+  std::vector<Fr> r_ram_val;  // RAM Val check's cycle point
 };
 struct Stage5Out {
   std::vector<Fr> r5;
   std::vector<Fr> v5;  // range_columns() at r5
   lookups::InstructionReadRafProverOutput read_raf;
   std::vector<Fr> v_lookup;  // lookup_flag_columns() at read_raf.r_cycle
+  std::vector<Fr> r_ram;     // RAM RA virtualization's point: the address bits, Load, Store
 };
 struct Stage6aOut {
   std::vector<protocol::ClaimSet> claims;  // stages 1–5's claims, by point
@@ -276,16 +289,20 @@ struct ProofSoFar : jolt::HeapReportable {
   explicit ProofSoFar(const Proof& proof) : p(proof) {}
   void visit_heap(jolt::HeapVisitor& v) const override {
     jolt::HeapScope s(v, "Proof");
-    v.bytes("commitment", heap_bytes(p.commitment) + p.pcs_parameters.capacity());
+    v.bytes("commitment",
+            heap_bytes(p.commitment) + p.pcs_parameters.capacity() + heap_bytes(p.ram_regions));
     v.bytes("stage1", heap_bytes(p.stage1) + heap_bytes(p.stage1_openings));
-    v.bytes("stage2", heap_bytes(p.stage2) + heap_bytes(p.stage2_openings));
+    v.bytes("stage2", heap_bytes(p.stage2) + heap_bytes(p.stage2_openings) +
+                          heap_bytes(p.ram.read_write) + heap_bytes(p.ram.read_write_outputs));
     v.bytes("stage3", heap_bytes(p.stage3) + heap_bytes(p.stage3_openings));
     v.bytes("stage4", heap_bytes(p.register_final_values) +
-                          heap_bytes(p.register_final_timestamps) + heap_bytes(p.ram_final) +
+                          heap_bytes(p.register_final_timestamps) + heap_bytes(p.ram.val_check) +
+                          heap_bytes(p.ram.val_check_outputs) +
                           heap_bytes(p.register_root_children) + heap_bytes(p.register_layers) +
                           heap_bytes(p.stage4_openings));
     v.bytes("stage5", heap_bytes(p.range_root_children) + heap_bytes(p.range_layers) +
-                          heap_bytes(p.stage5_openings) +
+                          heap_bytes(p.ram.ra) + heap_bytes(p.ram.ra_outputs) +
+                          heap_bytes(p.ram_access_flags) + heap_bytes(p.stage5_openings) +
                           heap_bytes(p.instruction_lookups.read_raf) +
                           heap_bytes(p.instruction_lookups.read_raf_outputs));
     v.bytes("stage6a", heap_bytes(p.bytecode.address) + heap_bytes(p.bytecode.address_outputs));
@@ -395,15 +412,11 @@ class StagedProver {
     pcs_ = make_commitment_scheme(opt_.pcs);
     w.table = bytecode_table(st_.program);
     w.index_bits = lookups::bytecode_index_bits(w.table.size());
-    const std::size_t committed = protocol::num_committed_columns(w.index_bits);
     proof_.pcs_kind = static_cast<std::uint8_t>(opt_.pcs);
     proof_.log_t = static_cast<std::uint32_t>(w.log_t);
-    proof_.num_columns = static_cast<std::uint32_t>(committed);
     proof_.pcs_parameters = pcs_->parameters();
-    protocol::absorb_statement(t_, st_, proof_.log_t, proof_.pcs_kind, proof_.pcs_parameters,
-                               proof_.num_columns);
     {
-      JOLT_SPAN("commit_witness", jolt::arg("columns", committed), jolt::arg("log_t", w.log_t));
+      JOLT_SPAN("commit_witness", jolt::arg("log_t", w.log_t));
       w.columns = make_columns();
       {
         JOLT_SPAN("BytecodeIndex::assign", jolt::arg("entries", w.table.size()));
@@ -433,12 +446,75 @@ class StagedProver {
                       t, {(w.lookups.keys[t] >> (r1cs::kKeyBits - 1 - b)) & 1u, 0, 0, 0});
             });
       }
+      {
+        JOLT_SPAN("RamAddresses::assign");
+        assign_ram(w);
+      }
+      // The statement, the RAM layout (its size fixes how many columns are committed).
+      proof_.num_columns = static_cast<std::uint32_t>(
+          protocol::num_committed_columns(w.index_bits, w.ram_layout.log_k()));
+      proof_.ram_regions = w.ram_regions;
+      protocol::absorb_statement(t_, st_, proof_.log_t, proof_.pcs_kind, proof_.pcs_parameters,
+                                 proof_.num_columns);
+      protocol::absorb_ram_layout(t_, proof_.ram_regions, proof_.ram_output_tail);
       CommitOutput c = pcs_->commit(CommittedColumns(w));
       proof_.commitment = std::move(c.commitment.bytes);
       pcs_data_ = std::move(c.data);
     }
     t_.absorb_bytes("commitment", proof_.commitment);
     session_.park(std::move(w));
+  }
+
+  memory::RamStatement ram_statement(const Witness& w) const {
+    return memory::RamStatement{&w.ram_layout, &w.ram_public.init, &w.ram_public.io, w.log_t};
+  }
+
+  // RAM's witness from the columns: the layout of the touched regions, each cycle's access in
+  // compact addresses, the committed address bits, the statement's image and final words.
+  void assign_ram(Witness& w) {
+    const WitnessColumns& c = w.columns;
+    const std::size_t T = c.length();
+    const std::array<std::uint64_t, 4> one = {1, 0, 0, 0};
+    auto accesses = [&](std::size_t t) {
+      return c[r1cs::kLoad].canonical(t) == one || c[r1cs::kStore].canonical(t) == one;
+    };
+    std::vector<std::uint32_t> accessed;
+    for (std::size_t t = 0; t < T; ++t)
+      if (accesses(t))
+        accessed.push_back(static_cast<std::uint32_t>(c[r1cs::kRamAddress].canonical(t)[0]));
+    std::sort(accessed.begin(), accessed.end());
+    accessed.erase(std::unique(accessed.begin(), accessed.end()), accessed.end());
+    w.ram_regions = protocol::ram_regions(st_.program, st_.inputs, st_.outputs, accessed);
+    w.ram_layout = memory::RamLayout::pack(w.ram_regions);
+    // The output's last word after the output: whatever the run left there.
+    const std::uint32_t tail_mask = protocol::output_tail_mask(st_.outputs.size());
+    const std::uint64_t tail_word = (kOutputBase + 4 + st_.outputs.size()) & ~std::uint64_t{3};
+    proof_.ram_output_tail = 0;
+    for (std::size_t t = 0; t < T && tail_mask != 0; ++t)
+      if (accesses(t) && c[r1cs::kRamAddress].canonical(t)[0] == tail_word)
+        proof_.ram_output_tail =
+            static_cast<std::uint32_t>(c[r1cs::kRamWriteValue].canonical(t)[0]) & tail_mask;
+    w.ram_public = protocol::ram_public(w.ram_layout, st_.program, st_.inputs, st_.outputs,
+                                        proof_.ram_output_tail);
+    const unsigned log_k = w.ram_layout.log_k();
+    w.ram.log_k = log_k;
+    w.ram.cycles.assign(T, memory::RamAccess{});
+    w.ram_bit_columns = WitnessColumns(log_k, T);
+    for (std::size_t t = 0; t < T; ++t) {
+      if (!accesses(t)) continue;
+      const auto address = static_cast<std::uint32_t>(c[r1cs::kRamAddress].canonical(t)[0]);
+      const std::optional<std::uint32_t> k = w.ram_layout.compact_index(address);
+      // An address outside the layout (a witness altered by a test) keeps compact word 0: the
+      // RAF evaluation rejects it.
+      memory::RamAccess& a = w.ram.cycles[t];
+      a.accessed = true;
+      a.store = c[r1cs::kStore].canonical(t) == one;
+      a.address = k.value_or(0);
+      a.read = static_cast<std::uint32_t>(c[r1cs::kRamReadValue].canonical(t)[0]);
+      a.written = static_cast<std::uint32_t>(c[r1cs::kRamWriteValue].canonical(t)[0]);
+      for (unsigned b = 0; b < log_k; ++b)
+        w.ram_bit_columns[b].store(t, {(a.address >> (log_k - 1 - b)) & 1u, 0, 0, 0});
+    }
   }
 
   void prove_stage1() {
@@ -501,6 +577,16 @@ class StagedProver {
     t_.absorb_frs("opening_claim", s.v2);
     proof_.stage2 = std::move(out.proof);
     proof_.stage2_openings = s.v2;
+    {
+      // RAM read/write checking with its RAF evaluation and output check, on stage 1's RAM
+      // claims at r1.
+      JOLT_SPAN("RamReadWriteChecking::prove", jolt::arg("accesses", w.ram.cycles.size()));
+      s.ram = memory::prove_ram_read_write(
+          w.ram, ram_statement(w), s1.r1, protocol::ram_cycle_claims(s1.v1), t_, proof_.ram,
+          opt_.self_check, [&](std::vector<const SumcheckKernel*> k) {
+            snapshot("RamReadWriteChecking_prepared", {&w, k[0], k[1], k[2], pcs_data_.get()});
+          });
+    }
     session_.park(std::move(s));
     boundary_snapshot("Stage2_end", {&w, k.get(), pcs_data_.get(), &proof_so_far_});
   }
@@ -588,10 +674,8 @@ class StagedProver {
     const r1cs::RegisterState fin = r1cs::final_register_state(w.columns);
     proof_.register_final_values.assign(fin.value.begin(), fin.value.end());
     proof_.register_final_timestamps.assign(fin.timestamp.begin(), fin.timestamp.end());
-    proof_.ram_final = r1cs::final_ram_state(w.columns);
     t_.absorb_frs("register_final_values", proof_.register_final_values);
     t_.absorb_frs("register_final_timestamps", proof_.register_final_timestamps);
-    protocol::absorb_ram_state(t_, proof_.ram_final);
     const Fr gamma = t_.challenge("register_gamma");
     const Fr alpha = t_.challenge("register_alpha");
     std::vector<Fr> Q(8 * T);
@@ -599,52 +683,41 @@ class StagedProver {
     {
       JOLT_SPAN("RegisterFractionTree::leaves");
       const Fr one = Fr::one();
-      tbb::parallel_for(
-          tbb::blocked_range<std::size_t>(0, T, 4096),
-          [&](const tbb::blocked_range<std::size_t>& rg) {
-            for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
-              const Fr ts = Fr::from_u64(4 * t);
-              auto fp = [&](std::uint32_t reg, const Fr& value, const Fr& stamp) {
-                return alpha - protocol::register_fingerprint(gamma, c[reg][t], value, stamp);
-              };
-              using namespace r1cs;
-              Q[0 * T + t] = fp(kRs1Index, c[kRs1Value][t], ts + one);
-              Q[1 * T + t] = fp(kRs2Index, c[kRs2Value][t], ts + Fr::from_u64(2));
-              Q[2 * T + t] = fp(kRdIndex, c[kRdWriteValue][t], ts + Fr::from_u64(3));
-              Q[3 * T + t] = fp(kRs1Index, c[kRs1Value][t], c[kRs1ReadTs][t]);
-              Q[4 * T + t] = fp(kRs2Index, c[kRs2Value][t], c[kRs2ReadTs][t]);
-              Q[5 * T + t] = fp(kRdIndex, c[kRdReadValue][t], c[kRdReadTs][t]);
-              Q[6 * T + t] =
-                  alpha - protocol::ram_fingerprint(gamma, c[kRamAddress][t], c[kRamWriteValue][t],
-                                                    ts + Fr::from_u64(4));
-              Q[7 * T + t] =
-                  alpha - protocol::ram_fingerprint(gamma, c[kRamAddress][t], c[kRamReadValue][t],
-                                                    c[kRamReadTs][t]);
-            }
-          });
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 4096),
+                        [&](const tbb::blocked_range<std::size_t>& rg) {
+                          for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
+                            const Fr ts = Fr::from_u64(4 * t);
+                            auto fp = [&](std::uint32_t reg, const Fr& value, const Fr& stamp) {
+                              return alpha -
+                                     protocol::register_fingerprint(gamma, c[reg][t], value, stamp);
+                            };
+                            using namespace r1cs;
+                            Q[0 * T + t] = fp(kRs1Index, c[kRs1Value][t], ts + one);
+                            Q[1 * T + t] = fp(kRs2Index, c[kRs2Value][t], ts + Fr::from_u64(2));
+                            Q[2 * T + t] = fp(kRdIndex, c[kRdWriteValue][t], ts + Fr::from_u64(3));
+                            Q[3 * T + t] = fp(kRs1Index, c[kRs1Value][t], c[kRs1ReadTs][t]);
+                            Q[4 * T + t] = fp(kRs2Index, c[kRs2Value][t], c[kRs2ReadTs][t]);
+                            Q[5 * T + t] = fp(kRdIndex, c[kRdReadValue][t], c[kRdReadTs][t]);
+                            Q[6 * T + t] = Q[7 * T + t] = one;  // empty leaves
+                          }
+                        });
     }
     snapshot("Stage4_prepared", {&w, pcs_data_.get()});
-    // Numerators: +1 for the three accesses' new tuples, −1 for what they read, ±(Load + Store)
-    // for the RAM write and read.
-    auto small = [&](std::size_t b, std::size_t t) -> std::optional<std::int32_t> {
+    // Numerators: +1 for the three accesses' new tuples, −1 for what they read, 0 for the two
+    // empty slots.
+    auto small = [&](std::size_t b, std::size_t) -> std::optional<std::int32_t> {
       if (b < 6) return b < 3 ? 1 : -1;
-      const auto ld = small_entry(c[r1cs::kLoad], t), st = small_entry(c[r1cs::kStore], t);
-      if (!ld || !st) return std::nullopt;
-      return b == 6 ? *ld + *st : -(*ld + *st);
+      return 0;
     };
-    auto field = [&](std::size_t b, std::size_t t) {
+    auto field = [&](std::size_t b, std::size_t) {
       if (b < 6) return b < 3 ? Fr::one() : -Fr::one();
-      const Fr mem = c[r1cs::kLoad][t] + c[r1cs::kStore][t];
-      return b == 6 ? mem : -mem;
+      return Fr::zero();
     };
     FractionTreeProof ft = prove_fraction_tree_numerators(
         8, T, small, field, std::move(Q), kRegisterLayerLabels, t_, opt_.self_check);
     protocol::Fraction boundary = protocol::register_boundary_side(
         proof_.register_final_values, proof_.register_final_timestamps, gamma, alpha);
-    const protocol::Fraction ram =
-        protocol::ram_boundary_side(proof_.ram_final, st_.program, st_.inputs, gamma, alpha);
-    boundary.add_fraction(ram);
-    root_check(ft, boundary, "stage 4: a register or RAM read is not the value last written");
+    root_check(ft, boundary, "stage 4: a register read is not the value last written");
     Stage4Out s;
     const std::span<const Fr> r_top(ft.point.data(), 3);
     s.r4.assign(ft.point.begin() + 3, ft.point.end());
@@ -658,6 +731,16 @@ class StagedProver {
     proof_.register_root_children = std::move(ft.root_children);
     proof_.register_layers = std::move(ft.layers);
     proof_.stage4_openings = s.v4;
+    {
+      // RAM's Val check: the read/write checking's Val and Val_final claims from the committed
+      // increments and the public image.
+      JOLT_SPAN("RamValCheck::prove");
+      s.r_ram_val = memory::prove_ram_val_check(
+          w.ram, ram_statement(w), session_.get<Stage2Out>().ram, t_, proof_.ram, opt_.self_check,
+          [&](std::vector<const SumcheckKernel*> k) {
+            snapshot("RamValCheck_prepared", {&w, k[0], pcs_data_.get()});
+          });
+    }
     session_.park(std::move(s));
     boundary_snapshot("Stage4_end", {&w, pcs_data_.get(), &proof_so_far_});
   }
@@ -682,23 +765,24 @@ class StagedProver {
                             for (std::size_t j = 0; j < 3; ++j) {
                               Q[j * T + t] = alpha - (Fr::from_u64(4 * t + j) - c[ts[j]][t]);
                             }
-                            Q[3 * T + t] =  // the RAM read
-                                alpha - (Fr::from_u64(4 * t + 3) - c[r1cs::kRamReadTs][t]);
+                            Q[3 * T + t] = Fr::one();  // an empty leaf
                             for (std::size_t k = 0; k < 4; ++k)
                               Q[(4 + k) * T + t] = alpha - Fr::from_u64(k * T + t);
                           }
                         });
     }
     snapshot("Stage5_prepared", {&w, pcs_data_.get()});
-    // Numerators: 1 for the four reads, −m for each table entry read m times.
+    // Numerators: 1 for the three reads, 0 for the empty slot, −m for each table entry read m
+    // times.
     auto small = [&](std::size_t b, std::size_t t) -> std::optional<std::int32_t> {
-      if (b < 4) return 1;
+      if (b < 4) return b < 3 ? 1 : 0;
       const auto m = small_entry(c[r1cs::kRangeCount0 + (b - 4)], t);
       if (!m) return std::nullopt;
       return -*m;
     };
     auto field = [&](std::size_t b, std::size_t t) {
-      return b < 4 ? Fr::one() : -c[r1cs::kRangeCount0 + (b - 4)][t];
+      if (b < 4) return b < 3 ? Fr::one() : Fr::zero();
+      return -c[r1cs::kRangeCount0 + (b - 4)][t];
     };
     FractionTreeProof ft = prove_fraction_tree_numerators(8, T, small, field, std::move(Q),
                                                           kRangeLayerLabels, t_, opt_.self_check);
@@ -717,6 +801,19 @@ class StagedProver {
     proof_.range_layers = std::move(ft.layers);
     proof_.stage5_openings = s.v5;
     prove_instruction_read_raf(w, s);
+    {
+      // RAM's RA virtualization: the RA claims of stages 2 and 4 from the committed address bits,
+      // gated by Load + Store, whose claims go to the bytecode read-raf.
+      JOLT_SPAN("RamRaVirtualization::prove");
+      const Stage4Out& s4 = session_.get<Stage4Out>();
+      s.r_ram = memory::prove_ram_ra(
+          w.ram, session_.get<Stage1Out>().r1, session_.get<Stage2Out>().ram, s4.r_ram_val, t_,
+          proof_.ram, opt_.self_check, [&](std::vector<const SumcheckKernel*> k) {
+            snapshot("RamRaVirtualization_prepared", {&w, k[0], pcs_data_.get()});
+          });
+      proof_.ram_access_flags = evaluate_columns(w.columns, {r1cs::kLoad, r1cs::kStore}, s.r_ram);
+      t_.absorb_frs("ram_access_flags", proof_.ram_access_flags);
+    }
     session_.park(std::move(s));
     boundary_snapshot("Stage5_end", {&w, pcs_data_.get(), &proof_so_far_});
   }
@@ -745,8 +842,13 @@ class StagedProver {
     const Stage3Out& s3 = session_.get<Stage3Out>();
     const Stage4Out& s4 = session_.get<Stage4Out>();
     const Stage5Out& s5 = session_.get<Stage5Out>();
-    return protocol::stage_claim_sets({s1.r1, s1.v1, s2.r2, s2.v2, s3.r3, s3.v3, s4.r4, s4.v4,
-                                       s5.r5, s5.v5, s5.read_raf.r_cycle, s5.v_lookup});
+    std::vector<protocol::ClaimSet> sets =
+        protocol::stage_claim_sets({s1.r1, s1.v1, s2.r2, s2.v2, s3.r3, s3.v3, s4.r4, s4.v4, s5.r5,
+                                    s5.v5, s5.read_raf.r_cycle, s5.v_lookup});
+    sets.push_back(protocol::ram_access_flag_claims(s5.r_ram, proof_.ram_access_flags));
+    sets.push_back(protocol::ram_inc_claim(s2.ram.r_cycle, proof_.ram.read_write_outputs[2]));
+    sets.push_back(protocol::ram_inc_claim(s4.r_ram_val, proof_.ram.val_check_outputs[0]));
+    return sets;
   }
 
   // Stage 6a: the bytecode read-raf's address rounds over every claim about a static column.
@@ -815,6 +917,12 @@ class StagedProver {
     std::vector<protocol::ClaimSet> claims = s6a.claims;
     claims.push_back(protocol::index_bit_claims(s6b.r_bits, s6b.bits));
     claims.push_back(protocol::key_bit_claims(s6b.r_key, s6b.key_bits));
+    {
+      const Stage5Out& s5 = session_.get<Stage5Out>();
+      const unsigned log_k = w.ram_layout.log_k();
+      claims.push_back(protocol::ram_bit_claims(
+          w.index_bits, s5.r_ram, std::span<const Fr>(proof_.ram.ra_outputs).subspan(0, log_k)));
+    }
     const std::vector<protocol::ClaimSet> groups = protocol::reduction_groups(claims);
     const CommittedColumns committed(w);
     const Fr beta = t_.challenge("reduction_gamma");

@@ -4,10 +4,8 @@
 
 #include <jolt/prover/pipeline/r1cs.hpp>
 #include <jolt/prover/tracer/tracer.hpp>
-#include <map>
 #include <shared_mutex>
 #include <stdexcept>
-#include <unordered_map>
 
 namespace jolt::prover::r1cs {
 
@@ -80,7 +78,7 @@ constexpr std::array<std::string_view, kNumColumns> kColumnNames = {"UnexpandedP
                                                                     "Rs1ReadTs",
                                                                     "Rs2ReadTs",
                                                                     "RdReadTs",
-                                                                    "RamReadTs",
+                                                                    "RamInc",
                                                                     "RangeCount0",
                                                                     "RangeCount1",
                                                                     "RangeCount2",
@@ -504,6 +502,7 @@ void row_values(std::span<const TraceRow> rows, std::size_t t, RowValues& c) {
   set(kRamAddress, (load || store) ? Fr::from_u64(r.mem_addr) : Fr::zero());
   set(kRamReadValue, (load || store) ? Fr::from_u64(r.mem_pre) : Fr::zero());
   set(kRamWriteValue, (load || store) ? Fr::from_u64(r.mem_post) : Fr::zero());
+  set(kRamInc, (load || store) ? Fr::from_u64(r.mem_post) - Fr::from_u64(r.mem_pre) : Fr::zero());
   const Fr left = f.left_rs1 ? rs1 : (f.left_pc ? pc : Fr::zero());
   const Fr right = f.right_rs2 ? rs2 : (f.right_imm ? c[kImm] : Fr::zero());
   set(kLeftInstructionInput, left);
@@ -592,12 +591,9 @@ void fill_alu_columns(std::vector<std::vector<Fr>>& columns, std::size_t t) {
   for (std::uint32_t c = 0; c < kNumColumns; ++c) columns[c][t] = v[c];
 }
 
-constexpr std::array<std::uint64_t, 4> kOne = {1, 0, 0, 0};
-
 void fill_register_columns(WitnessColumns& c) {
   const std::size_t T = c.length();
   std::array<std::uint64_t, kNumRegisters> last{};  // timestamp of the last access
-  std::unordered_map<std::uint64_t, std::uint64_t> last_ram;
   std::vector<std::uint32_t> counts(4 * T, 0);
   const std::array<std::uint32_t, 3> index = {kRs1Index, kRs2Index, kRdIndex};
   const std::array<std::uint32_t, 3> ts = {kRs1ReadTs, kRs2ReadTs, kRdReadTs};
@@ -611,37 +607,9 @@ void fill_register_columns(WitnessColumns& c) {
       ++counts[now - 1 - last[reg]];
       last[reg] = now;
     }
-    std::uint64_t read_ts = 4 * t + 3;  // no access: distance 0
-    if (c[kLoad].canonical(t) == kOne || c[kStore].canonical(t) == kOne) {
-      std::uint64_t& prev = last_ram[c[kRamAddress].canonical(t)[0]];
-      read_ts = prev;
-      prev = 4 * t + 4;
-    }
-    c.set(kRamReadTs, t, Fr::from_u64(read_ts));
-    ++counts[4 * t + 3 - read_ts];
   }
   for (std::uint32_t k = 0; k < 4; ++k)
     for (std::size_t t = 0; t < T; ++t) c.set(kRangeCount0 + k, t, Fr::from_u64(counts[k * T + t]));
-}
-
-std::vector<RamWord> final_ram_state(const WitnessColumns& c) {
-  const std::size_t T = c.length();
-  std::map<std::uint64_t, RamWord> words;
-  for (std::size_t t = 0; t < T; ++t) {
-    if (c[kLoad].canonical(t) != kOne && c[kStore].canonical(t) != kOne) continue;
-    const auto a = c[kRamAddress].canonical(t);
-    const auto v = c[kRamWriteValue].canonical(t);
-    if ((a[1] | a[2] | a[3] | v[1] | v[2] | v[3]) || a[0] > 0xffffffffu || v[0] > 0xffffffffu)
-      continue;  // no word: the verifier's memory check rejects the access
-    RamWord& w = words[a[0]];
-    w.address = static_cast<std::uint32_t>(a[0]);
-    w.value = static_cast<std::uint32_t>(v[0]);
-    w.timestamp = 4 * t + 4;
-  }
-  std::vector<RamWord> out;
-  out.reserve(words.size());
-  for (const auto& [a, w] : words) out.push_back(w);
-  return out;
 }
 
 Fr initial_register_value(std::uint32_t r) {
@@ -667,10 +635,6 @@ void fill_register_columns(std::vector<std::vector<Fr>>& columns) {
   WitnessColumns w = WitnessColumns::from_dense(columns);
   fill_register_columns(w);
   columns = w.to_dense();
-}
-
-std::vector<RamWord> final_ram_state(const std::vector<std::vector<Fr>>& columns) {
-  return final_ram_state(WitnessColumns::from_dense(columns));
 }
 
 RegisterState final_register_state(const std::vector<std::vector<Fr>>& columns) {

@@ -35,6 +35,13 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
   if (st.trace_length > kMaxTraceLength)
     return VerifyError{"statement.trace_length", "trace_length " + std::to_string(st.trace_length) +
                                                      " exceeds the supported maximum"};
+  // The input and the output fit their regions (a longer one could not be read or written).
+  JOLT_VERIFY("statement.input_size", st.inputs.size() <= kInputMax - 4,
+              "the input has " + std::to_string(st.inputs.size()) +
+                  " bytes; the input region holds at most " + std::to_string(kInputMax - 4));
+  JOLT_VERIFY("statement.output_size", st.outputs.size() <= kOutputMax - 4,
+              "the output has " + std::to_string(st.outputs.size()) +
+                  " bytes; the output region holds at most " + std::to_string(kOutputMax - 4));
   const std::size_t log_t = log_padded_trace_length(st.trace_length);
   std::unique_ptr<CommitmentScheme> pcs;
   try {
@@ -57,7 +64,31 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
                   std::to_string(st.trace_length) + " pads to 2^" + std::to_string(log_t));
   const std::vector<TraceRow> table = bytecode_table(st.program);
   const unsigned index_bits = lookups::bytecode_index_bits(table.size());
-  const std::size_t committed = protocol::num_committed_columns(index_bits);
+  JOLT_VERIFY("proof.header.ram_regions", protocol::ram_regions_in_map(p.ram_regions),
+              "the proof's RAM layout has more than " + std::to_string(protocol::kMaxRamRegions) +
+                  " regions, an empty or misaligned one, or a block outside the memory map");
+  memory::RamLayout layout;
+  {
+    std::string overlap;
+    try {
+      layout = memory::RamLayout::pack(p.ram_regions);
+    } catch (const std::invalid_argument& e) {
+      overlap = e.what();
+    }
+    JOLT_VERIFY("proof.header.ram_layout", overlap.empty(), overlap);
+  }
+  // The image and the final words the statement fixes, in the layout's compact addresses.
+  JOLT_VERIFY("proof.header.ram_output_tail",
+              (p.ram_output_tail & ~protocol::output_tail_mask(st.outputs.size())) == 0,
+              "the proof's output tail has bits outside the bytes after the output in its last "
+              "word");
+  const protocol::RamPublic ram_pub =
+      protocol::ram_public(layout, st.program, st.inputs, st.outputs, p.ram_output_tail);
+  JOLT_VERIFY("proof.header.ram_output", ram_pub.unmapped_output_zero,
+              "the claimed output (" + std::to_string(st.outputs.size()) +
+                  " bytes) has non-zero words outside the proof's RAM layout, which no access "
+                  "could have written");
+  const std::size_t committed = protocol::num_committed_columns(index_bits, layout.log_k());
   JOLT_VERIFY("proof.header.columns", p.num_columns == committed,
               "proof commits " + std::to_string(p.num_columns) + " columns, the statement has " +
                   std::to_string(committed));
@@ -68,12 +99,13 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
       p.stage5_openings.size() != protocol::range_columns().size() ||
       p.register_final_values.size() != r1cs::kNumRegisters ||
       p.register_final_timestamps.size() != r1cs::kNumRegisters ||
-      p.stage7_openings.size() != committed)
+      p.stage7_openings.size() != committed || p.ram_access_flags.size() != 2)
     return shape_error("wrong number of opening claims");
 
   Transcript t(protocol::kDomain);
   protocol::absorb_statement(t, st, static_cast<std::uint32_t>(log_t), p.pcs_kind, p.pcs_parameters,
                              p.num_columns);
+  protocol::absorb_ram_layout(t, p.ram_regions, p.ram_output_tail);
   t.absorb_bytes("commitment", p.commitment);
 
   // Stage 1: outer Spartan, claim 0, degree 3, kRowBits + log T rounds.
@@ -107,6 +139,15 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
                 "product constraints do not hold at the opened values");
   }
   t.absorb_frs("opening_claim", v2);
+
+  // Stage 2, RAM: read/write checking on stage 1's RAM claims at r1, the RAF evaluation (the
+  // accessed words are the R1CS addresses) and the output check (the final memory holds the
+  // claimed output and the read-only words their initial values) over the proof's layout.
+  const memory::RamStatement ram_st{&layout, &ram_pub.init, &ram_pub.io, log_t};
+  memory::RamOpenings ro;
+  if (auto e =
+          memory::verify_ram_read_write(ram_st, r1, protocol::ram_cycle_claims(v1), p.ram, t, ro))
+    return e;
 
   // Stage 3: shift + entry PC + exit cycle, one batch of log T rounds → r3.
   const Fr gamma3 = t.challenge("shift_gamma");
@@ -148,32 +189,8 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
   JOLT_VERIFY("stage4.exit", fin_v[17].is_zero() && fin_v[10].is_zero(),
               "the final registers are a7 = " + fin_v[17].to_hex() + ", a0 = " +
                   fin_v[10].to_hex() + ": the guest did not exit (a7 = 0) with status 0 (a0 = 0)");
-  // RAM's final state: each word once, aligned, in the memory map; read-only words unchanged;
-  // the output region holds the claimed output.
-  const auto& ram = p.ram_final;
-  {
-    bool ok = true;
-    for (std::size_t k = 0; k < ram.size() && ok; ++k)
-      ok = protocol::ram_word_in_map(ram[k].address) &&
-           (k == 0 || ram[k].address > ram[k - 1].address);
-    JOLT_VERIFY("stage4.ram_addresses", ok,
-                "the final RAM state lists a word twice, out of order, misaligned or outside the "
-                "memory map (RAM, input, output regions)");
-  }
-  {
-    bool ok = true;
-    for (const r1cs::RamWord& m : ram)
-      ok = ok && (!protocol::ram_word_read_only(st.program, m.address) ||
-                  m.value == protocol::initial_ram_word(st.program, st.inputs, m.address));
-    JOLT_VERIFY("stage4.ram_read_only", ok,
-                "a read-only word (the input region or an executable segment) was changed");
-  }
-  JOLT_VERIFY("stage4.output", protocol::ram_holds_output(ram, st.outputs),
-              "the output region's final contents are not the claimed output (" +
-                  std::to_string(st.outputs.size()) + " bytes)");
   t.absorb_frs("register_final_values", fin_v);
   t.absorb_frs("register_final_timestamps", fin_ts);
-  protocol::absorb_ram_state(t, ram);
   const Fr gamma4 = t.challenge("register_gamma");
   const Fr alpha4 = t.challenge("register_alpha");
   FractionTreeVerified rt;
@@ -182,11 +199,10 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
     return e;
   {
     protocol::Fraction boundary = protocol::register_boundary_side(fin_v, fin_ts, gamma4, alpha4);
-    boundary.add_fraction(protocol::ram_boundary_side(ram, st.program, st.inputs, gamma4, alpha4));
     JOLT_VERIFY("stage4.memory_sum",
                 protocol::fraction_root_vanishes(rt.p_root, rt.q_root, boundary),
-                "register or RAM reads are not the values last written (or the final state "
-                "differs, or the initial RAM is not the program's image and input)");
+                "register reads are not the values last written (or the final register state "
+                "differs)");
   }
   const std::vector<Fr> r4(rt.point.begin() + 3, rt.point.end());
   const std::vector<Fr>& v4 = p.stage4_openings;
@@ -198,6 +214,8 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
                 "the register tree's leaves do not match the opened columns");
   }
   t.absorb_frs("opening_claim", v4);
+  // Stage 4, RAM: the Val check (Val and Val_final from the increments and the public image).
+  if (auto e = memory::verify_ram_val_check(ram_st, p.ram, t, ro)) return e;
 
   // Stage 5: every read timestamp is earlier than its access.
   const Fr alpha5 = t.challenge("range_alpha");
@@ -229,11 +247,21 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
     return e;
   std::vector<Fr> v_lookup = lo.flags;
   v_lookup.push_back(lo.raf);
+  // Stage 5, RAM: the RA claims of stages 2 and 4 from the committed address bits, gated by the
+  // access flag, which is Load + Store (bytecode columns: claims for the read-raf).
+  if (auto e = memory::verify_ram_ra(ram_st, r1, p.ram, t, ro)) return e;
+  JOLT_VERIFY("stage5.ram_access_flags",
+              ro.accessed == p.ram_access_flags[0] + p.ram_access_flags[1],
+              "RAM's access gate at its point is not Load + Store there");
+  t.absorb_frs("ram_access_flags", p.ram_access_flags);
 
   // Stages 6a/6b: every claim about a static column, by the bytecode read-raf against the table
   // built from the program; it leaves the index bits' claims at its RA point.
   std::vector<protocol::ClaimSet> claims = protocol::stage_claim_sets(
       {r1, v1, r2, v2, r3, v3, r4, v4, r5, v5, lo.read_raf_point, v_lookup});
+  claims.push_back(protocol::ram_access_flag_claims(ro.bit_point, p.ram_access_flags));
+  claims.push_back(protocol::ram_inc_claim(ro.read_write_cycle, ro.inc_at_read_write));
+  claims.push_back(protocol::ram_inc_claim(ro.val_check_cycle, ro.inc_at_val_check));
   const std::vector<lookups::BytecodeClaimGroup> groups = protocol::bytecode_claim_groups(claims);
   lookups::BytecodeReadRafOpenings bo;
   if (auto e = lookups::verify_bytecode_read_raf(protocol::bytecode_entries(table), log_t, groups,
@@ -244,6 +272,7 @@ std::optional<VerifyError> verify_impl(const Statement& st, std::span<const std:
   if (auto e = lookups::verify_instruction_key_bits(32, log_t, p.instruction_lookups, t, lo))
     return e;
   claims.push_back(protocol::key_bit_claims(lo.bit_point, lo.key_bits));
+  claims.push_back(protocol::ram_bit_claims(index_bits, ro.bit_point, ro.address_bits));
 
   // Stage 7: every claim about a committed column reduced to one point r7.
   const std::vector<protocol::ClaimSet> rgroups = protocol::reduction_groups(claims);

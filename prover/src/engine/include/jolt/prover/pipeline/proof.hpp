@@ -6,23 +6,27 @@
 //                                                       // e.g. {"decode.truncated", "... in
 //                                                       //  stage2.sumcheck at byte 812"}
 //
-// Layout, version 3 (all integers little-endian; Fr = 32 canonical little-endian bytes, < r):
+// Layout, version 11 (all integers little-endian; Fr = 32 canonical little-endian bytes, < r):
 //   magic "JRPF" | u16 version | u8 pcs kind | u8 reserved (=0) | u32 log_T | u32 columns
 //   bytes  pcs parameters          (u32 length + the scheme's parameters() string)
+//   u32 count, per RAM region: u32 address, u32 words   — the RAM layout
+//   u32 output tail                                     — the output's last word after it
 //   bytes  commitment              (u32 length + bytes)
 //   stage1 sumcheck | frs openings (u32 count + Fr...)   — every column at the outer cycle point
 //   stage2 sumcheck | frs openings                        — product factors at r2
-//   stage3 sumcheck | frs openings                        — UnexpandedPC, IsNoop, IsEcall at r3
+//          sumcheck | frs (ra, Val, Inc, ra at r1, Val_final)  — RAM read/write, RAF, output
+//   stage3 sumcheck | frs openings                        — UnexpandedPC, IsNoop, IsEcall,
+//                                                           SequenceIndex at r3
 //   stage4: frs final register values (40) | frs final register timestamps (40)
-//           u32 count, per RAM word accessed (ascending address): u32 address, u32 value,
-//           u64 timestamp of its last access
 //           frs root children | u32 layer count, per layer: sumcheck | frs claims
 //           frs openings                                  — the register columns at r4
+//           sumcheck | frs (Inc, ra)                      — RAM's Val check
 //   stage5: frs root children (P1[0], P1[1], Q1[0], Q1[1])
 //           u32 layer count, per layer: sumcheck | frs claims (P0, P1, Q0, Q1 or, last, Q0, Q1)
 //           frs openings                                  — the range columns at r5
 //           sumcheck | frs outputs (ra_v ×4, the 19 table flags, the RAF flag)
 //                                                         — the instruction read-raf
+//           sumcheck | frs (address bits, h) | frs (Load, Store)  — RAM's RA virtualization
 //   stage6a: sumcheck | frs F_g(r_addr)                  — the bytecode read-raf's address rounds
 //   stage6b: sumcheck | frs index bits at r6b            — its RA virtualization + booleanity
 //           sumcheck | frs key bits (64)                  — the instruction lookups' RA
@@ -42,7 +46,10 @@
 // columns: the other 57 and the entry index's bits) and moves the byte and shift lookups from
 // stage 6b to stage 5; 10 proves instruction results by the instruction read-raf (stage 5) and
 // its key bits' RA virtualization (stage 6b) in place of the byte and shift lookups and the
-// word columns: `columns` counts the committed trace columns, the 64 key bits, the index bits.
+// word columns: `columns` counts the committed trace columns, the 64 key bits, the index bits;
+// 11 proves RAM by Twist (memory/ram_twist.hpp; the layout and output tail in the header, no
+// final RAM state, RamInc in place of RamReadTs, the ℓK address bits committed after the index
+// bits).
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -52,13 +59,19 @@
 
 #include <jolt/prover/lookups/bytecode_read_raf.hpp>
 #include <jolt/prover/lookups/instruction_lookups.hpp>
+#include <jolt/prover/memory/ram_twist.hpp>
 #include <jolt/prover/pipeline/r1cs.hpp>
 #include <jolt/prover/sumcheck/batch.hpp>
 #include <jolt/prover/verify_error.hpp>
 
 namespace jolt::prover {
 
-inline constexpr std::uint16_t kProofVersion = 10;  // 10: the instruction read-raf (the
+inline constexpr std::uint16_t kProofVersion = 11;  // 11: RAM by Twist (the RAM layout's
+                                                    // regions, read/write checking in stage 2,
+                                                    // the Val check in stage 4, the RA
+                                                    // virtualization in stage 5; RamInc and the
+                                                    // address bits committed; no final RAM
+                                                    // state); 10: the instruction read-raf (the
                                                     // byte and shift lookups and the word columns
                                                     // gone, the 64 key bits committed);
                                                     // 9: the bytecode read-raf (the static
@@ -81,6 +94,8 @@ struct Proof {
   std::uint32_t log_t = 0;
   std::uint32_t num_columns = 0;
   std::string pcs_parameters;
+  std::vector<memory::RamRegion> ram_regions;  // the RAM layout (memory/ram_twist.hpp)
+  std::uint32_t ram_output_tail = 0;  // the output's last word after the output (protocol.hpp)
   std::vector<std::uint8_t> commitment;
   SumcheckProof stage1;
   std::vector<Fr> stage1_openings;
@@ -90,13 +105,16 @@ struct Proof {
   std::vector<Fr> stage3_openings;
   std::vector<Fr> register_final_values;
   std::vector<Fr> register_final_timestamps;
-  std::vector<r1cs::RamWord> ram_final;
   std::vector<Fr> register_root_children;
   std::vector<FractionLayerProof> register_layers;
   std::vector<Fr> stage4_openings;
   std::vector<Fr> range_root_children;
   std::vector<FractionLayerProof> range_layers;
   std::vector<Fr> stage5_openings;
+  // RAM (memory/ram_twist.hpp): read/write checking, RAF and output check (stage 2), the Val
+  // check (stage 4), the RA virtualization (stage 5), and Load, Store at its point.
+  memory::RamProof ram;
+  std::vector<Fr> ram_access_flags;
   // The instruction lookups: the read-raf (stage 5) and the key bits' RA virtualization
   // (stage 6b, after the bytecode's RA rounds).
   lookups::InstructionLookupProof instruction_lookups;

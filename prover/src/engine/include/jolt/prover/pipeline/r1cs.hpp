@@ -14,7 +14,7 @@
 // Column semantics are fixed by extract_columns(). The static columns (kBytecodeColumns: PC,
 // immediate, circuit flags) are tied to the program by the bytecode lookup, the register columns
 // by register memory checking, the instruction results by the instruction read-raf
-// ("Instruction results" below), RAM by memory checking in the same multiset.
+// ("Instruction results" below), RAM by Twist memory checking (memory/ram_twist.hpp).
 #pragma once
 #include <array>
 #include <cstddef>
@@ -103,7 +103,7 @@ enum Column : std::uint32_t {
   kRs1ReadTs,    // timestamp of the previous access to rs1 (see registers below)
   kRs2ReadTs,
   kRdReadTs,
-  kRamReadTs,    // timestamp of the previous access to the RAM word (see RAM below)
+  kRamInc,       // RAM: the value written − the value read (0 without an access), committed
   kRangeCount0,  // multiplicities of the timestamp range table [0, 4T), T entries each
   kRangeCount1,
   kRangeCount2,
@@ -155,24 +155,14 @@ struct RegisterState {
 };
 // The initial value of register r (tracer.hpp's reset state: sp = kInitialStackPointer).
 Fr initial_register_value(std::uint32_t r);
-// RAM (word-addressed): a load or store of cycle t reads (RamAddress, RamReadValue, RamReadTs)
-// and writes back (RamAddress, RamWriteValue, 4t + 4) in the same memory-checking multiset as the
-// registers (a RAM address ≥ kInputBase is never a register index); the range table bounds
-// 4t + 3 − RamReadTs (every row: RamReadTs = 4t + 3 on rows without an access). Loads and
-// stores are LW and SW of aligned words: the sub-word ones run as virtual sequences.
-struct RamWord {
-  std::uint32_t address = 0;
-  std::uint32_t value = 0;
-  std::uint64_t timestamp = 0;
-};
-// Recomputes the ReadTs, RamReadTs and RangeCount columns from the index and address columns
-// (the honest assignment). Used by extract_witness and by tests that alter a witness.
+// RAM (word-addressed): a load or store of cycle t reads RamReadValue at RamAddress and writes
+// RamWriteValue there (RamInc = their difference); Twist memory checking proves it
+// (memory/ram_twist.hpp). Loads and stores are LW and SW of aligned words: the sub-word ones
+// run as virtual sequences.
+// Recomputes the ReadTs and RangeCount columns from the index columns (the honest assignment).
+// Used by extract_witness and by tests that alter a witness.
 void fill_register_columns(WitnessColumns& columns);
 void fill_register_columns(std::vector<std::vector<Fr>>& columns);
-// Every RAM word the columns access, ascending: its last value written and the timestamp of its
-// last access.
-std::vector<RamWord> final_ram_state(const WitnessColumns& columns);
-std::vector<RamWord> final_ram_state(const std::vector<std::vector<Fr>>& columns);
 // The state after the last cycle as the columns imply it: each register's last RdWriteValue
 // (initial_register_value if never written) and the timestamp of its last access (0 if never
 // accessed).

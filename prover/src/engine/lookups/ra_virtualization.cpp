@@ -22,6 +22,11 @@ constexpr std::size_t kBlock = 32;  // pairs per array product
 // Rounds the kernel reads its bits from the keys before it builds field tables (at
 // T/2^kLazyRounds entries per bit).
 constexpr std::size_t kLazyRounds = 3;
+// Rounds that may take their chunk products from pattern tables: after k bound variables a bit
+// is one of 2^P values (P = 2^k pattern bits), a pair's two halves one of 2^(2P), and a
+// sub-chunk of 4/P bits indexes a table of 256 entries per evaluation point.
+constexpr std::size_t kTabledRounds = 3;
+constexpr unsigned kTableIndexBits = 8;
 
 // The member of ra_virtualization.hpp. The weights W are bound like every table; the bits are
 // read from the keys for the first kLazyRounds rounds.
@@ -37,7 +42,8 @@ class RaVirtualizationKernel final : public SumcheckKernel {
         eq5_(std::move(in.weights)),
         eq_rho_(EqPolynomial::evals(in.rho)),
         beta_pow_(std::move(in.beta_powers)),
-        gated_(!in.gate.empty()) {
+        gated_(!in.gate.empty()),
+        pattern_tables_(in.pattern_tables) {
     if (gated_) {
       gate_.resize(in.gate.size());
       for (std::size_t j = 0; j < gate_.size(); ++j) gate_[j] = Fr::from_u64(in.gate[j]);
@@ -63,6 +69,10 @@ class RaVirtualizationKernel final : public SumcheckKernel {
     if (bind) bind_all(*bind);
     const std::size_t d = degree();
     const std::size_t half = eq5_.size() / 2;
+    // A table round pays for itself once the pairs outnumber the tables' entries per bit.
+    if (pattern_tables_ && bits_.empty() && bound_ < kTabledRounds &&
+        half * (std::size_t{4} >> bound_) >= 512)
+      return prove_round_tabled(d, half);
     const std::size_t n_chunks = beta_pow_.size();
     // Per pair (x, x + half) each bit, each factor r_b·bit + (1 − r_b)(1 − bit) and each eq is
     // affine in X. Pairs are taken kBlock at a time so that the products run over arrays
@@ -150,18 +160,153 @@ class RaVirtualizationKernel final : public SumcheckKernel {
           for (std::size_t k = 0; k < 4; ++k) a.booleanity[k] += b.booleanity[k];
           return a;
         });
-    std::vector<Fr> evals(d + 1);
-    for (std::size_t t = 0; t <= d; ++t) {
-      const Fr x = Fr::from_u64(t);
-      Fr ra;
-      for (std::size_t v = 0; v < n_chunks; ++v) ra += beta_pow_[v] * s.ra[v * (d + 1) + t];
-      evals[t] = ra + s.booleanity[0] +
-                 x * (s.booleanity[1] + x * (s.booleanity[2] + x * s.booleanity[3]));
-    }
-    return evals;
+    return combine(s.ra, s.booleanity, d);
   }
 
   void finish_rounds(const Fr& r) override { bind_all(r); }
+
+  // One round while no bit table exists and few variables are bound (bound_ < 3): a bit at index
+  // x is pattern_values_[p] for its pattern p of P = 2^bound_ key bits, so within a pair
+  // (x, x + half) it is v(X) = pv[p_lo] + X·(pv[p_hi] − pv[p_lo]), fixed by the 2P-bit pair
+  // (p_lo, p_hi). Each chunk's bits are cut into sub-chunks of 8 / 2P bits (the last may be
+  // shorter); a sub-chunk's pairs form an index of ≤ 8 bits. Per evaluation point t = 0 .. d a
+  // table holds the product of the sub-chunk's factors r_b·v(t) + (1 − r_b)(1 − v(t)) at every
+  // index, and three more its booleanity coefficients Σ ζ^(b+1)·(v² − v) at X^0, X^1, X^2. A pair
+  // then costs one product per sub-chunk and point instead of one per bit and point, and its
+  // booleanity part only additions. The evaluations equal the direct path's.
+  std::vector<Fr> prove_round_tabled(std::size_t d, std::size_t half) {
+    const unsigned P = 1u << bound_;
+    const unsigned s = kTableIndexBits / (2 * P);  // bits per sub-chunk: 4, 2, 1
+    const std::size_t n_chunks = beta_pow_.size(), pts = d + 1;
+    constexpr std::size_t kSpan = std::size_t{1} << kTableIndexBits;
+    struct Sub {
+      std::size_t first_bit;
+      unsigned count;
+    };
+    std::vector<Sub> subs;  // chunk-major; chunk v's are [chunk_sub[v], chunk_sub[v + 1])
+    std::vector<std::size_t> chunk_sub;
+    for (std::size_t v = 0; v < n_chunks; ++v) {
+      chunk_sub.push_back(subs.size());
+      for (std::size_t q = 0; q < cb_; q += s)
+        subs.push_back({v * cb_ + q, static_cast<unsigned>(std::min<std::size_t>(s, cb_ - q))});
+    }
+    chunk_sub.push_back(subs.size());
+    const std::size_t n_pairs = std::size_t{1} << (2 * P), p_mask = (std::size_t{1} << P) - 1;
+    // tables[(g·pts + t)·kSpan + idx], booleanity[(g·3 + c)·kSpan + idx]
+    std::vector<Fr> tables(subs.size() * pts * kSpan), booleanity(subs.size() * 3 * kSpan);
+    tbb::parallel_for(std::size_t{0}, subs.size(), [&](std::size_t g) {
+      const Sub sub = subs[g];
+      // Per bit of the sub-chunk and pair (p_lo | p_hi << P): its factor at each point and its
+      // three booleanity coefficients.
+      std::vector<Fr> factor(sub.count * n_pairs * pts), coef(sub.count * n_pairs * 3);
+      for (unsigned i = 0; i < sub.count; ++i) {
+        const std::size_t b = sub.first_bit + i;
+        for (std::size_t pr = 0; pr < n_pairs; ++pr) {
+          const Fr v0 = pattern_values_[pr & p_mask];
+          const Fr dv = pattern_values_[pr >> P] - v0;
+          Fr* c = coef.data() + (i * n_pairs + pr) * 3;
+          c[0] = zeta_pow_[b] * v0 * (v0 - Fr::one());
+          c[1] = zeta_pow_[b] * dv * (v0.dbl() - Fr::one());
+          c[2] = zeta_pow_[b] * dv * dv;
+          Fr f = one_minus_r_[b] + two_r_minus_one_[b] * v0;
+          const Fr df = two_r_minus_one_[b] * dv;
+          for (std::size_t t = 0; t < pts; ++t, f += df) factor[(i * n_pairs + pr) * pts + t] = f;
+        }
+      }
+      const std::size_t entries = std::size_t{1} << (2 * P * sub.count);
+      Fr* tab = tables.data() + g * pts * kSpan;
+      Fr* bq = booleanity.data() + g * 3 * kSpan;
+      for (std::size_t idx = 0; idx < entries; ++idx) {
+        for (unsigned i = 0; i < sub.count; ++i) {
+          const std::size_t pr = (idx >> (2 * P * i)) & (n_pairs - 1);
+          const Fr* f = factor.data() + (i * n_pairs + pr) * pts;
+          const Fr* c = coef.data() + (i * n_pairs + pr) * 3;
+          for (std::size_t t = 0; t < pts; ++t)
+            tab[t * kSpan + idx] = i == 0 ? f[t] : tab[t * kSpan + idx] * f[t];
+          for (std::size_t k = 0; k < 3; ++k) bq[k * kSpan + idx] += c[k];
+        }
+      }
+    });
+
+    struct Sums {
+      std::vector<Fr> ra;              // chunk-major: ra[v·(d + 1) + t]
+      std::array<Fr, 4> booleanity{};  // coefficients of X^0 .. X^3
+    };
+    const std::size_t stride = eq5_.size(), patterns = std::size_t{1} << bound_;
+    Sums zero{std::vector<Fr>(n_chunks * pts), {}};
+    Sums sums = tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, half, kGrain), zero,
+        [&](const tbb::blocked_range<std::size_t>& range, Sums acc) {
+          std::vector<std::uint32_t> idx(subs.size() * kBlock);
+          std::vector<Fr> prod(kBlock), tmp(kBlock), e5(kBlock), de5(kBlock);
+          std::vector<Fr> g(gated_ ? kBlock : 0), dg(gated_ ? kBlock : 0);
+          std::array<std::uint64_t, 1u << (kTabledRounds - 1)> klo{}, khi{};
+          for (std::size_t x0 = range.begin(); x0 < range.end(); x0 += kBlock) {
+            const std::size_t n = std::min(kBlock, range.end() - x0);
+            for (std::size_t i = 0; i < n; ++i) {
+              const std::size_t x = x0 + i;
+              for (std::size_t y = 0; y < patterns; ++y) {
+                klo[y] = keys_[y * stride + x];
+                khi[y] = keys_[y * stride + x + half];
+              }
+              std::array<Fr, 3> q{};
+              for (std::size_t gi = 0; gi < subs.size(); ++gi) {
+                std::uint32_t ix = 0;
+                for (unsigned j = 0; j < subs[gi].count; ++j) {
+                  const unsigned sh = static_cast<unsigned>(key_bits_ - 1 - subs[gi].first_bit - j);
+                  std::uint32_t p_lo = 0, p_hi = 0;
+                  for (std::size_t y = 0; y < patterns; ++y) {
+                    p_lo |= static_cast<std::uint32_t>((klo[y] >> sh) & 1) << y;
+                    p_hi |= static_cast<std::uint32_t>((khi[y] >> sh) & 1) << y;
+                  }
+                  ix |= (p_lo | p_hi << P) << (2 * P * j);
+                }
+                idx[gi * kBlock + i] = ix;
+                const Fr* bq = booleanity.data() + gi * 3 * kSpan + ix;
+                q[0] += bq[0];
+                q[1] += bq[kSpan];
+                q[2] += bq[2 * kSpan];
+              }
+              const Fr er = eq_rho_[x], der = eq_rho_[x + half] - er;
+              acc.booleanity[0] += er * q[0];
+              acc.booleanity[1] += er * q[1] + der * q[0];
+              acc.booleanity[2] += er * q[2] + der * q[1];
+              acc.booleanity[3] += der * q[2];
+              e5[i] = eq5_[x];
+              de5[i] = eq5_[x + half] - e5[i];
+              if (gated_) {
+                g[i] = gate_[x];
+                dg[i] = gate_[x + half] - g[i];
+              }
+            }
+            for (std::size_t t = 0; t < pts; ++t) {
+              for (std::size_t v = 0; v < n_chunks; ++v) {
+                std::copy(e5.begin(), e5.begin() + n, prod.begin());
+                for (std::size_t gi = chunk_sub[v]; gi < chunk_sub[v + 1]; ++gi) {
+                  const Fr* tab = tables.data() + (gi * pts + t) * kSpan;
+                  const std::uint32_t* ix = idx.data() + gi * kBlock;
+                  for (std::size_t i = 0; i < n; ++i) tmp[i] = tab[ix[i]];
+                  multiply_arrays(prod.data(), tmp.data(), prod.data(), n);
+                }
+                if (gated_) multiply_arrays(prod.data(), g.data(), prod.data(), n);
+                Fr sum;
+                for (std::size_t i = 0; i < n; ++i) sum += prod[i];
+                acc.ra[v * pts + t] += sum;
+              }
+              for (std::size_t i = 0; i < n; ++i) e5[i] += de5[i];
+              if (gated_)
+                for (std::size_t i = 0; i < n; ++i) g[i] += dg[i];
+            }
+          }
+          return acc;
+        },
+        [](Sums a, const Sums& b) {
+          for (std::size_t t = 0; t < a.ra.size(); ++t) a.ra[t] += b.ra[t];
+          for (std::size_t k = 0; k < 4; ++k) a.booleanity[k] += b.booleanity[k];
+          return a;
+        });
+    return combine(sums.ra, sums.booleanity, d);
+  }
 
   std::vector<Fr> output_claims() const override {
     std::vector<Fr> out(key_bits_);
@@ -192,6 +337,21 @@ class RaVirtualizationKernel final : public SumcheckKernel {
     for (unsigned y = 0; y < (1u << bound_); ++y)
       pattern |= static_cast<unsigned>((keys_[y * stride + x] >> sh) & 1) << y;
     return pattern_values_[pattern];
+  }
+
+  // The round's evaluations at X = 0 .. d from the chunks' RA sums (chunk-major, d + 1 each) and
+  // the booleanity part's coefficients.
+  std::vector<Fr> combine(const std::vector<Fr>& ra_sums, const std::array<Fr, 4>& booleanity,
+                          std::size_t d) const {
+    std::vector<Fr> evals(d + 1);
+    for (std::size_t t = 0; t <= d; ++t) {
+      const Fr x = Fr::from_u64(t);
+      Fr ra;
+      for (std::size_t v = 0; v < beta_pow_.size(); ++v)
+        ra += beta_pow_[v] * ra_sums[v * (d + 1) + t];
+      evals[t] = ra + booleanity[0] + x * (booleanity[1] + x * (booleanity[2] + x * booleanity[3]));
+    }
+    return evals;
   }
 
   void bind_all(const Fr& r) {
@@ -234,7 +394,7 @@ class RaVirtualizationKernel final : public SumcheckKernel {
   std::size_t key_bits_, cb_, rounds_;
   std::vector<Fr> eq5_, eq_rho_;
   std::vector<Fr> beta_pow_, zeta_pow_, one_minus_r_, two_r_minus_one_;
-  bool gated_;
+  bool gated_, pattern_tables_;
   std::vector<Fr> gate_;  // the gate as a bound table (empty: no gate)
   std::vector<std::vector<Fr>> bits_;
   std::size_t bound_ = 0;                                  // variables bound before bits_ exists

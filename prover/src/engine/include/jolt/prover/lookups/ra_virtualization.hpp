@@ -22,7 +22,9 @@
 //                                     zeta, point, bits);             // the verifier's side
 //
 // Bit b of cycle j is bit key_bits − 1 − b of keys[j] (r_addr's order, MSB first). The first
-// rounds read the bits from the keys; field tables exist only from T/8 entries on.
+// rounds read the bits from the keys; field tables exist only from T/8 entries on. The first
+// three rounds group each chunk's bits into sub-chunks (4, 2, then 1 bit) and look each
+// sub-chunk's product up in a table indexed by the bits' patterns at the pair's two halves.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -47,6 +49,11 @@ struct RaVirtualizationInput {
   // Σ_j W(j)·g(j)·Σ_v β^v·ra_v(r_addr, j) (a lookup some cycles do not make: RAM's accesses),
   // the degree grows by one and g at the sumcheck's point is the last output.
   std::span<const std::uint8_t> gate;
+  // The first rounds (while each bit is still one of a few values: 0/1, then the 2^(2^k)
+  // patterns of k bound variables) take each chunk's factor products from pattern tables built
+  // per round (about 4× fewer products than the direct path); false runs every round by the
+  // direct products (tests compare the two; the proof is the same).
+  bool pattern_tables = true;
 };
 
 // The member's degree: chunk_bits + 1 (the RA product with the weight; + 1 with a gate), at

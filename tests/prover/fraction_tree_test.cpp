@@ -1,13 +1,18 @@
-// The fraction-tree sumcheck of stages 4–6 (prover/src/engine/pipeline/fraction_tree.hpp): small
-// integer numerators give the same proof as the same numerators as field elements, and the
-// verifier's root is Σ p/q.
+// The fraction-tree sumcheck of stages 4–6 (prover/src/engine/pipeline/fraction_tree.hpp): the
+// layer kernel gives the NaiveKernel oracle's rounds and outputs; small integer numerators give the
+// same proof as the same numerators as field elements, and the verifier's root is Σ p/q.
 #include <doctest/doctest.h>
 
 #include <cstdint>
 #include <random>
 #include <vector>
 
+#include <jolt/prover/poly/eq.hpp>
+#include <jolt/prover/sumcheck/naive_kernel.hpp>
+#include <jolt/prover/sumcheck/univariate.hpp>
+
 #include "pipeline/fraction_tree.hpp"
+#include "pipeline/protocol.hpp"
 
 using namespace jolt::prover;
 
@@ -29,7 +34,55 @@ std::vector<Fr> flatten(const FractionTreeProof& p) {
   return out;
 }
 
+Fr rand_fr(std::mt19937_64& rng) {
+  return Fr::from_u64(rng()) * Fr::from_u64(rng()) + Fr::from_u64(rng());
+}
+
 }  // namespace
+
+TEST_CASE("fraction layer kernel: the NaiveKernel oracle's rounds and outputs") {
+  std::mt19937_64 rng(29);
+  for (const bool unit : {false, true})
+    for (const std::size_t m : {1u, 2u, 5u, 11u}) {
+      CAPTURE(unit);
+      CAPTURE(m);
+      const std::size_t N = std::size_t{1} << m;
+      std::vector<Fr> r(m);
+      for (Fr& x : r) x = rand_fr(rng);
+      std::vector<std::vector<Fr>> tables(unit ? 2 : 4, std::vector<Fr>(N));
+      for (auto& t : tables)
+        for (Fr& x : t) x = rand_fr(rng);
+      // Numerator tables as stages 4 and 5 make them: mostly ±1 and 0.
+      if (!unit)
+        for (std::size_t i = 0; i < N; ++i)
+          tables[0][i] = Fr::from_i64(std::int64_t(rng() % 3) - 1);
+      const Fr lambda = rand_fr(rng);
+      std::vector<std::vector<Fr>> leaves{EqPolynomial::evals(r)};
+      leaves.insert(leaves.end(), tables.begin(), tables.end());
+      NaiveKernel oracle(kLabels, leaves, protocol::fraction_layer_expr(lambda, unit));
+      auto k = make_fraction_layer_kernel(kLabels, r, tables, lambda);
+      REQUIRE(k->num_rounds() == m);
+      REQUIRE(k->degree() == oracle.degree());
+      std::optional<Fr> bind;
+      Fr claim;
+      for (std::size_t round = 0; round < m; ++round) {
+        const std::vector<Fr> eo = oracle.prove_round(bind, round, claim);
+        if (round == 0) claim = eo[0] + eo[1];
+        // A claim that is not the sum must not change the kernel's rounds (it is not used).
+        const std::vector<Fr> ek = k->prove_round(bind, round, claim + Fr::one());
+        CHECK(ek == eo);
+        const Fr c = rand_fr(rng);
+        claim = UniPoly::from_evals(eo).evaluate(c);
+        bind = c;
+      }
+      k->finish_rounds(*bind);
+      oracle.finish_rounds(*bind);
+      CHECK(k->output_claims() == oracle.output_claims());
+    }
+  CHECK_THROWS_AS(
+      make_fraction_layer_kernel(kLabels, {Fr::one()}, {{Fr::one(), Fr::one()}}, Fr::one()),
+      std::invalid_argument);
+}
 
 TEST_CASE("fraction tree: 4-byte numerators prove exactly what field numerators prove") {
   std::mt19937_64 rng(11);

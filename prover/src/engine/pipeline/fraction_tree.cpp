@@ -1,15 +1,19 @@
 // The fraction-tree sumcheck (fraction_tree.hpp).
 #include "pipeline/fraction_tree.hpp"
 
+#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+#include <array>
 
 #include <jolt/instrument.hpp>
 #include <jolt/prover/poly/eq.hpp>
 #include <jolt/prover/poly/multilinear.hpp>
 #include <jolt/prover/sumcheck/batch.hpp>
-#include <jolt/prover/sumcheck/naive_kernel.hpp>
 #include <jolt/prover/verify_check.hpp>
 #include <stdexcept>
+#include <string_view>
 
 #include "pipeline/protocol.hpp"
 
@@ -65,6 +69,126 @@ std::vector<Fr> to_field(std::vector<std::int32_t> v) {
 Fr lerp(const Fr& a, const Fr& b, const Fr& t) {
   return a + t * (b - a);
 }
+
+// The layer sumcheck Σ_x eq(r, x)·(P0·Q1 + P1·Q0 + λ·Q0·Q1)(x) (unit: Q0 + Q1 + λ·Q0·Q1) with
+// the eq factor kept apart (fraction_tree.hpp): in round k, after c_0 .. c_{k−1},
+// s(X) = eq(r_<k, c_<k)·eq(r_k, X)·q(X) with q(X) = Σ_x' E_k(x')·F(X, x') and E_k the table of
+// eq(r_>k, ·). q has degree 2: it is summed at X = 0, 1 and its leading coefficient, no eq
+// factor per entry is bound, and E_{k+1} is E_k's two halves added (Σ_b eq(r, b) = 1).
+class FractionLayerKernel final : public SumcheckKernel {
+ public:
+  FractionLayerKernel(const KernelLabels& labels, std::vector<Fr> r,
+                      std::vector<std::vector<Fr>> tables, const Fr& lambda)
+      : labels_(labels), r_(std::move(r)), tables_(std::move(tables)), lambda_(lambda) {
+    unit_ = tables_.size() == 2;
+    if (tables_.size() != 2 && tables_.size() != 4)
+      throw std::invalid_argument("fraction layer: 2 or 4 tables");
+    for (const auto& t : tables_)
+      if (t.size() != (std::size_t{1} << r_.size()))
+        throw std::invalid_argument("fraction layer: a table's size is not 2^(point's variables)");
+    if (r_.empty()) throw std::invalid_argument("fraction layer: no variables");
+    rest_ = EqPolynomial::evals(std::span<const Fr>(r_).subspan(1));
+  }
+
+  const KernelLabels& labels() const override { return labels_; }
+  std::size_t num_rounds() const override { return r_.size(); }
+  std::size_t degree() const override { return 3; }
+
+  std::vector<Fr> prove_round(const std::optional<Fr>& bind, std::size_t round,
+                              const Fr&) override {
+    if (bind) bind_all(*bind);
+    const std::size_t half = tables_[0].size() / 2;
+    // q at 0, at 1, and its X² coefficient
+    using Sums = std::array<Fr, 3>;
+    const Sums q = tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, half, 2048), Sums{},
+        [&](const tbb::blocked_range<std::size_t>& rg, Sums acc) {
+          for (std::size_t x = rg.begin(); x < rg.end(); ++x) {
+            const Fr& e = rest_[x];
+            if (unit_) {
+              const Fr &a0 = tables_[0][x], &a1 = tables_[0][x + half];
+              const Fr &b0 = tables_[1][x], &b1 = tables_[1][x + half];
+              const Fr w0 = a0 * b0, w1 = a1 * b1, wc = (a1 - a0) * (b1 - b0);
+              acc[0] += e * (a0 + b0 + lambda_ * w0);
+              acc[1] += e * (a1 + b1 + lambda_ * w1);
+              acc[2] += e * wc;
+            } else {
+              const Fr &p00 = tables_[0][x], &p01 = tables_[0][x + half];
+              const Fr &p10 = tables_[1][x], &p11 = tables_[1][x + half];
+              const Fr &q00 = tables_[2][x], &q01 = tables_[2][x + half];
+              const Fr &q10 = tables_[3][x], &q11 = tables_[3][x + half];
+              // P0·Q1 + Q0·(P1 + λ·Q1) at X = 0, 1 and in its X² coefficient
+              const Fr dp0 = p01 - p00, dp1 = p11 - p10, dq0 = q01 - q00, dq1 = q11 - q10;
+              acc[0] += e * (p00 * q10 + q00 * (p10 + lambda_ * q10));
+              acc[1] += e * (p01 * q11 + q01 * (p11 + lambda_ * q11));
+              acc[2] += e * (dp0 * dq1 + dq0 * (dp1 + lambda_ * dq1));
+            }
+          }
+          return acc;
+        },
+        [](Sums a, const Sums& b) {
+          for (std::size_t i = 0; i < 3; ++i) a[i] += b[i];
+          return a;
+        });
+    // The X² coefficient of the unit F is λ·ΔQ0·ΔQ1.
+    const Fr c2 = unit_ ? lambda_ * q[2] : q[2];
+    const Fr c1 = q[1] - q[0] - c2;
+    const Fr& rk = r_[round];
+    const Fr e0 = scale_ * (Fr::one() - rk), de = scale_ * (rk.dbl() - Fr::one());
+    std::vector<Fr> evals(4);
+    for (std::uint64_t t = 0; t < 4; ++t) {
+      const Fr x = Fr::from_u64(t);
+      evals[t] = (e0 + x * de) * (q[0] + x * (c1 + x * c2));
+    }
+    next_round_ = round + 1;
+    return evals;
+  }
+
+  void finish_rounds(const Fr& r) override { bind_all(r); }
+
+  std::vector<Fr> output_claims() const override {
+    std::vector<Fr> out{scale_};
+    for (const auto& t : tables_) out.push_back(t[0]);
+    return out;
+  }
+
+  void visit_heap(jolt::HeapVisitor& v) const override {
+    const std::string_view prepare = labels_.prepare;
+    jolt::HeapScope s(v, prepare.substr(0, prepare.find("::")));
+    std::uint64_t bytes = rest_.capacity() * sizeof(Fr);
+    for (const auto& t : tables_) bytes += t.capacity() * sizeof(Fr);
+    v.bytes("tables", bytes);
+  }
+
+ private:
+  void bind_all(const Fr& c) {
+    const Fr& rk = r_[next_round_ - 1];
+    scale_ = scale_ * (rk * c + (Fr::one() - rk) * (Fr::one() - c));
+    const std::size_t half = tables_[0].size() / 2;
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half, 4096),
+                      [&](const tbb::blocked_range<std::size_t>& rg) {
+                        for (auto& t : tables_)
+                          for (std::size_t x = rg.begin(); x < rg.end(); ++x)
+                            t[x] = t[x] + c * (t[x + half] - t[x]);
+                      });
+    for (auto& t : tables_) {
+      t.resize(half);
+      t.shrink_to_fit();
+    }
+    const std::size_t rh = rest_.size() / 2;
+    for (std::size_t x = 0; x < rh; ++x) rest_[x] += rest_[x + rh];
+    rest_.resize(rh == 0 ? 1 : rh);
+  }
+
+  KernelLabels labels_;
+  std::vector<Fr> r_;
+  std::vector<std::vector<Fr>> tables_;  // P0, P1, Q0, Q1, or Q0, Q1 (unit numerators)
+  Fr lambda_;
+  bool unit_ = false;
+  std::vector<Fr> rest_;  // E_k: eq(r_>k, ·)
+  Fr scale_ = Fr::one();  // eq(r_<k, c_<k)
+  std::size_t next_round_ = 0;
+};
 
 // After a layer (or the root): absorb the child layer's values at ρ, draw τ, and move the claims
 // to the child layer at (τ, ρ). `children` is (P0, P1, Q0, Q1), or (Q0, Q1) at a unit-numerator
@@ -136,11 +260,10 @@ FractionTreeProof prove_tree(std::vector<Num> p_leaves, std::vector<Fr> q_leaves
     const bool leaf = unit && j + 1 == n;
     const Fr lambda = t.challenge("fraction_lambda");
     const Expr expr = protocol::fraction_layer_expr(lambda, leaf);
-    std::unique_ptr<NaiveKernel> k;
+    std::unique_ptr<SumcheckKernel> k;
     {
       JOLT_SPAN(labels.prepare, jolt::arg("layer", j));
       std::vector<std::vector<Fr>> leaves;
-      leaves.push_back(EqPolynomial::evals(r));
       // Each layer is read by one sumcheck only: its halves move into the kernel.
       if (j + 1 == n && !unit) {
         // The layers above are consumed by now: the numerators become field elements here.
@@ -155,7 +278,7 @@ FractionTreeProof prove_tree(std::vector<Num> p_leaves, std::vector<Fr> q_leaves
       leaves.push_back(std::move(Q[j + 1].lo));
       leaves.push_back(std::move(Q[j + 1].hi));
       Q[j + 1] = {};
-      k = std::make_unique<NaiveKernel>(labels, std::move(leaves), expr);
+      k = make_fraction_layer_kernel(labels, r, std::move(leaves), lambda);
     }
     const Fr claim = pc + lambda * qc;  // the leaf layer's pc is P_{n-1}(r)
     BatchProverOutput o = prove_batch({{k.get(), claim}}, t, self_check);
@@ -176,6 +299,13 @@ FractionTreeProof prove_tree(std::vector<Num> p_leaves, std::vector<Fr> q_leaves
 }
 
 }  // namespace
+
+std::unique_ptr<SumcheckKernel> make_fraction_layer_kernel(const KernelLabels& labels,
+                                                           std::vector<Fr> r,
+                                                           std::vector<std::vector<Fr>> tables,
+                                                           const Fr& lambda) {
+  return std::make_unique<FractionLayerKernel>(labels, std::move(r), std::move(tables), lambda);
+}
 
 FractionTreeProof prove_fraction_tree(std::vector<Fr> p_leaves, std::vector<Fr> q_leaves,
                                       const KernelLabels& labels, Transcript& t, bool self_check) {

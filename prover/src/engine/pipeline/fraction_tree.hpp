@@ -10,6 +10,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -37,6 +38,16 @@ FractionTreeProof prove_fraction_tree(std::vector<Fr> p_leaves, std::vector<Fr> 
 // only for the leaf layer's sumcheck, after the layers above have been consumed.
 FractionTreeProof prove_fraction_tree(std::vector<std::int32_t> p_leaves, std::vector<Fr> q_leaves,
                                       const KernelLabels& labels, Transcript& t, bool self_check);
+
+// One layer's sumcheck member: Σ_x eq(r, x)·(P0·Q1 + P1·Q0 + λ·Q0·Q1)(x) over the tables
+// {P0, P1, Q0, Q1}, or Σ_x eq(r, x)·(Q0 + Q1 + λ·Q0·Q1)(x) over {Q0, Q1} (unit numerators), each
+// of 2^|r| entries: the NaiveKernel of protocol::fraction_layer_expr over (eq(r, ·), tables...)
+// gives the same rounds and outputs (eq(r, point) first, then the tables' values), at a third of
+// its products.
+std::unique_ptr<SumcheckKernel> make_fraction_layer_kernel(const KernelLabels& labels,
+                                                           std::vector<Fr> r,
+                                                           std::vector<std::vector<Fr>> tables,
+                                                           const Fr& lambda);
 
 struct FractionTreeVerified {
   Fr p_root, q_root;

@@ -1,9 +1,11 @@
 // eq and eq+1: tables by doubling (parallel above a threshold) and O(n) evaluations.
+#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
 
 #include <jolt/instrument.hpp>
+#include <jolt/prover/pcs/fr_arrays.hpp>
 #include <jolt/prover/poly/eq.hpp>
 
 namespace jolt::prover {
@@ -34,17 +36,22 @@ std::vector<Fr> EqPolynomial::evals(std::span<const Fr> r, const Fr& scale) {
     return out;
   }
   // Tensor split eq(r) = eq(r_hi) ⊗ eq(r_lo): two small serial tables, then every output entry
-  // is written exactly once (one multiplication), in parallel over the high index. Touching
-  // the output once matters: first-touch page faults dominate large tables.
+  // is written exactly once (one multiplication, over arrays: the IFMA lanes where the CPU has
+  // them), in parallel over the high index. Touching the output once matters: first-touch page
+  // faults dominate large tables.
   const std::size_t n_hi = n / 2, n_lo = n - n_hi;
   std::vector<Fr> hi(std::size_t{1} << n_hi), lo(std::size_t{1} << n_lo);
   evals_serial(r.subspan(0, n_hi), scale, hi.data());
   evals_serial(r.subspan(n_hi), Fr::one(), lo.data());
   const std::size_t L = lo.size();
-  tbb::parallel_for(std::size_t{0}, hi.size(), [&](std::size_t h) {
-    Fr* dst = out.data() + h * L;
-    for (std::size_t l = 0; l < L; ++l) dst[l] = hi[h] * lo[l];
-  });
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, hi.size()),
+                    [&](const tbb::blocked_range<std::size_t>& rg) {
+                      std::vector<Fr> row(L);
+                      for (std::size_t h = rg.begin(); h < rg.end(); ++h) {
+                        std::fill(row.begin(), row.end(), hi[h]);
+                        multiply_arrays(row.data(), lo.data(), out.data() + h * L, L);
+                      }
+                    });
   return out;
 }
 

@@ -93,6 +93,21 @@ TEST_CASE("a column takes the narrowest width holding its values") {
   for (std::size_t c = 0; c < 4; ++c) check_same(w[c], dense[c]);
 }
 
+TEST_CASE("byte columns of bits, zeros and 255s: dot and accumulate equal the products") {
+  // u8 columns are summed by additions (per-value buckets, a table of coeff·v): the edge values
+  // of that path.
+  std::mt19937_64 rng(7);
+  for (const int kind : {0, 1, 2, 3}) {
+    CAPTURE(kind);
+    std::vector<Fr> dense(777);
+    for (auto& x : dense)
+      x = Fr::from_u64(kind == 0 ? 0 : kind == 1 ? rng() % 2 : kind == 2 ? 255 : rng() % 3);
+    const WitnessColumns w = WitnessColumns::from_dense({dense});
+    REQUIRE(w[0].width() == ColumnWidth::k8);
+    check_same(w[0], dense);
+  }
+}
+
 TEST_CASE("set widens a column and keeps every earlier entry") {
   std::mt19937_64 rng(2);
   for (ColumnWidth last : {ColumnWidth::k32, ColumnWidth::k64, ColumnWidth::kField}) {

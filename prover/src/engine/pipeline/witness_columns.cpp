@@ -1,5 +1,6 @@
 // Witness columns in their narrowest width (witness_columns.hpp).
 #include <algorithm>
+#include <array>
 #include <jolt/prover/pipeline/witness_columns.hpp>
 #include <stdexcept>
 
@@ -32,8 +33,35 @@ template <class Int>
 void accumulate_ints(const std::vector<Int>& src, std::size_t begin, const Fr& coeff,
                      std::span<Fr> acc) {
   const Int* p = src.data() + begin;
-  const Fr scaled = coeff.scaled_for_small();
-  for (std::size_t j = 0; j < acc.size(); ++j) acc[j] += Fr::mul_small(scaled, p[j]);
+  if constexpr (sizeof(Int) == 1) {
+    // Bytes (flags, bits, indices): coeff·v for v up to the block's largest byte by additions,
+    // then one addition per entry instead of a product.
+    const std::uint8_t top = acc.empty() ? 0 : *std::max_element(p, p + acc.size());
+    std::array<Fr, 256> times;
+    times[0] = Fr::zero();
+    for (unsigned v = 1; v <= top; ++v) times[v] = times[v - 1] + coeff;
+    for (std::size_t j = 0; j < acc.size(); ++j) acc[j] += times[p[j]];
+  } else {
+    const Fr scaled = coeff.scaled_for_small();
+    for (std::size_t j = 0; j < acc.size(); ++j) acc[j] += Fr::mul_small(scaled, p[j]);
+  }
+}
+
+// Σ_t weights[t]·p[t] for bytes by additions: the weights summed per byte value, then
+// Σ_v v·B[v] = Σ_(k ≥ 1) Σ_(v ≥ k) B[v].
+Fr dot_bytes(const Fr* weights, const std::uint8_t* p, std::size_t n) {
+  std::array<Fr, 256> bucket{};
+  unsigned top = 0;
+  for (std::size_t t = 0; t < n; ++t) {
+    bucket[p[t]] += weights[t];
+    top = std::max<unsigned>(top, p[t]);
+  }
+  Fr suffix, acc;
+  for (unsigned v = top; v >= 1; --v) {
+    suffix += bucket[v];
+    acc += suffix;
+  }
+  return acc;
 }
 
 }  // namespace
@@ -166,7 +194,7 @@ Fr WitnessColumn::dot(std::span<const Fr> weights) const {
   if (n > n_) throw std::invalid_argument("WitnessColumn::dot: more weights than entries");
   switch (w_) {
     case ColumnWidth::k8:
-      return Fr::sum_small(weights.data(), u8_.data(), n);
+      return dot_bytes(weights.data(), u8_.data(), n);
     case ColumnWidth::k32:
       return Fr::sum_small(weights.data(), u32_.data(), n);
     case ColumnWidth::k64:

@@ -322,6 +322,29 @@ TEST_CASE("--format none runs without a recorder and still writes the CSV row") 
   CHECK_FALSE(fs::exists(run_dir / "summary.json"));
 }
 
+TEST_CASE("jolt-run proves on transparent huge pages unless told not to") {
+  // main.cpp re-runs jolt-run once with glibc.malloc.hugetlb=1; JOLT_LOG=debug says which.
+  Workspace w;
+  const std::string cmd = "profile --workload fibonacci --scale 10 --format none --log-level debug";
+  const std::string on = "malloc before prove: transparent huge pages";
+  const std::string off = "malloc before prove: normal pages";
+  Result r = run(cmd, w.dir);
+  INFO(r.output);
+  CHECK(r.code == 0);
+  CHECK(r.output.find(on) != std::string::npos);
+  CHECK(r.output.find("anonymous memory in huge pages: ") != std::string::npos);
+  r = run(cmd, w.dir, "JOLT_HUGEPAGES=0");
+  CHECK(r.code == 0);
+  CHECK(r.output.find(off) != std::string::npos);
+  // A malloc.hugetlb the user chose is kept; other tunables are kept beside ours.
+  r = run(cmd, w.dir, "GLIBC_TUNABLES=glibc.malloc.hugetlb=0");
+  CHECK(r.code == 0);
+  CHECK(r.output.find(off) != std::string::npos);
+  r = run(cmd, w.dir, "GLIBC_TUNABLES=glibc.malloc.arena_max=8");
+  CHECK(r.code == 0);
+  CHECK(r.output.find(on) != std::string::npos);
+}
+
 TEST_CASE("the memory pre-flight check refuses a run that cannot fit, before writing anything") {
   Workspace w;
   // 2^13 with Basefold is estimated at 48 MiB, 2^12 at 42 MiB: a 46 MiB budget holds only 2^12.

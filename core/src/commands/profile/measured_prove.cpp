@@ -5,10 +5,14 @@
 
 #include <bit>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <jolt/instrument.hpp>
 #include <jolt/process.hpp>
 #include <jolt/recorder.hpp>
 #include <jolt/taxonomy.hpp>
+#include <string>
 
 #include "jolt/core/build_info.hpp"
 #include "jolt/core/thread_naming.hpp"
@@ -22,6 +26,26 @@ void log_stage_boundary_rss(std::string_view what) {
   if (!spdlog::should_log(spdlog::level::debug)) return;
   const double gib = static_cast<double>(jolt::current_rss_bytes()) / jolt::kBytesPerGib;
   spdlog::debug("memory usage {}: RSS {}", what, format_memory(gib));
+}
+
+// JOLT_LOG=debug: whether malloc runs on transparent huge pages (main.cpp re-runs jolt-run with
+// glibc.malloc.hugetlb=1 unless JOLT_HUGEPAGES=0) and how much of the process's memory they
+// hold now (AnonHugePages of /proc/self/smaps_rollup).
+void log_huge_pages(std::string_view when) {
+  if (!spdlog::should_log(spdlog::level::debug)) return;
+  const char* tunables = std::getenv("GLIBC_TUNABLES");
+  const bool on = tunables && std::strstr(tunables, "glibc.malloc.hugetlb=1");
+  std::string held = "unknown";
+  std::ifstream in("/proc/self/smaps_rollup");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("AnonHugePages:", 0) == 0) {
+      const double kib = std::strtod(line.c_str() + std::strlen("AnonHugePages:"), nullptr);
+      held = format_memory(kib / (1024.0 * 1024.0));
+    }
+  spdlog::debug("malloc {}: {}; anonymous memory in huge pages: {}", when,
+                on ? "transparent huge pages (glibc.malloc.hugetlb=1)"
+                   : "normal pages (no glibc.malloc.hugetlb=1 at start-up)",
+                held);
 }
 
 }  // namespace
@@ -49,6 +73,7 @@ MeasuredProve measured_prove(const host::LoadedJob& loaded, jolt::prover::PcsKin
         loaded.job, loaded.scale,
         [&] {
           log_stage_boundary_rss("before prove");
+          log_huge_pages("before prove");
           // Sampling covers prove() alone, as the prove time does.
           if (options.pprof_hz)
             out.cpu_profiler =
@@ -67,6 +92,7 @@ MeasuredProve measured_prove(const host::LoadedJob& loaded, jolt::prover::PcsKin
           if (monitor) monitor->stop();
           if (options.record) out.profile = jolt::RecordingSession::stop();
           log_stage_boundary_rss("after prove (end of the last stage)");
+          log_huge_pages("after prove");
         },
         pcs,
         [&](std::size_t k, std::string_view label) {

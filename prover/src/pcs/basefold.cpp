@@ -7,6 +7,7 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -423,6 +424,31 @@ void butterfly_layers(Fr* blk, std::size_t B, std::size_t first_len, const Fr* s
   for (std::size_t len = first_len; len <= scalar_last; len <<= 1) {
     const std::size_t half = len / 2;
     const Fr* w = small + half;
+    if (!small_lanes.empty() && half > 1) {
+      // The lane layers need 8 butterflies of one twiddle in a row; these short layers take
+      // their products over arrays instead: twiddle j's hi entries of up to kChunk groups at a
+      // time, one multiply_arrays each.
+      constexpr std::size_t kChunk = 64;
+      std::array<Fr, kChunk> hi, wj, t;
+      for (std::size_t g0 = 0; g0 < B / len; g0 += kChunk) {
+        const std::size_t n = std::min(kChunk, B / len - g0);
+        for (std::size_t j = 0; j < half; ++j) {
+          Fr* lo = blk + g0 * len + j;
+          if (j == 0) {
+            for (std::size_t g = 0; g < n; ++g) t[g] = lo[g * len + half];
+          } else {
+            for (std::size_t g = 0; g < n; ++g) hi[g] = lo[g * len + half];
+            std::fill_n(wj.begin(), n, w[j]);
+            multiply_arrays(hi.data(), wj.data(), t.data(), n);
+          }
+          for (std::size_t g = 0; g < n; ++g) {
+            lo[g * len + half] = lo[g * len] - t[g];
+            lo[g * len] += t[g];
+          }
+        }
+      }
+      continue;
+    }
     for (std::size_t base = 0; base < B; base += len) {
       Fr* lo = blk + base;
       Fr* hi = lo + half;

@@ -50,6 +50,11 @@ int call(const jolt::core::Command& cmd, int first, int argc, char** argv,
 // LD_PRELOAD) nothing is re-run, since the re-run would leave the tool behind.
 void rerun_with_huge_pages(char** argv) {
 #if defined(__GLIBC__) && defined(__linux__)
+  // The re-run itself: never again, even if the loader dropped the tunable.
+  if (std::getenv("JOLT_HUGEPAGES_RERUN")) {
+    unsetenv("JOLT_HUGEPAGES_RERUN");
+    return;
+  }
   const char* off = std::getenv("JOLT_HUGEPAGES");
   if (off && std::strcmp(off, "0") == 0) return;
   const char* tunables = std::getenv("GLIBC_TUNABLES");
@@ -59,8 +64,10 @@ void rerun_with_huge_pages(char** argv) {
   const std::string before = tunables ? tunables : "";
   const std::string with =
       before.empty() ? "glibc.malloc.hugetlb=1" : before + ":glibc.malloc.hugetlb=1";
-  if (setenv("GLIBC_TUNABLES", with.c_str(), 1) != 0) return;
+  if (setenv("GLIBC_TUNABLES", with.c_str(), 1) != 0 || setenv("JOLT_HUGEPAGES_RERUN", "1", 1) != 0)
+    return;
   execv("/proc/self/exe", argv);
+  unsetenv("JOLT_HUGEPAGES_RERUN");
   // Not re-run (no /proc): go on with normal pages and leave the environment as it was.
   if (tunables)
     setenv("GLIBC_TUNABLES", before.c_str(), 1);

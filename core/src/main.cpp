@@ -1,9 +1,6 @@
 // jolt-run: proves a named RISC-V workload, verifies it, and renders the run's profile through
 // sink plugins. `jolt-run [profile] ...` is the default; `jolt-run --help` (or `help`, or no
 // arguments) lists the commands, `jolt-run --version` prints the version and the built revision.
-#include <unistd.h>
-
-#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -11,6 +8,7 @@
 
 #include "jolt/core/build_info.hpp"
 #include "jolt/core/command.hpp"
+#include "jolt/core/huge_pages.hpp"
 
 namespace {
 
@@ -40,48 +38,10 @@ int call(const jolt::core::Command& cmd, int first, int argc, char** argv,
   return cmd.run(static_cast<int>(args.size() - 1), args.data());
 }
 
-// The prover's tables are hundreds of MiB of std::vector, faulted in 4 KiB pages and walked by
-// the NTT and the sumchecks through as many TLB entries. glibc backs malloc with transparent
-// huge pages when its tunable glibc.malloc.hugetlb=1 is set (THP in madvise mode, as Debian
-// ships it, then applies to the heap), and reads tunables only at start-up: so jolt-run re-runs
-// itself once with the tunable added. sha2-chain 2^18 proved in 16.1–16.7 s instead of
-// 19.7–19.9 s with the same peak RSS (docs/performance.md). JOLT_HUGEPAGES=0 keeps the normal
-// pages; a tunable set by the user is kept as it is; under valgrind (its preload library in
-// LD_PRELOAD) nothing is re-run, since the re-run would leave the tool behind.
-void rerun_with_huge_pages(char** argv) {
-#if defined(__GLIBC__) && defined(__linux__)
-  // The re-run itself: never again, even if the loader dropped the tunable.
-  if (std::getenv("JOLT_HUGEPAGES_RERUN")) {
-    unsetenv("JOLT_HUGEPAGES_RERUN");
-    return;
-  }
-  const char* off = std::getenv("JOLT_HUGEPAGES");
-  if (off && std::strcmp(off, "0") == 0) return;
-  const char* tunables = std::getenv("GLIBC_TUNABLES");
-  if (tunables && std::strstr(tunables, "glibc.malloc.hugetlb")) return;
-  const char* preload = std::getenv("LD_PRELOAD");
-  if (preload && std::strstr(preload, "vgpreload")) return;
-  const std::string before = tunables ? tunables : "";
-  const std::string with =
-      before.empty() ? "glibc.malloc.hugetlb=1" : before + ":glibc.malloc.hugetlb=1";
-  if (setenv("GLIBC_TUNABLES", with.c_str(), 1) != 0 || setenv("JOLT_HUGEPAGES_RERUN", "1", 1) != 0)
-    return;
-  execv("/proc/self/exe", argv);
-  unsetenv("JOLT_HUGEPAGES_RERUN");
-  // Not re-run (no /proc): go on with normal pages and leave the environment as it was.
-  if (tunables)
-    setenv("GLIBC_TUNABLES", before.c_str(), 1);
-  else
-    unsetenv("GLIBC_TUNABLES");
-#else
-  (void)argv;
-#endif
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  rerun_with_huge_pages(argv);
+  jolt::core::rerun_with_huge_pages(argv);  // glibc.malloc.hugetlb=1 (huge_pages.hpp)
   if (argc == 1 || is_help(argv[1])) {
     print_usage(std::cout);
     return 0;

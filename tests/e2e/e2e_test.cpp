@@ -323,7 +323,8 @@ TEST_CASE("--format none runs without a recorder and still writes the CSV row") 
 }
 
 TEST_CASE("jolt-run proves on transparent huge pages unless told not to") {
-  // main.cpp re-runs jolt-run once with glibc.malloc.hugetlb=1; JOLT_LOG=debug says which.
+  // main() re-runs jolt-run once with glibc.malloc.hugetlb=1 (core/huge_pages.hpp); JOLT_LOG=debug
+  // says which.
   Workspace w;
   const std::string cmd = "profile --workload fibonacci --scale 10 --format none --log-level debug";
   const std::string on = "malloc before prove: transparent huge pages";
@@ -340,6 +341,9 @@ TEST_CASE("jolt-run proves on transparent huge pages unless told not to") {
   r = run(cmd, w.dir, "GLIBC_TUNABLES=glibc.malloc.hugetlb=0");
   CHECK(r.code == 0);
   CHECK(r.output.find(off) != std::string::npos);
+  r = run(cmd, w.dir, "GLIBC_TUNABLES=glibc.malloc.hugetlb=1");
+  CHECK(r.code == 0);
+  CHECK(r.output.find(on) != std::string::npos);
   r = run(cmd, w.dir, "GLIBC_TUNABLES=glibc.malloc.arena_max=8");
   CHECK(r.code == 0);
   CHECK(r.output.find(on) != std::string::npos);

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "jolt/core/build_info.hpp"
+#include "jolt/core/huge_pages.hpp"
 #include "jolt/core/thread_naming.hpp"
 #include "jolt/host/progress.hpp"
 
@@ -28,13 +29,12 @@ void log_stage_boundary_rss(std::string_view what) {
   spdlog::debug("memory usage {}: RSS {}", what, format_memory(gib));
 }
 
-// JOLT_LOG=debug: whether malloc runs on transparent huge pages (main.cpp re-runs jolt-run with
-// glibc.malloc.hugetlb=1 unless JOLT_HUGEPAGES=0) and how much of the process's memory they
-// hold now (AnonHugePages of /proc/self/smaps_rollup).
+// JOLT_LOG=debug: whether malloc runs on transparent huge pages (main() re-runs jolt-run with
+// glibc.malloc.hugetlb=1 unless JOLT_HUGEPAGES=0, huge_pages.hpp) and how much of the process's
+// memory they hold now (AnonHugePages of /proc/self/smaps_rollup).
 void log_huge_pages(std::string_view when) {
   if (!spdlog::should_log(spdlog::level::debug)) return;
-  const char* tunables = std::getenv("GLIBC_TUNABLES");
-  const bool on = tunables && std::strstr(tunables, "glibc.malloc.hugetlb=1");
+  const bool on = malloc_on_huge_pages();
   std::string held = "unknown";
   std::ifstream in("/proc/self/smaps_rollup");
   for (std::string line; std::getline(in, line);)

@@ -27,6 +27,9 @@ constexpr std::size_t kLazyRounds = 3;
 // sub-chunk of 4/P bits indexes a table of 256 entries per evaluation point.
 constexpr std::size_t kTabledRounds = 3;
 constexpr unsigned kTableIndexBits = 8;
+// Each tabled round's sub-chunks hold kTableIndexBits / 2^(k+1) ≥ 1 bits, and the bits must still
+// be read from the keys (no field tables yet).
+static_assert(kTabledRounds <= 3 && kTabledRounds <= kLazyRounds);
 
 // The member of ra_virtualization.hpp. The weights W are bound like every table; the bits are
 // read from the keys for the first kLazyRounds rounds.

@@ -35,6 +35,17 @@ static_assert(kTabledRounds <= 3 && kTabledRounds <= kLazyRounds);
 // read from the keys for the first kLazyRounds rounds.
 class RaVirtualizationKernel final : public SumcheckKernel {
  public:
+  // A round's partial sums over a range of pairs (parallel_reduce's body and join).
+  struct Sums {
+    std::vector<Fr> ra;              // chunk-major: ra[v·(d + 1) + t]
+    std::array<Fr, 4> booleanity{};  // coefficients of X^0 .. X^3
+    static Sums join(Sums a, const Sums& b) {
+      for (std::size_t t = 0; t < a.ra.size(); ++t) a.ra[t] += b.ra[t];
+      for (std::size_t k = 0; k < 4; ++k) a.booleanity[k] += b.booleanity[k];
+      return a;
+    }
+  };
+
   RaVirtualizationKernel(RaVirtualizationInput in, const KernelLabels& labels)
       : labels_(labels),
         keys_(in.keys),
@@ -82,10 +93,6 @@ class RaVirtualizationKernel final : public SumcheckKernel {
     // (multiply_arrays: the IFMA lanes where the CPU has them). The RA part is evaluated at
     // X = 0 .. d, per chunk; the booleanity part is accumulated as the coefficients of
     // eq(ρ)·Σ ζ^b (bit² − bit), a cubic, and evaluated at the end.
-    struct Sums {
-      std::vector<Fr> ra;              // chunk-major: ra[v·(d + 1) + t]
-      std::array<Fr, 4> booleanity{};  // coefficients of X^0 .. X^3
-    };
     Sums zero{std::vector<Fr>(n_chunks * (d + 1)), {}};
     Sums s = tbb::parallel_reduce(
         tbb::blocked_range<std::size_t>(0, half, kGrain), zero,
@@ -158,12 +165,8 @@ class RaVirtualizationKernel final : public SumcheckKernel {
           }
           return acc;
         },
-        [](Sums a, const Sums& b) {
-          for (std::size_t t = 0; t < a.ra.size(); ++t) a.ra[t] += b.ra[t];
-          for (std::size_t k = 0; k < 4; ++k) a.booleanity[k] += b.booleanity[k];
-          return a;
-        });
-    return combine(s.ra, s.booleanity, d);
+        Sums::join);
+    return combine(s, d);
   }
 
   void finish_rounds(const Fr& r) override { bind_all(r); }
@@ -231,10 +234,6 @@ class RaVirtualizationKernel final : public SumcheckKernel {
       }
     });
 
-    struct Sums {
-      std::vector<Fr> ra;              // chunk-major: ra[v·(d + 1) + t]
-      std::array<Fr, 4> booleanity{};  // coefficients of X^0 .. X^3
-    };
     const std::size_t stride = eq5_.size(), patterns = std::size_t{1} << bound_;
     Sums zero{std::vector<Fr>(n_chunks * pts), {}};
     Sums sums = tbb::parallel_reduce(
@@ -303,12 +302,8 @@ class RaVirtualizationKernel final : public SumcheckKernel {
           }
           return acc;
         },
-        [](Sums a, const Sums& b) {
-          for (std::size_t t = 0; t < a.ra.size(); ++t) a.ra[t] += b.ra[t];
-          for (std::size_t k = 0; k < 4; ++k) a.booleanity[k] += b.booleanity[k];
-          return a;
-        });
-    return combine(sums.ra, sums.booleanity, d);
+        Sums::join);
+    return combine(sums, d);
   }
 
   std::vector<Fr> output_claims() const override {
@@ -342,10 +337,10 @@ class RaVirtualizationKernel final : public SumcheckKernel {
     return pattern_values_[pattern];
   }
 
-  // The round's evaluations at X = 0 .. d from the chunks' RA sums (chunk-major, d + 1 each) and
-  // the booleanity part's coefficients.
-  std::vector<Fr> combine(const std::vector<Fr>& ra_sums, const std::array<Fr, 4>& booleanity,
-                          std::size_t d) const {
+  // The round's evaluations at X = 0 .. d from its sums.
+  std::vector<Fr> combine(const Sums& sums, std::size_t d) const {
+    const std::vector<Fr>& ra_sums = sums.ra;
+    const std::array<Fr, 4>& booleanity = sums.booleanity;
     std::vector<Fr> evals(d + 1);
     for (std::size_t t = 0; t <= d; ++t) {
       const Fr x = Fr::from_u64(t);

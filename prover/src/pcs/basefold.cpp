@@ -11,8 +11,10 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include <jolt/instrument.hpp>
 #include <jolt/prover/pcs/basefold.hpp>
@@ -391,12 +393,13 @@ struct Oracle {
 // Input of an NTT of size n·rep whose message occupies its first n entries (the rest zero), in
 // bit-reversed order with the first log2(rep) layers already applied — on zero padding those
 // layers only copy, so each entry appears rep times: dst[i·rep + k] = value(bit_reverse(i)) for
-// destination slots i in [begin, end) and k < rep.
+// destination slots i in [begin, end) and k < copies (copies = rep, or 1 when BitGroupLayers
+// writes the rest).
 template <class Value>
 void fill_bit_reversed(Fr* dst, std::size_t begin, std::size_t end, unsigned log_n, std::size_t rep,
-                       const Value& value) {
+                       std::size_t copies, const Value& value) {
   for (std::size_t i = begin; i < end; ++i)
-    std::fill_n(dst + i * rep, rep, value(bit_reverse(i, log_n)));
+    std::fill_n(dst + i * rep, copies, value(bit_reverse(i, log_n)));
 }
 
 // small[len/2 + j] = ω_len^j for every layer length len ≤ B (powers of two), read from the table
@@ -415,12 +418,14 @@ std::vector<std::uint64_t> block_lane_twiddles(const std::vector<Fr>& small, std
   return lanes::lane_twiddles(small.data(), B);
 }
 
-// Radix-2 decimation-in-time layers len = first_len, 2·first_len, …, B on one block of B entries
-// in place, with twiddles from block_twiddles; with small_lanes (block_lane_twiddles, non-empty)
-// the layers of len ≥ 16 run eight butterflies at a time.
-void butterfly_layers(Fr* blk, std::size_t B, std::size_t first_len, const Fr* small,
-                      const std::vector<std::uint64_t>& small_lanes) {
-  const std::size_t scalar_last = small_lanes.empty() ? B : std::min<std::size_t>(B, 8);
+// Radix-2 decimation-in-time layers len = first_len, 2·first_len, …, last_len on B entries in
+// place (B a multiple of last_len: each sub-block of last_len transformed alone), with twiddles
+// from block_twiddles; with small_lanes (block_lane_twiddles, non-empty) the layers of len ≥ 16
+// run eight butterflies at a time.
+void butterfly_layers(Fr* blk, std::size_t B, std::size_t first_len, std::size_t last_len,
+                      const Fr* small, const std::vector<std::uint64_t>& small_lanes) {
+  const std::size_t scalar_last =
+      small_lanes.empty() ? last_len : std::min<std::size_t>(last_len, 8);
   for (std::size_t len = first_len; len <= scalar_last; len <<= 1) {
     const std::size_t half = len / 2;
     const Fr* w = small + half;
@@ -465,9 +470,80 @@ void butterfly_layers(Fr* blk, std::size_t B, std::size_t first_len, const Fr* s
     }
   }
   if (const std::size_t lane_first = std::max<std::size_t>(first_len, 16);
-      scalar_last < B && lane_first <= B)
-    lanes::block_layers(blk, B, lane_first, small_lanes.data());
+      scalar_last < last_len && lane_first <= last_len)
+    lanes::block_layers(blk, B, lane_first, last_len, small_lanes.data());
 }
+
+// The three layers after the copies (len 2·rep, 4·rep, 8·rep) act on each group of 8 consecutive
+// slots — 8·rep entries holding 8 message values — alone, and the same way in every group. When
+// a group's 8 values are all 0 or 1 (flags and the instruction, bytecode and address bits: most
+// committed columns) its output after those layers is one of 256 rows, built once and copied
+// instead of computed: 3 of the encoder's 20-odd multiplying layers on those groups.
+class BitGroupLayers {
+ public:
+  static constexpr std::size_t kSlots = 8;
+
+  // Whether rep copies fit: a block of B entries holds whole groups and the rows stay small
+  // (256 · 8·rep entries: 256 KiB at rate 1/4).
+  static bool usable(std::size_t rep, std::size_t B) { return rep <= 4 && B >= kSlots * rep; }
+
+  // small / small_lanes: block_twiddles / block_lane_twiddles of a block B with usable(rep, B).
+  BitGroupLayers(std::size_t rep, const Fr* small, const std::vector<std::uint64_t>& small_lanes)
+      : rep_(rep), width_(kSlots * rep), rows_(256 * width_) {
+    for (unsigned p = 0; p < 256; ++p)
+      for (std::size_t m = 0; m < kSlots; ++m)
+        std::fill_n(rows_.data() + p * width_ + m * rep_, rep_,
+                    (p >> m) & 1 ? Fr::one() : Fr::zero());
+    butterfly_layers(rows_.data(), rows_.size(), 2 * rep_, width_, small, small_lanes);
+  }
+
+  // The first layer the caller still runs after apply() returned true.
+  std::size_t next_len() const { return 2 * width_; }
+
+  // blk holds n_slots (a multiple of 8) slots with only their first copy written (blk[s·rep]).
+  // Writes every copy; when some group is all 0/1 values, also applies the three layers to every
+  // group (rows for those, butterflies for the runs of the others) and returns true; otherwise
+  // returns false with no layer applied (the caller runs them with the rest of the block).
+  bool apply(Fr* blk, std::size_t n_slots, const Fr* small,
+             const std::vector<std::uint64_t>& small_lanes) const {
+    const Fr one = Fr::one();
+    bool any_bits = false;
+    // Runs [first, end) of groups holding other values.
+    std::vector<std::pair<std::size_t, std::size_t>> runs;
+    for (std::size_t g = 0; g < n_slots / kSlots; ++g) {
+      Fr* grp = blk + g * width_;
+      std::array<Fr, kSlots> v;
+      unsigned pattern = 0;
+      bool bits = true;
+      for (std::size_t m = 0; m < kSlots; ++m) {
+        v[m] = grp[m * rep_];
+        if (v[m] == one)
+          pattern |= 1u << m;
+        else if (!v[m].is_zero())
+          bits = false;
+      }
+      if (bits) {
+        any_bits = true;
+        std::copy_n(rows_.data() + pattern * width_, width_, grp);
+        continue;
+      }
+      for (std::size_t m = 0; m < kSlots; ++m) std::fill_n(grp + m * rep_, rep_, v[m]);
+      if (!runs.empty() && runs.back().second == g)
+        runs.back().second = g + 1;
+      else
+        runs.emplace_back(g, g + 1);
+    }
+    if (!any_bits) return false;
+    for (const auto& [first, end] : runs)
+      butterfly_layers(blk + first * width_, (end - first) * width_, 2 * rep_, width_, small,
+                       small_lanes);
+    return true;
+  }
+
+ private:
+  std::size_t rep_, width_;
+  std::vector<Fr> rows_;  // rows_[p·width + e]: entry e of the group whose slot m holds bit m of p
+};
 
 }  // namespace
 
@@ -488,21 +564,34 @@ std::vector<Fr> twiddles(unsigned log_size) {
 
 namespace {
 
-// The NTT layers of rs_encode on `out`, already filled by fill_bit_reversed (rep copies).
+// Layers with blocks of up to kBlock elements run block by block (cache-resident), each layer's
+// twiddles contiguous; the remaining layers run twiddle-outer over the whole array.
+constexpr std::size_t kBlock = std::size_t{1} << 13;
+
+// Whether rs_transform takes its input with one copy per slot (BitGroupLayers writes the rest).
+bool one_copy_input(std::size_t rep, std::size_t M) {
+  return BitGroupLayers::usable(rep, std::min(M, kBlock));
+}
+
+// The NTT layers of rs_encode on `out`, already filled by fill_bit_reversed (rep copies, or one
+// when one_copy_input(rep, out.size())).
 void rs_transform(std::span<Fr> out, std::size_t rep, std::span<const Fr> tw,
                   std::size_t tw_stride) {
+  const bool one_copy = one_copy_input(rep, out.size());
   const std::size_t M = out.size();
   if (tw.size() < std::max<std::size_t>(1, (M / 2 - 1) * tw_stride + 1))
     throw std::invalid_argument("basefold::rs_encode: twiddle table too short");
-  // Layers with blocks of up to kBlock elements run block by block (cache-resident), each
-  // layer's twiddles contiguous; the remaining layers run twiddle-outer over the whole array.
-  constexpr std::size_t kBlock = std::size_t{1} << 13;
   const std::size_t B = std::min(M, kBlock);
   const std::vector<Fr> small = block_twiddles(B, M, tw, tw_stride);
   const std::vector<std::uint64_t> small_lanes = block_lane_twiddles(small, B);
+  std::optional<BitGroupLayers> bits;
+  if (one_copy) bits.emplace(rep, small.data(), small_lanes);
   Fr* v = out.data();
   tbb::parallel_for(std::size_t{0}, M / B, [&](std::size_t b) {
-    butterfly_layers(v + b * B, B, rep * 2, small.data(), small_lanes);
+    std::size_t first_len = rep * 2;
+    if (bits && bits->apply(v + b * B, B / rep, small.data(), small_lanes))
+      first_len = bits->next_len();
+    butterfly_layers(v + b * B, B, first_len, B, small.data(), small_lanes);
   });
   // Layers longer than B: the elements {c·B + j : c < M/B} for one j are the sub-transform those
   // layers apply, so a strip of W consecutive j runs all of them while its (M/B)·W elements stay
@@ -545,10 +634,11 @@ void rs_encode(std::span<const Fr> msg, unsigned log_inv_rate, std::span<Fr> out
                                 ", codeword of " + std::to_string(out.size()));
   const unsigned L = static_cast<unsigned>(std::countr_zero(msg.size()));
   const std::size_t rep = std::size_t{1} << log_inv_rate;
+  const std::size_t copies = one_copy_input(rep, out.size()) ? 1 : rep;
   // Bit-reversed zero-padded input with the first log_inv_rate layers applied (copies).
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, msg.size(), 4096),
                     [&](const tbb::blocked_range<std::size_t>& rg) {
-                      fill_bit_reversed(out.data(), rg.begin(), rg.end(), L, rep,
+                      fill_bit_reversed(out.data(), rg.begin(), rg.end(), L, rep, copies,
                                         [&](std::size_t t) { return msg[t]; });
                     });
   rs_transform(out, rep, tw, tw_stride);
@@ -561,6 +651,7 @@ void rs_encode_table(const PolynomialBatch& polys, std::size_t i, unsigned log_i
     throw std::invalid_argument("basefold::rs_encode_table: table of " + std::to_string(N) +
                                 ", codeword of " + std::to_string(out.size()));
   const unsigned L = static_cast<unsigned>(std::countr_zero(N));
+  const std::size_t copies = one_copy_input(rep, out.size()) ? 1 : rep;
   // The table is read a block at a time and each entry t lands at slot bit_reverse(t) (rep
   // copies): the same input as fill_bit_reversed gives rs_encode, with no copy of the table.
   tbb::parallel_for(
@@ -568,7 +659,7 @@ void rs_encode_table(const PolynomialBatch& polys, std::size_t i, unsigned log_i
         std::vector<Fr> block(rg.size());
         polys.read(i, rg.begin(), block);
         for (std::size_t t = rg.begin(); t < rg.end(); ++t)
-          std::fill_n(out.data() + bit_reverse(t, L) * rep, rep, block[t - rg.begin()]);
+          std::fill_n(out.data() + bit_reverse(t, L) * rep, copies, block[t - rg.begin()]);
       });
   rs_transform(out, rep, tw, tw_stride);
 }
@@ -602,11 +693,15 @@ void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
   std::vector<Fr> A(S), acc(positions.size()), step(positions.size());
   const std::vector<Fr> small = block_twiddles(S, M, tw, 1);
   const std::vector<std::uint64_t> small_lanes = block_lane_twiddles(small, S);
+  std::optional<BitGroupLayers> bits;
+  if (BitGroupLayers::usable(rep, S)) bits.emplace(rep, small.data(), small_lanes);
   for (std::size_t i = 0; i < positions.size(); ++i) step[i] = omega(positions[i]);
   for (std::size_t b = blocks; b-- > 0;) {
-    fill_bit_reversed(A.data(), 0, sub, ls - log_inv_rate, rep,
+    fill_bit_reversed(A.data(), 0, sub, ls - log_inv_rate, rep, bits ? 1 : rep,
                       [&](std::size_t t) { return msg[b + t * blocks]; });
-    butterfly_layers(A.data(), S, 2 * rep, small.data(), small_lanes);
+    std::size_t first_len = 2 * rep;
+    if (bits && bits->apply(A.data(), sub, small.data(), small_lanes)) first_len = bits->next_len();
+    butterfly_layers(A.data(), S, first_len, S, small.data(), small_lanes);
     // The Horner steps of all positions as one array product (the IFMA lanes where the CPU
     // has them).
     multiply_arrays(acc.data(), step.data(), acc.data(), positions.size());

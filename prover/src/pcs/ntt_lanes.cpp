@@ -8,6 +8,7 @@
 #include <immintrin.h>
 
 #include <atomic>
+#include <bit>
 #include <cstdlib>
 #include <new>
 #include <stdexcept>
@@ -304,17 +305,20 @@ JOLT_LANES_FN std::vector<std::uint64_t> lane_twiddles(const Fr* small, std::siz
   return out;
 }
 
-JOLT_LANES_FN void block_layers(Fr* blk, std::size_t B, std::size_t first_len,
+JOLT_LANES_FN void block_layers(Fr* blk, std::size_t B, std::size_t first_len, std::size_t last_len,
                                 const std::uint64_t* small_lanes, unsigned max_bound) {
-  if (first_len < 16 || B < first_len)
-    throw std::invalid_argument("basefold lanes: block layers need 16 ≤ first_len ≤ B");
+  if (first_len < 16 || last_len < first_len || !std::has_single_bit(first_len) ||
+      !std::has_single_bit(last_len) || B % last_len != 0)
+    throw std::invalid_argument(
+        "basefold lanes: block layers need 16 ≤ first_len ≤ last_len, powers of two, and a "
+        "block of whole last_len sub-blocks");
   if (max_bound < 3 || max_bound > kMaxBound)
     throw std::invalid_argument("basefold lanes: max_bound outside [3, kMaxBound]");
   const std::size_t groups = B / 8;
   std::uint64_t* g = scratch.get(groups * kWordsPerGroup);
   for (std::size_t i = 0; i < groups; ++i) store_group(g + i * kWordsPerGroup, load8(blk + 8 * i));
   unsigned bound = 1;
-  for (std::size_t len = first_len; len <= B; len <<= 1) {
+  for (std::size_t len = first_len; len <= last_len; len <<= 1) {
     const unsigned c = next_layer_bound(bound, g, groups, max_bound);
     const std::size_t hv = len / 16;  // groups per half
     for (std::size_t base = 0; base < groups; base += 2 * hv)

@@ -39,11 +39,12 @@ void set_enabled(bool on);
 // eight per group: lane_twiddles(small, B) holds groups for indices 8..B-1 (index i in group i/8).
 std::vector<std::uint64_t> lane_twiddles(const Fr* small, std::size_t B);
 
-// Layers len = first_len, 2·first_len, …, B (first_len ≥ 16, B a power of two ≥ first_len) of
-// the radix-2 decimation-in-time NTT on one block of B entries in place, as basefold.cpp's
-// butterfly_layers, with twiddles from lane_twiddles.
-void block_layers(Fr* blk, std::size_t B, std::size_t first_len, const std::uint64_t* small_lanes,
-                  unsigned max_bound = kMaxBound);
+// Layers len = first_len, 2·first_len, …, last_len (powers of two, 16 ≤ first_len ≤ last_len) of
+// the radix-2 decimation-in-time NTT on B entries in place (B a multiple of last_len: B /
+// last_len independent sub-blocks), as basefold.cpp's butterfly_layers, with twiddles from
+// lane_twiddles (built for a block of at least last_len).
+void block_layers(Fr* blk, std::size_t B, std::size_t first_len, std::size_t last_len,
+                  const std::uint64_t* small_lanes, unsigned max_bound = kMaxBound);
 
 // The long layers len = 2B, 4B, …, M of rs_transform for the strip of W consecutive columns
 // j0..j0+W-1 (W a multiple of 8) of the M/B × B array v, twiddles tw[i·tw_stride] = ω_M^i.

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "ntt_lanes.hpp"
 #include "test_util.hpp"
 
 using jolt::prover::Fr;
@@ -138,6 +139,69 @@ TEST_CASE("basefold: the codeword at chosen positions equals the whole encoding 
   const std::vector<std::uint64_t> outside = {64};
   CHECK_THROWS_AS(bf::rs_encode_at(std::vector<Fr>(16), 2, outside, bf::twiddles(6), out),
                   std::invalid_argument);
+}
+
+// Messages mostly of 0 and 1, as the committed bit columns are: the encoder copies the first
+// three layers of an all-0/1 group of 8 slots from a table of 256 rows and runs them on the other
+// groups; whole codewords (rs_encode, rs_encode_table) and chosen positions (rs_encode_at) must
+// still equal ReedSolomonCode::encode, with the IFMA lanes on and off.
+TEST_CASE("basefold: messages of 0/1 values encode as ReedSolomonCode::encode does") {
+  const bool lanes_were = bf::lanes::enabled();
+  std::mt19937_64 rng(7);
+  enum Kind { kAllBits, kZero, kOnes, kGroupsOfOthers, kSparseOthers, kRandom };
+  for (bool lanes_on : {true, false})
+    for (unsigned R : {1u, 2u, 3u})
+      for (unsigned L : {0u, 2u, 3u, 5u, 8u, 11u, 13u})
+        for (Kind kind : {kAllBits, kZero, kOnes, kGroupsOfOthers, kSparseOthers, kRandom}) {
+          bf::lanes::set_enabled(lanes_on);
+          CAPTURE(lanes_on);
+          CAPTURE(R);
+          CAPTURE(L);
+          CAPTURE(static_cast<int>(kind));
+          const std::size_t N = std::size_t{1} << L;
+          std::vector<Fr> msg(N);
+          for (std::size_t t = 0; t < N; ++t) {
+            const Fr bit = (rng() & 1) != 0 ? Fr::one() : Fr::zero();
+            switch (kind) {
+              case kAllBits:
+                msg[t] = bit;
+                break;
+              case kZero:
+                msg[t] = Fr::zero();
+                break;
+              case kOnes:
+                msg[t] = Fr::one();
+                break;
+              // Whole groups of other values: a group's 8 entries share t mod N/8.
+              case kGroupsOfOthers:
+                msg[t] = t % 8 == 3 ? pcs_test::random_fr(rng) : bit;
+                break;
+              case kSparseOthers:
+                msg[t] = rng() % 50 == 0 ? Fr::from_u64(2 + rng() % 3) : bit;
+                break;
+              case kRandom:
+                msg[t] = pcs_test::random_fr(rng);
+                break;
+            }
+          }
+          const auto expect = jolt::prover::pcs::ReedSolomonCode(L, R).encode(msg);
+          const auto tw = bf::twiddles(L + R);
+          std::vector<Fr> got(expect.size());
+          bf::rs_encode(msg, R, got, tw, 1);
+          CHECK(got == expect);
+          const std::vector<std::span<const Fr>> tables = {msg};
+          std::vector<Fr> from_table(expect.size());
+          bf::rs_encode_table(jolt::prover::SpanBatch(tables), 0, R, from_table, tw, 1);
+          CHECK(from_table == expect);
+          std::vector<std::uint64_t> at(176);
+          for (auto& p : at) p = rng() % expect.size();
+          std::vector<Fr> at_got(at.size());
+          bf::rs_encode_at(msg, R, at, tw, at_got);
+          bool same = true;
+          for (std::size_t i = 0; i < at.size(); ++i) same = same && at_got[i] == expect[at[i]];
+          CHECK(same);
+        }
+  bf::lanes::set_enabled(lanes_were);
 }
 
 TEST_CASE("basefold: honest openings verify at every size 2^1..2^20") {

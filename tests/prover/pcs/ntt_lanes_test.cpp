@@ -34,10 +34,10 @@ std::vector<Fr> small_twiddles(std::size_t B) {
   return small;
 }
 
-void scalar_block_layers(std::vector<Fr>& blk, std::size_t first_len,
+void scalar_block_layers(std::vector<Fr>& blk, std::size_t first_len, std::size_t last_len,
                          const std::vector<Fr>& small) {
   const std::size_t B = blk.size();
-  for (std::size_t len = first_len; len <= B; len <<= 1)
+  for (std::size_t len = first_len; len <= last_len; len <<= 1)
     for (std::size_t base = 0; base < B; base += len)
       for (std::size_t j = 0; j < len / 2; ++j) {
         const Fr t = blk[base + len / 2 + j] * small[len / 2 + j];
@@ -61,26 +61,44 @@ TEST_CASE("ntt lanes: block layers equal the portable butterflies") {
   std::mt19937_64 rng(31);
   for (std::size_t B : {std::size_t{16}, std::size_t{256}, std::size_t{8192}})
     for (std::size_t first_len : {std::size_t{16}, std::size_t{64}})
-      for (unsigned max_bound : {3u, 10u, lanes::kMaxBound})
-        for (bool worst : {false, true}) {
-          if (first_len > B) continue;
-          CAPTURE(B);
-          CAPTURE(first_len);
-          CAPTURE(max_bound);
-          CAPTURE(worst);
-          const auto small = small_twiddles(B);
-          const auto small_lanes = lanes::lane_twiddles(small.data(), B);
-          std::vector<Fr> expect = inputs(rng, B, worst), got = expect;
-          scalar_block_layers(expect, first_len, small);
-          lanes::block_layers(got.data(), B, first_len, small_lanes.data(), max_bound);
-          CHECK(got == expect);
-        }
+      for (std::size_t last_len : {first_len, B})
+        for (std::size_t copies : {std::size_t{1}, std::size_t{3}})
+          for (unsigned max_bound : {3u, 10u, lanes::kMaxBound})
+            for (bool worst : {false, true}) {
+              if (first_len > last_len || last_len > B) continue;
+              // `copies` sub-blocks of last_len side by side, each transformed alone.
+              const std::size_t n = copies * last_len;
+              CAPTURE(B);
+              CAPTURE(first_len);
+              CAPTURE(last_len);
+              CAPTURE(copies);
+              CAPTURE(max_bound);
+              CAPTURE(worst);
+              const auto small = small_twiddles(B);
+              const auto small_lanes = lanes::lane_twiddles(small.data(), B);
+              std::vector<Fr> expect = inputs(rng, n, worst), got = expect;
+              for (std::size_t c = 0; c < copies; ++c) {
+                std::vector<Fr> sub(
+                    expect.begin() + static_cast<std::ptrdiff_t>(c * last_len),
+                    expect.begin() + static_cast<std::ptrdiff_t>((c + 1) * last_len));
+                scalar_block_layers(sub, first_len, last_len, small);
+                std::copy(sub.begin(), sub.end(),
+                          expect.begin() + static_cast<std::ptrdiff_t>(c * last_len));
+              }
+              lanes::block_layers(got.data(), n, first_len, last_len, small_lanes.data(),
+                                  max_bound);
+              CHECK(got == expect);
+            }
   const auto small = small_twiddles(16);
   const auto small_lanes = lanes::lane_twiddles(small.data(), 16);
-  std::vector<Fr> blk(16);
-  CHECK_THROWS_AS(lanes::block_layers(blk.data(), 16, 8, small_lanes.data()),
+  std::vector<Fr> blk(48);
+  CHECK_THROWS_AS(lanes::block_layers(blk.data(), 16, 8, 16, small_lanes.data()),
                   std::invalid_argument);
-  CHECK_THROWS_AS(lanes::block_layers(blk.data(), 16, 16, small_lanes.data(), 2),
+  CHECK_THROWS_AS(lanes::block_layers(blk.data(), 16, 16, 16, small_lanes.data(), 2),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(lanes::block_layers(blk.data(), 48, 16, 32, small_lanes.data()),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(lanes::block_layers(blk.data(), 16, 32, 16, small_lanes.data()),
                   std::invalid_argument);
 }
 

@@ -47,8 +47,11 @@ Lin to_lin(const r1cs::LinearForm& f) {
   return l;
 }
 
+// The rows' two sides, their Lin terms indexed by position in `used` (the columns some row
+// reads, about half of the witness's): for_cycles gathers only those.
 struct Rows {
   std::vector<Lin> a, b;
+  std::vector<std::uint32_t> used;
 };
 const Rows& rows() {
   static const Rows r = [] {
@@ -57,25 +60,42 @@ const Rows& rows() {
       x.a.push_back(to_lin(row.a));
       x.b.push_back(to_lin(row.b));
     }
+    auto each_term = [&x](auto&& visit) {
+      for (auto* side : {&x.a, &x.b})
+        for (Lin& l : *side) {
+          for (std::uint32_t& i : l.plus) visit(i);
+          for (std::uint32_t& i : l.minus) visit(i);
+          for (auto& term : l.other) visit(term.first);
+        }
+    };
+    each_term([&x](std::uint32_t& i) { x.used.push_back(i); });
+    std::sort(x.used.begin(), x.used.end());
+    x.used.erase(std::unique(x.used.begin(), x.used.end()), x.used.end());
+    each_term([&x](std::uint32_t& i) {
+      i = static_cast<std::uint32_t>(std::lower_bound(x.used.begin(), x.used.end(), i) -
+                                     x.used.begin());
+    });
     return x;
   }();
   return r;
 }
 
-// Calls f(t, get) for every cycle t in [begin, end), get(i) = column i at t. The columns are
-// gathered kBlock cycles at a time into a small cycle-major buffer, so the rows read one cached
-// line per cycle instead of one line from each of ~100 column arrays (more streams than the
-// hardware prefetchers follow; docs/performance.md has the measurement).
+// Calls f(t, get) for every cycle t in [begin, end), get(i) = the column at position i of
+// rows().used at t. Those columns are gathered kBlock cycles at a time into a small cycle-major
+// buffer, so the rows read one cached line per cycle instead of one line from each of ~50 column
+// arrays (more streams than the hardware prefetchers follow; docs/performance.md has the
+// measurement).
 template <class F>
 void for_cycles(const WitnessColumns& cols, std::size_t begin, std::size_t end, F&& f) {
   constexpr std::size_t kBlock = 16;
-  const std::size_t ncols = cols.size();
+  const std::vector<std::uint32_t>& used = rows().used;
+  const std::size_t ncols = used.size();
   std::vector<Fr> blk(ncols * kBlock);
   std::array<Fr, kBlock> one_column;
   for (std::size_t t0 = begin; t0 < end; t0 += kBlock) {
     const std::size_t n = std::min(kBlock, end - t0);
     for (std::size_t i = 0; i < ncols; ++i) {
-      cols[i].read(t0, std::span<Fr>(one_column.data(), n));
+      cols[used[i]].read(t0, std::span<Fr>(one_column.data(), n));
       for (std::size_t v = 0; v < n; ++v) blk[v * ncols + i] = one_column[v];
     }
     for (std::size_t v = 0; v < n; ++v) {

@@ -540,11 +540,16 @@ WitnessColumns extract_witness(std::span<const TraceRow> rows) {
     std::vector<std::array<Canonical, kNumColumns>> block(rg.size());
     std::array<ColumnWidth, kNumColumns> need{};
     RowValues v;
+    const Fr one = Fr::one();
     for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
       row_values(rows, t, v);
       auto& out = block[t - rg.begin()];
       for (std::uint32_t c = 0; c < kNumColumns; ++c) {
-        out[c] = v[c].to_canonical_limbs();
+        // Most entries are 0 or 1 (flags): those without a Montgomery reduction.
+        const Fr& x = v[c];
+        out[c] = x.is_zero() ? Canonical{}
+                 : x == one  ? Canonical{1, 0, 0, 0}
+                             : x.to_canonical_limbs();
         need[c] = std::max(need[c], width_for(out[c]));
       }
     }

@@ -602,19 +602,24 @@ void fill_register_columns(WitnessColumns& c) {
   std::vector<std::uint32_t> counts(4 * T, 0);
   const std::array<std::uint32_t, 3> index = {kRs1Index, kRs2Index, kRdIndex};
   const std::array<std::uint32_t, 3> ts = {kRs1ReadTs, kRs2ReadTs, kRdReadTs};
+  // Timestamps stay below 4T and each count at most 3T: the columns are widened for that once,
+  // and the scan stores integers (no Montgomery conversion per entry).
+  const ColumnWidth need = width_for({4 * T, 0, 0, 0});
+  for (std::uint32_t col : ts) c[col].widen(need);
+  for (std::uint32_t k = 0; k < 4; ++k) c[kRangeCount0 + k].widen(need);
   for (std::size_t t = 0; t < T; ++t) {
     for (std::uint32_t j = 0; j < 3; ++j) {
       const std::uint64_t reg = c[index[j]].canonical(t)[0];
       if (reg >= kNumRegisters)
         throw std::invalid_argument("register index column holds " + std::to_string(reg));
       const std::uint64_t now = 4 * t + j + 1;
-      c.set(ts[j], t, Fr::from_u64(last[reg]));
+      c[ts[j]].store(t, {last[reg], 0, 0, 0});
       ++counts[now - 1 - last[reg]];
       last[reg] = now;
     }
   }
   for (std::uint32_t k = 0; k < 4; ++k)
-    for (std::size_t t = 0; t < T; ++t) c.set(kRangeCount0 + k, t, Fr::from_u64(counts[k * T + t]));
+    for (std::size_t t = 0; t < T; ++t) c[kRangeCount0 + k].store(t, {counts[k * T + t], 0, 0, 0});
 }
 
 Fr initial_register_value(std::uint32_t r) {

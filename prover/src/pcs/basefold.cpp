@@ -669,7 +669,7 @@ void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
                   std::span<Fr> out) {
   const std::size_t N = msg.size(), rep = std::size_t{1} << log_inv_rate, M = N * rep;
   if (N == 0 || !std::has_single_bit(N) || out.size() != positions.size() ||
-      tw.size() < std::max<std::size_t>(1, M / 2))
+      (!tw.empty() && tw.size() < std::max<std::size_t>(1, M / 2)))
     throw std::invalid_argument("basefold::rs_encode_at: message of " + std::to_string(N) + ", " +
                                 std::to_string(positions.size()) + " positions, " +
                                 std::to_string(out.size()) + " outputs, twiddles of " +
@@ -678,9 +678,12 @@ void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
     if (p >= M)
       throw std::invalid_argument("basefold::rs_encode_at: position " + std::to_string(p) +
                                   " outside a codeword of " + std::to_string(M));
-  // ω_M^e for any e (tw holds ω^i for i < M/2; ω^(i + M/2) = −ω^i).
+  // ω_M^e for any e (tw holds ω^i for i < M/2; ω^(i + M/2) = −ω^i; without tw, a power).
+  const unsigned log_m = static_cast<unsigned>(std::countr_zero(M));
+  const Fr omega_m = tw.empty() ? Fr::root_of_unity(log_m) : Fr::one();
   auto omega = [&](std::uint64_t e) {
     e &= M - 1;
+    if (tw.empty()) return omega_m.pow(e);
     return e < M / 2 ? tw[e] : -tw[e - M / 2];
   };
   // S ≈ |positions| balances (log S − R)·M/2 butterflies against |positions|·M/S Horner steps.
@@ -691,7 +694,17 @@ void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
   // only for t < S/rep: the rate-2^-R encoding of msg[b + t·blocks], t < sub. Then
   // C[p] = Σ_b ω_M^(p·b) · A_b[p mod S], summed by Horner from the last block down.
   std::vector<Fr> A(S), acc(positions.size()), step(positions.size());
-  const std::vector<Fr> small = block_twiddles(S, M, tw, 1);
+  // The block's twiddles ω_M^(j·M/len) for len ≤ S: from tw, or from ω_S = ω_M^(M/S) (the same
+  // elements, so the same codeword).
+  std::vector<Fr> roots_s;
+  if (tw.empty()) {
+    const Fr omega_s = omega(M / S);
+    roots_s.resize(std::max<std::size_t>(S / 2, 1));
+    roots_s[0] = Fr::one();
+    for (std::size_t i = 1; i < S / 2; ++i) roots_s[i] = roots_s[i - 1] * omega_s;
+  }
+  const std::vector<Fr> small =
+      tw.empty() ? block_twiddles(S, S, roots_s, 1) : block_twiddles(S, M, tw, 1);
   const std::vector<std::uint64_t> small_lanes = block_lane_twiddles(small, S);
   std::optional<BitGroupLayers> bits;
   if (BitGroupLayers::usable(rep, S)) bits.emplace(rep, small.data(), small_lanes);
@@ -929,7 +942,6 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
   std::copy(pw.begin(), pw.end(), proof.params);
   std::vector<Oracle> oracles;
   std::vector<Fr> oracle_tw;  // ω^i of oracle 1's domain; later oracles use a stride
-  std::vector<Fr> fn(N / 2), En(N / 2);
   {
     JOLT_SPAN("basefold::sumcheck_fold", jolt::arg("rounds", s.num_rounds));
     for (unsigned i = 0; i < s.num_rounds; ++i) {
@@ -984,8 +996,9 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
       transcript.absorb_frs("basefold/round", round);
       const Fr alpha = transcript.challenge("basefold/alpha");
       claim = interpolate2(g.g0, claim - g.g0, g.g2, alpha);
-      fn.resize(h);
-      En.resize(h);
+      // Each fold writes fresh tables of h entries and frees the previous ones, so no buffer of
+      // an earlier round's size stays allocated beside the oracles (the peak of the opening).
+      std::vector<Fr> fn(h), En(h);
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, h, kGrain),
                         [&](const tbb::blocked_range<std::size_t>& rg) {
                           for (std::size_t y = rg.begin(); y < rg.end(); ++y) {
@@ -993,16 +1006,11 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
                             En[y] = E[2 * y] + alpha * (E[2 * y + 1] - E[2 * y]);
                           }
                         });
-      std::swap(f, fn);
-      std::swap(E, En);
+      f = std::move(fn);
+      E = std::move(En);
     }
   }
-  // The fold buffers alternate between f/E and fn/En, so both pairs may still hold the first
-  // round's capacity: keep only the final tables (the queries below need neither).
-  std::vector<Fr>().swap(fn);
-  std::vector<Fr>().swap(En);
-  f = std::vector<Fr>(f.begin(), f.end());
-  E = std::vector<Fr>(E.begin(), E.end());
+  std::vector<Fr>().swap(oracle_tw);  // the oracles are encoded: their twiddles are not read again
   proof.final_msg = f;
   if (tp.perturb_final) {
     if (f.size() < 2)
@@ -1037,7 +1045,6 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
         // The tree keeps no leaf digests: every table is re-encoded at the pairs of the opened
         // leaves and of their sibling leaves, whose digests are the level-0 siblings.
         JOLT_SPAN("basefold::reencode", jolt::arg("polys", k));
-        const std::vector<Fr> tw = twiddles(s.log_domain(0));
         std::vector<std::uint64_t> both;  // uniq and the siblings, sorted, distinct
         for (std::uint64_t j : uniq)
           if (both.empty() || both.back() != (j | 1)) both.insert(both.end(), {j & ~1ull, j | 1});
@@ -1053,7 +1060,9 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
         bounded.execute([&] {
           tbb::parallel_for(std::size_t{0}, std::size_t{k}, [&](std::size_t i) {
             std::vector<Fr> got(at.size());
-            rs_encode_at(table_of(polys, i, scratch.local()), params_.log_inv_rate, at, tw, got);
+            // No twiddle table of the layer-0 domain (M/2 entries): rs_encode_at computes the
+            // powers it reads.
+            rs_encode_at(table_of(polys, i, scratch.local()), params_.log_inv_rate, at, {}, got);
             for (std::size_t u = 0; u < both.size(); ++u) {
               vals[u * width + 2 * i] = got[2 * u];
               vals[u * width + 2 * i + 1] = got[2 * u + 1];

@@ -134,6 +134,10 @@ TEST_CASE("basefold: the codeword at chosen positions equals the whole encoding 
         bool same = true;
         for (std::size_t i = 0; i < count; ++i) same = same && got[i] == full[at[i]];
         CHECK(same);
+        // Without a twiddle table (the opening's way: the powers of ω_M it reads are computed).
+        std::vector<Fr> untabled(count);
+        bf::rs_encode_at(msg, R, at, {}, untabled);
+        CHECK(untabled == got);
       }
   std::vector<Fr> out(1);
   const std::vector<std::uint64_t> outside = {64};
@@ -200,6 +204,9 @@ TEST_CASE("basefold: messages of 0/1 values encode as ReedSolomonCode::encode do
           bool same = true;
           for (std::size_t i = 0; i < at.size(); ++i) same = same && at_got[i] == expect[at[i]];
           CHECK(same);
+          std::vector<Fr> at_untabled(at.size());
+          bf::rs_encode_at(msg, R, at, {}, at_untabled);
+          CHECK(at_untabled == at_got);
         }
   bf::lanes::set_enabled(lanes_were);
 }

@@ -253,7 +253,9 @@ void rs_encode_table(const PolynomialBatch& polys, std::size_t i, unsigned log_i
 // positions, each < M), without the whole transform: the first log S layers run on blocks of S
 // (S ≈ |positions|), then each position sums its M/S block outputs by Horner in ω^position —
 // about (log S − R)·M/2 butterflies and |positions|·M/S multiplications instead of
-// (log M − R)·M/2. tw = twiddles(log M). Serial (callers parallelise over polynomials).
+// (log M − R)·M/2. tw = twiddles(log M), or empty: then the few powers of ω_M it reads (the
+// block's roots and ω_M^position) are computed, so no table of M/2 entries is held. Serial
+// (callers parallelise over polynomials).
 void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
                   std::span<const std::uint64_t> positions, std::span<const Fr> tw,
                   std::span<Fr> out);

@@ -221,3 +221,35 @@ TEST_CASE("products with small integers equal products with their field elements
     CHECK(Fr::sum_small(a.data(), bytes.data(), a.size()) == want8);
   }
 }
+
+// SmallProductSum adds and subtracts a·v without reducing each term: its value must equal the
+// field sum however the terms are split between sums and joined, with the largest limbs (a = −1,
+// v = 2^64 − 1) many times over, so the 384-bit sums carry into their top limbs.
+TEST_CASE("SmallProductSum equals the field sum of ±a·v, split and joined") {
+  std::mt19937_64 rng(78);
+  for (const bool extreme : {false, true}) {
+    CAPTURE(extreme);
+    const std::size_t n = extreme ? 70000 : 3000;
+    Fr want = Fr::zero();
+    Fr::SmallProductSum whole, left, right;
+    for (std::size_t i = 0; i < n; ++i) {
+      const Fr a = extreme ? -Fr::one() : random_fr(rng);
+      const std::uint64_t v = extreme ? ~std::uint64_t{0} - (i % 3) : rng() >> (i % 64);
+      const bool minus = extreme ? i % 5 == 0 : (rng() & 1) != 0;
+      const Fr term = a * Fr::from_u64(v);
+      want = minus ? want - term : want + term;
+      Fr::SmallProductSum& part = i % 2 == 0 ? left : right;
+      if (minus) {
+        whole.subtract_product(a, v);
+        part.subtract_product(a, v);
+      } else {
+        whole.add_product(a, v);
+        part.add_product(a, v);
+      }
+    }
+    CHECK(whole.value() == want);
+    left.add(right);
+    CHECK(left.value() == want);
+  }
+  CHECK(Fr::SmallProductSum{}.value() == Fr::zero());
+}

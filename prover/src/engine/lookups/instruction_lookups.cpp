@@ -54,11 +54,6 @@ void check_width(unsigned word_bits) {
                                 " is not a power of two in [2, 32]");
 }
 
-Fr times_small(const Fr& scaled, std::int64_t v) {
-  return v >= 0 ? Fr::mul_small(scaled, static_cast<std::uint64_t>(v))
-                : -Fr::mul_small(scaled, static_cast<std::uint64_t>(-v));
-}
-
 // The γ-coefficient of each table group in the read-raf sum.
 std::array<Fr, kNumTables> group_coefficients(const Fr& gamma) {
   std::array<Fr, kNumTables> c;
@@ -205,11 +200,13 @@ class ReadRafKernel final : public SumcheckKernel {
   void start_phase(std::size_t phase) {
     const std::size_t size = std::size_t{1} << phase_bits_;
     const unsigned n_suf = suffix_pairs(phase);
-    using Acc = std::array<std::vector<Fr>, kNumTables>;  // g → m_g·size, row-major by i
+    // g → m_g·size sums, row-major by i: weight × small suffix value terms, reduced once each
+    // (Fr::SmallProductSum) instead of one Montgomery product per term.
+    using Acc = std::array<std::vector<Fr::SmallProductSum>, kNumTables>;
     auto empty = [&] {
       Acc a;
       for (std::size_t g = 0; g < kNumTables; ++g)
-        if (used_[g]) a[g].assign(specs_[g].states() * size, Fr::zero());
+        if (used_[g]) a[g].assign(specs_[g].states() * size, Fr::SmallProductSum{});
       return a;
     };
     // One accumulator per worker thread (field sums are exact, so the result does not depend
@@ -220,22 +217,29 @@ class ReadRafKernel final : public SumcheckKernel {
                         Acc& acc = partial.local();
                         std::array<std::int64_t, kMaxStates> s{};
                         for (std::size_t j = range.begin(); j < range.end(); ++j) {
-                          if (weights_[j].is_zero()) continue;
-                          const Fr scaled = weights_[j].scaled_for_small();
+                          const Fr& weight = weights_[j];
+                          if (weight.is_zero()) continue;
                           const std::uint64_t key = w_.keys[j];
                           const std::size_t c = chunk_of(key, phase);
                           for_each_group(w_.tables[j], w_.raf[j], [&](std::size_t g) {
                             const TableSpec& spec = specs_[g];
                             spec.suffix(key, n_suf, s);
-                            for (std::size_t i = 0; i < spec.states(); ++i)
-                              if (s[i] != 0) acc[g][i * size + c] += times_small(scaled, s[i]);
+                            for (std::size_t i = 0; i < spec.states(); ++i) {
+                              const std::int64_t v = s[i];
+                              if (v > 0)
+                                acc[g][i * size + c].add_product(weight,
+                                                                 static_cast<std::uint64_t>(v));
+                              else if (v < 0)
+                                acc[g][i * size + c].subtract_product(
+                                    weight, static_cast<std::uint64_t>(-(v + 1)) + 1);
+                            }
                           });
                         }
                       });
     Acc q = empty();
     for (const Acc& a : partial)
       for (std::size_t g = 0; g < kNumTables; ++g)
-        for (std::size_t k = 0; k < a[g].size(); ++k) q[g][k] += a[g][k];
+        for (std::size_t k = 0; k < a[g].size(); ++k) q[g][k].add(a[g][k]);
     const unsigned first_pair = static_cast<unsigned>(key_bits_ / 2 - 1 - phase * phase_bits_ / 2);
     for (std::size_t g = 0; g < kNumTables; ++g) {
       p_[g].clear();
@@ -261,7 +265,7 @@ class ReadRafKernel final : public SumcheckKernel {
       for (std::size_t c = 0; c < size; ++c)
         for (std::size_t i = 0; i < m; ++i) {
           p_[g][i][c] = level[c][i];
-          q_[g][i][c] = q[g][i * size + c];
+          q_[g][i][c] = q[g][i * size + c].value();
         }
     }
   }

@@ -316,14 +316,56 @@ class Fr {
   //    = a·v (the pre-scaled weight of a coefficient used many times).
   template <class Int>
   static Fr sum_small(const Fr* a, const Int* v, std::size_t n) {
-    Fr acc;
-    for (std::size_t i = 0; i < n; ++i) {
-      Fr x;
-      x.l_[0] = static_cast<std::uint64_t>(v[i]);
-      acc += a[i].mul_raw(x);
-    }
-    return acc.to_mont();
+    SmallProductSum acc;
+    for (std::size_t i = 0; i < n; ++i) acc.add_product(a[i], static_cast<std::uint64_t>(v[i]));
+    return acc.value();
   }
+
+  // Σ ±a_i·v_i for field elements a_i and 64-bit integers v_i with one reduction, in value():
+  // each term is four plain 64×64 products added into a 384-bit sum (the Montgomery limbs a·R
+  // times v; subtracted terms in a second sum), where a·from_u64(v) is two Montgomery products
+  // and mul_small one. Exact for up to 2^64 terms of each sign; add() joins two sums.
+  class SmallProductSum {
+   public:
+    void add_product(const Fr& a, std::uint64_t v) { accumulate(plus_, a, v); }
+    void subtract_product(const Fr& a, std::uint64_t v) { accumulate(minus_, a, v); }
+    void add(const SmallProductSum& o) {
+      join(plus_, o.plus_);
+      join(minus_, o.minus_);
+    }
+    Fr value() const { return reduce(plus_) - reduce(minus_); }
+
+   private:
+    using Wide = std::array<std::uint64_t, 6>;
+    static void accumulate(Wide& acc, const Fr& a, std::uint64_t v) {
+      fr_detail::u128 carry = 0;
+      for (int i = 0; i < 4; ++i) {
+        const fr_detail::u128 t = static_cast<fr_detail::u128>(a.l_[i]) * v + acc[i] + carry;
+        acc[i] = static_cast<std::uint64_t>(t);
+        carry = t >> 64;
+      }
+      const fr_detail::u128 t = static_cast<fr_detail::u128>(acc[4]) + carry;
+      acc[4] = static_cast<std::uint64_t>(t);
+      acc[5] += static_cast<std::uint64_t>(t >> 64);
+    }
+    static void join(Wide& acc, const Wide& o) {
+      fr_detail::u128 carry = 0;
+      for (int i = 0; i < 6; ++i) {
+        const fr_detail::u128 t = static_cast<fr_detail::u128>(acc[i]) + o[i] + carry;
+        acc[i] = static_cast<std::uint64_t>(t);
+        carry = t >> 64;
+      }
+    }
+    // The element whose Montgomery limbs are w mod r: w = w0 + 2^256·w1 (w0 < 2^256, w1 <
+    // 2^128), and 2^256 = R, so it is raw(w0 mod r) + w1.
+    static Fr reduce(const Wide& w) {
+      Fr lo;
+      for (int i = 0; i < 4; ++i) lo.l_[i] = w[i];
+      while (fr_detail::geq_modulus(lo.l_)) fr_detail::sub_modulus(lo.l_);
+      return lo + from_u128(w[4], w[5]);
+    }
+    Wide plus_{}, minus_{};
+  };
   Fr scaled_for_small() const { return to_mont(); }
   static Fr mul_small(const Fr& scaled, std::uint64_t v) {
     Fr x;

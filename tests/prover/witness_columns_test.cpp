@@ -108,6 +108,22 @@ TEST_CASE("byte columns of bits, zeros and 255s: dot and accumulate equal the pr
   }
 }
 
+TEST_CASE("u32 and u64 columns of many entries: read and accumulate equal the products") {
+  // Wide entries are converted and scaled over arrays, 64 at a time (multiply_arrays): blocks of
+  // several chunks and a remainder, the edge values 0 and 2^64 − 1 included.
+  std::mt19937_64 rng(9);
+  for (const ColumnWidth width : {ColumnWidth::k32, ColumnWidth::k64}) {
+    CAPTURE(static_cast<int>(width));
+    std::vector<Fr> dense(777);
+    for (auto& x : dense) x = value_of_width(rng, width);
+    dense[300] = Fr::zero();
+    if (width == ColumnWidth::k64) dense[301] = Fr::from_u64(~std::uint64_t{0});
+    const WitnessColumns w = WitnessColumns::from_dense({dense});
+    REQUIRE(w[0].width() == width);
+    check_same(w[0], dense);
+  }
+}
+
 TEST_CASE("set widens a column and keeps every earlier entry") {
   std::mt19937_64 rng(2);
   for (ColumnWidth last : {ColumnWidth::k32, ColumnWidth::k64, ColumnWidth::kField}) {

@@ -36,6 +36,16 @@ const std::array<Fr, kWideChunk>& r_squared() {
   return t;
 }
 
+// out[j] = the Fr whose Montgomery limbs are the integer p[j] (< r): the left operand of a
+// Montgomery product that yields p[j]·(the other operand)·R^-1.
+template <class Int>
+void load_raw(const Int* p, std::size_t n, Fr* out) {
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::uint64_t raw[4] = {static_cast<std::uint64_t>(p[j]), 0, 0, 0};
+    std::memcpy(&out[j], raw, sizeof raw);
+  }
+}
+
 template <class Int>
 void read_ints(const std::vector<Int>& src, std::size_t begin, std::span<Fr> out) {
   const Int* p = src.data() + begin;
@@ -48,10 +58,7 @@ void read_ints(const std::vector<Int>& src, std::size_t begin, std::span<Fr> out
     const auto& r2 = r_squared();
     for (std::size_t j0 = 0; j0 < out.size(); j0 += kWideChunk) {
       const std::size_t n = std::min(kWideChunk, out.size() - j0);
-      for (std::size_t j = 0; j < n; ++j) {
-        const std::uint64_t raw[4] = {static_cast<std::uint64_t>(p[j0 + j]), 0, 0, 0};
-        std::memcpy(&out[j0 + j], raw, sizeof raw);
-      }
+      load_raw(p + j0, n, out.data() + j0);
       multiply_arrays(out.data() + j0, r2.data(), out.data() + j0, n);
     }
   }
@@ -70,8 +77,16 @@ void accumulate_ints(const std::vector<Int>& src, std::size_t begin, const Fr& c
     for (unsigned v = 1; v <= top; ++v) times[v] = times[v - 1] + coeff;
     for (std::size_t j = 0; j < acc.size(); ++j) acc[j] += times[p[j]];
   } else {
-    const Fr scaled = coeff.scaled_for_small();
-    for (std::size_t j = 0; j < acc.size(); ++j) acc[j] += Fr::mul_small(scaled, p[j]);
+    // coeff·v is the Montgomery product of coeff·R (scaled_for_small) with v's raw limbs: over
+    // arrays (multiply_arrays, eight at a time on the IFMA lanes), a chunk at a time.
+    std::array<Fr, kWideChunk> scaled, prod;
+    scaled.fill(coeff.scaled_for_small());
+    for (std::size_t j0 = 0; j0 < acc.size(); j0 += kWideChunk) {
+      const std::size_t n = std::min(kWideChunk, acc.size() - j0);
+      load_raw(p + j0, n, prod.data());
+      multiply_arrays(prod.data(), scaled.data(), prod.data(), n);
+      for (std::size_t j = 0; j < n; ++j) acc[j0 + j] += prod[j];
+    }
   }
 }
 

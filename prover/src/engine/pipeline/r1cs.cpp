@@ -602,11 +602,10 @@ void fill_register_columns(WitnessColumns& c) {
   std::vector<std::uint32_t> counts(4 * T, 0);
   const std::array<std::uint32_t, 3> index = {kRs1Index, kRs2Index, kRdIndex};
   const std::array<std::uint32_t, 3> ts = {kRs1ReadTs, kRs2ReadTs, kRdReadTs};
-  // Timestamps stay below 4T and each count at most 3T: the columns are widened for that once,
-  // and the scan stores integers (no Montgomery conversion per entry).
-  const ColumnWidth need = width_for({4 * T, 0, 0, 0});
-  for (std::uint32_t col : ts) c[col].widen(need);
-  for (std::uint32_t k = 0; k < 4; ++k) c[kRangeCount0 + k].widen(need);
+  // Timestamps stay below 4T: their columns are widened for that once, and the scan stores
+  // integers (no Montgomery conversion per entry); each count column is widened to its largest
+  // count (most counts of the long gaps are small: bytes).
+  for (std::uint32_t col : ts) c[col].widen(width_for({4 * T, 0, 0, 0}));
   for (std::size_t t = 0; t < T; ++t) {
     for (std::uint32_t j = 0; j < 3; ++j) {
       const std::uint64_t reg = c[index[j]].canonical(t)[0];
@@ -618,8 +617,12 @@ void fill_register_columns(WitnessColumns& c) {
       last[reg] = now;
     }
   }
-  for (std::uint32_t k = 0; k < 4; ++k)
+  for (std::uint32_t k = 0; k < 4; ++k) {
+    const auto block = counts.begin() + static_cast<std::ptrdiff_t>(k * T);
+    const std::uint64_t top = *std::max_element(block, block + static_cast<std::ptrdiff_t>(T));
+    c[kRangeCount0 + k].widen(width_for({top, 0, 0, 0}));
     for (std::size_t t = 0; t < T; ++t) c[kRangeCount0 + k].store(t, {counts[k * T + t], 0, 0, 0});
+  }
 }
 
 Fr initial_register_value(std::uint32_t r) {

@@ -334,19 +334,21 @@ TEST_CASE("jolt-run proves on transparent huge pages unless told not to") {
   CHECK(r.code == 0);
   CHECK(r.output.find(on) != std::string::npos);
   CHECK(r.output.find("anonymous memory in huge pages: ") != std::string::npos);
-  r = run(cmd, w.dir, "JOLT_HUGEPAGES=0");
-  CHECK(r.code == 0);
-  CHECK(r.output.find(off) != std::string::npos);
-  // A malloc.hugetlb the user chose is kept; other tunables are kept beside ours.
-  r = run(cmd, w.dir, "GLIBC_TUNABLES=glibc.malloc.hugetlb=0");
-  CHECK(r.code == 0);
-  CHECK(r.output.find(off) != std::string::npos);
-  r = run(cmd, w.dir, "GLIBC_TUNABLES=glibc.malloc.hugetlb=1");
-  CHECK(r.code == 0);
-  CHECK(r.output.find(on) != std::string::npos);
-  r = run(cmd, w.dir, "GLIBC_TUNABLES=glibc.malloc.arena_max=8");
-  CHECK(r.code == 0);
-  CHECK(r.output.find(on) != std::string::npos);
+  // Switched off; a malloc.hugetlb the user chose is kept; other tunables are kept beside ours.
+  struct Case {
+    const char* env;
+    const std::string& says;
+  };
+  const Case cases[] = {{"JOLT_HUGEPAGES=0", off},
+                        {"GLIBC_TUNABLES=glibc.malloc.hugetlb=0", off},
+                        {"GLIBC_TUNABLES=glibc.malloc.hugetlb=1", on},
+                        {"GLIBC_TUNABLES=glibc.malloc.arena_max=8", on}};
+  for (const Case& c : cases) {
+    INFO(c.env);
+    r = run(cmd, w.dir, c.env);
+    CHECK(r.code == 0);
+    CHECK(r.output.find(c.says) != std::string::npos);
+  }
 }
 
 TEST_CASE("the memory pre-flight check refuses a run that cannot fit, before writing anything") {

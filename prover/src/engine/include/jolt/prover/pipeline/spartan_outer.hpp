@@ -6,7 +6,8 @@
 //   auto [az, bz] = r1cs::outer_tables(columns);   // the kNumRowsPadded·T tables (naive oracle)
 //
 // Optimisations over NaiveKernel (its test oracle; round polynomials are identical):
-//  * the kNumRowsPadded·T tables Az, Bz are never built: the first kStreamedRowRounds row rounds stream
+//  * the kNumRowsPadded·T tables Az, Bz are never built: the first kStreamedRowRounds row rounds
+//  stream
 //    over the cycles, evaluating each constraint row from the columns and folding it with the
 //    row challenges (terms of a zero guard skipped); then the tables Az(r_row, s, t),
 //    Bz(r_row, s, t) over the kTabledRowSlots row slots left are built in one more pass and

@@ -6,13 +6,13 @@
 //   auto [az, bz] = r1cs::outer_tables(columns);   // the kNumRowsPadded·T tables (naive oracle)
 //
 // Optimisations over NaiveKernel (its test oracle; round polynomials are identical):
-//  * the kNumRowsPadded·T tables Az, Bz are never built: the first kStreamedRowRounds row rounds
-//  stream
-//    over the cycles, evaluating each constraint row from the columns and folding it with the
-//    row challenges (terms of a zero guard skipped); then the tables Az(r_row, s, t),
+//  * the kNumRowsPadded·T tables Az, Bz are never built: the first kStreamedRowRounds row
+//    rounds stream over the cycles, evaluating each constraint row from the columns and folding
+//    it with the row challenges (terms of a zero guard skipped); then the tables Az(r_row, s, t),
 //    Bz(r_row, s, t) over the kTabledRowSlots row slots left are built in one more pass and
-//    the last row rounds and the cycle rounds bind them in place (each streamed pass reads every
-//    column, a tabled round only the tables: 2·kTabledRowSlots field elements per cycle);
+//    the last row rounds and the cycle rounds bind them in place (each streamed pass reads the
+//    columns the rows name, a tabled round only the tables: 2·kTabledRowSlots field elements per
+//    cycle);
 //  * eq(τ,·) is split: a kNumRowsPadded/2-entry row table ⊗ a T-entry cycle table; the bound
 //    prefix is one scalar and the unbound suffix shrinks by summing halves (Dao–Thaler/Gruen),
 //    so no 2^(kRowBits − 1 + log T) eq table exists and eq is never bound;

@@ -201,16 +201,17 @@ JOLT_LANES_INLINE Lanes mont_mul(const Lanes& a, const Lanes& b) {
   return r;
 }
 
-// lo, hi ← lo + hi·w, lo − hi·w + c·r, where hi·w < c·r by the caller's bound.
+// lo, hi ← lo + hi·w, lo − hi·w + c·r, where hi·w < c·r by the caller's bound. Only hi's limbs
+// are carried (the multiply reads 52 bits of each); the sums keep uncarried signed limbs, which
+// grow by less than 2^53 a layer and are carried when they next enter a multiply or reduce().
 JOLT_LANES_INLINE void butterfly(Lanes& lo, Lanes& hi, const Lanes& w, unsigned c) {
+  normalize(hi);
   const Lanes t = mont_mul(hi, w);
   const Limbs5& cr = kMultiples.m[c];
   for (int k = 0; k < 5; ++k) {
     hi.v[k] = _mm512_sub_epi64(_mm512_add_epi64(lo.v[k], bcast(cr.v[k])), t.v[k]);
     lo.v[k] = _mm512_add_epi64(lo.v[k], t.v[k]);
   }
-  normalize(lo);
-  normalize(hi);
 }
 
 // x < 128·r → x mod r, by conditional subtraction of 64r, 32r, …, r.
@@ -225,6 +226,7 @@ JOLT_LANES_INLINE void subtract_where_at_least(Lanes& x, unsigned c) {
 }
 
 JOLT_LANES_INLINE void reduce(Lanes& x) {
+  normalize(x);
   for (unsigned c = 64; c >= 1; c /= 2) subtract_where_at_least(x, c);
 }
 

@@ -9,8 +9,9 @@
 // computes on the raw integers, and the twiddle tables need no conversion of domain. Values are
 // not reduced between layers: each layer's bound (a multiple of r) is tracked, a multiple of r
 // larger than the multiplier's output bound keeps each difference non-negative, and everything is
-// reduced below r before it is written back. Five 52-bit limbs hold values < 2^260 > 84·r, and
-// the tracked bound never passes 80·r (ntt_lanes.cpp).
+// reduced below r before it is written back. Nor are the limbs carried after each sum: only the
+// value entering a multiply, and each value before its reduction. Five 52-bit limbs hold values
+// < 2^260 > 84·r, and the tracked bound never passes 80·r (ntt_lanes.cpp).
 #pragma once
 
 #include <cstddef>

@@ -8,6 +8,7 @@
 #include <jolt/prover/poly/eq.hpp>
 #include <jolt/prover/poly/multilinear.hpp>
 #include <jolt/prover/sumcheck/batch.hpp>
+#include <jolt/prover/sumcheck/eq_weighted_kernel.hpp>
 #include <jolt/prover/sumcheck/naive_kernel.hpp>
 #include <random>
 
@@ -223,6 +224,79 @@ TEST_CASE("an expression evaluates to the sum of its monomials, whatever its coe
     }
     CHECK(e.evaluate(v) == want);
   }
+}
+
+// EqWeightedKernel keeps each term's eq factor apart; its round polynomials and final values
+// must be NaiveKernel's over the leaves [eq(r_0, ·), …, leaf_0, …] with Σ_g eq_g·E_g, for terms
+// of degree 0 to 3, constants, shared leaves, zero and 0/1 entries, a boolean point (an
+// indicator, as the exit cycle's) and a single round.
+TEST_CASE("eq-weighted kernel: the naive kernel's round polynomials with eq kept apart") {
+  std::mt19937_64 rng(61);
+  const Fr one = Fr::one();
+  for (std::size_t n : {1u, 3u, 7u}) {
+    for (std::size_t num_terms : {1u, 4u}) {
+      CAPTURE(n);
+      CAPTURE(num_terms);
+      std::vector<std::vector<Fr>> leaves(3, std::vector<Fr>(std::size_t{1} << n));
+      for (auto& l : leaves)
+        for (auto& x : l) x = rng() % 3 == 0 ? Fr::zero() : (rng() % 2 ? one : rand_fr(rng));
+      std::vector<EqTerm> terms;
+      {
+        Expr e;  // 2·L0·L1 + L2 − 5
+        e.add_product(Fr::from_u64(2), {Linear::leaf(0), Linear::leaf(1)});
+        e.add_product(one, {Linear::leaf(2)});
+        e.add_monomial(Monomial{-Fr::from_u64(5), {}});
+        terms.push_back({{}, e});
+      }
+      if (num_terms > 1) {
+        Expr e1, e2, e3;
+        e1.add_product(one, {Linear::leaf(1)});
+        e2.add_monomial(Monomial{Fr::from_u64(7), {}});
+        e3.add_product(rand_fr(rng), {Linear::leaf(0), Linear::leaf(1), Linear::one_minus(2)});
+        terms.push_back({{}, e1});
+        terms.push_back({{}, e2});
+        terms.push_back({{}, e3});
+      }
+      for (std::size_t g = 0; g < terms.size(); ++g) {
+        for (std::size_t i = 0; i < n; ++i)
+          terms[g].point.push_back(g == 3 ? ((rng() & 1) ? one : Fr::zero()) : rand_fr(rng));
+      }
+      // The naive kernel's leaves and expression.
+      const auto G = static_cast<std::uint32_t>(terms.size());
+      std::vector<std::vector<Fr>> naive_leaves;
+      Expr naive_expr;
+      for (std::uint32_t g = 0; g < G; ++g) {
+        naive_leaves.push_back(EqPolynomial::evals(terms[g].point));
+        for (const Monomial& m : terms[g].expr.monomials()) {
+          Monomial s{m.coeff, {g}};
+          for (std::uint32_t l : m.leaves) s.leaves.push_back(G + l);
+          naive_expr.add_monomial(s);
+        }
+      }
+      for (const auto& l : leaves) naive_leaves.push_back(l);
+      NaiveKernel naive(kTestLabels, std::move(naive_leaves), naive_expr);
+      EqWeightedKernel split(kTestLabels, terms, leaves);
+      REQUIRE(split.num_rounds() == naive.num_rounds());
+      REQUIRE(split.degree() == naive.degree());
+      std::optional<Fr> bind;
+      for (std::size_t j = 0; j < n; ++j) {
+        CAPTURE(j);
+        CHECK(split.prove_round(bind, j, Fr::zero()) == naive.prove_round(bind, j, Fr::zero()));
+        bind = rand_fr(rng);
+      }
+      split.finish_rounds(*bind);
+      naive.finish_rounds(*bind);
+      CHECK(split.output_claims() == naive.output_claims());
+    }
+  }
+  std::vector<std::vector<Fr>> leaves(1, std::vector<Fr>(8, one));
+  Expr e;
+  e.add_product(one, {Linear::leaf(0)});
+  CHECK_THROWS_AS(EqWeightedKernel(kTestLabels, {{{one, one}, e}}, leaves), std::invalid_argument);
+  Expr wide;
+  wide.add_product(one, {Linear::leaf(1)});
+  CHECK_THROWS_AS(EqWeightedKernel(kTestLabels, {{{one, one, one}, wide}}, leaves),
+                  std::invalid_argument);
 }
 
 TEST_CASE("transcript is deterministic and label-separated") {

@@ -21,6 +21,7 @@
 #include <jolt/prover/pipeline/spartan_outer.hpp>
 #include <jolt/prover/poly/eq.hpp>
 #include <jolt/prover/poly/multilinear.hpp>
+#include <jolt/prover/sumcheck/eq_weighted_kernel.hpp>
 #include <jolt/prover/sumcheck/naive_kernel.hpp>
 #include <jolt/prover/sumcheck/session.hpp>
 #include <jolt/taxonomy.hpp>
@@ -555,13 +556,21 @@ class StagedProver {
     const Fr gamma = t_.challenge("product_gamma");
     const auto& factors = protocol::product_factor_columns();
     const Expr expr = protocol::product_expr(gamma);
-    std::unique_ptr<NaiveKernel> k;
+    std::unique_ptr<SumcheckKernel> k;
     {
       JOLT_SPAN(kProductLabels.prepare);
       std::vector<std::vector<Fr>> leaves;
-      leaves.push_back(EqPolynomial::evals(s1.r1));
-      for (std::uint32_t c : factors) leaves.push_back(w.columns[c].to_vector());
-      k = std::make_unique<NaiveKernel>(kProductLabels, std::move(leaves), expr);
+      if (opt_.backend == ProverBackend::kReference) {
+        leaves.push_back(EqPolynomial::evals(s1.r1));
+        for (std::uint32_t c : factors) leaves.push_back(w.columns[c].to_vector());
+        k = std::make_unique<NaiveKernel>(kProductLabels, std::move(leaves), expr);
+      } else {
+        // eq(r1, ·) kept apart: leaf 0 of expr is the eq table.
+        for (std::uint32_t c : factors) leaves.push_back(w.columns[c].to_vector());
+        k = std::make_unique<EqWeightedKernel>(
+            kProductLabels, std::vector<EqTerm>{{s1.r1, expr.divided_by_leaf(0)}},
+            std::move(leaves));
+      }
     }
     snapshot("Stage2Batch_prepared", {&w, k.get(), pcs_data_.get()});
     BatchProverOutput out =
@@ -928,13 +937,17 @@ class StagedProver {
     const Fr beta = t_.challenge("reduction_gamma");
     const Expr red = protocol::reduction_expr(groups.size());
     const std::vector<Fr> weights = protocol::reduction_weights(beta, groups);
-    std::unique_ptr<NaiveKernel> kr;
+    std::unique_ptr<SumcheckKernel> kr;
     {
       JOLT_SPAN(kReductionLabels.prepare);
-      // Fold each group's columns once with the β weights: the kernel has 2 leaves per group.
+      // Fold each group's columns once with the β weights: the kernel has 2 leaves per group
+      // (the reference backend's eq tables and folds), or the folds with each group's eq(point, ·)
+      // kept apart.
+      const bool reference = opt_.backend == ProverBackend::kReference;
       const std::size_t T = w.columns.length();
       std::vector<std::vector<Fr>> leaves;
-      for (const auto& g : groups) leaves.push_back(EqPolynomial::evals(g.point));
+      if (reference)
+        for (const auto& g : groups) leaves.push_back(EqPolynomial::evals(g.point));
       std::size_t k = 0;
       for (const auto& g : groups) {
         std::vector<Fr> f(T);
@@ -948,7 +961,18 @@ class StagedProver {
         k += g.columns.size();
         leaves.push_back(std::move(f));
       }
-      kr = std::make_unique<NaiveKernel>(kReductionLabels, std::move(leaves), red);
+      if (reference) {
+        kr = std::make_unique<NaiveKernel>(kReductionLabels, std::move(leaves), red);
+      } else {
+        std::vector<EqTerm> terms;
+        for (std::uint32_t g = 0; g < groups.size(); ++g) {
+          Expr fold;  // group g's folded columns, leaf g
+          fold.add_product(Fr::one(), {Linear::leaf(g)});
+          terms.push_back({groups[g].point, std::move(fold)});
+        }
+        kr = std::make_unique<EqWeightedKernel>(kReductionLabels, std::move(terms),
+                                                std::move(leaves));
+      }
     }
     snapshot("Stage7Batch_prepared", {&w, kr.get(), pcs_data_.get()});
     const Fr input = protocol::reduction_input(weights, groups);

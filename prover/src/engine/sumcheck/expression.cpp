@@ -1,6 +1,8 @@
 // Expr: expansion of products of affine forms into monomials, and pointwise evaluation.
 #include <algorithm>
 #include <jolt/prover/sumcheck/expression.hpp>
+#include <stdexcept>
+#include <string>
 
 namespace jolt::prover {
 
@@ -52,6 +54,21 @@ Fr Expr::evaluate(std::span<const Fr> v) const {
       total += m.coeff * p;
   }
   return total;
+}
+
+Expr Expr::divided_by_leaf(std::uint32_t leaf) const {
+  Expr out;
+  for (const Monomial& m : monomials_) {
+    const auto it = std::find(m.leaves.begin(), m.leaves.end(), leaf);
+    if (it == m.leaves.end())
+      throw std::invalid_argument("Expr::divided_by_leaf: a monomial without leaf " +
+                                  std::to_string(leaf));
+    Monomial q{m.coeff, {}};
+    for (auto l = m.leaves.begin(); l != m.leaves.end(); ++l)
+      if (l != it) q.leaves.push_back(*l > leaf ? *l - 1 : *l);
+    out.add_monomial(std::move(q));
+  }
+  return out;
 }
 
 std::size_t Expr::degree() const {

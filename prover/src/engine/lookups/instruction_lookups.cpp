@@ -18,7 +18,7 @@
 #include <jolt/prover/lookups/ra_virtualization.hpp>
 #include <jolt/prover/poly/eq.hpp>
 #include <jolt/prover/poly/multilinear.hpp>
-#include <jolt/prover/sumcheck/naive_kernel.hpp>
+#include <jolt/prover/sumcheck/eq_weighted_kernel.hpp>
 #include <jolt/prover/verify_check.hpp>
 
 namespace jolt::prover::lookups {
@@ -76,8 +76,9 @@ void for_each_group(std::uint8_t table, std::uint8_t raf, F&& f) {
   }
 }
 
-// The read-raf kernel: 2W address rounds in phases, then ℓ cycle rounds (delegated to a product
-// NaiveKernel over eq, the n_virt chunk tables and the combined table value c).
+// The read-raf kernel: 2W address rounds in phases, then ℓ cycle rounds (delegated to an
+// EqWeightedKernel: eq(r_cycle, ·) times the product of the n_virt chunk tables and the combined
+// table value c).
 class ReadRafKernel final : public SumcheckKernel {
  public:
   ReadRafKernel(const InstructionLookupWitness& w, std::span<const Fr> r_cycle, const Fr& gamma)
@@ -342,31 +343,32 @@ class ReadRafKernel final : public SumcheckKernel {
     for (std::size_t v = 0; v < n_virt_; ++v)
       chunk_eq[v] = EqPolynomial::evals(std::span<const Fr>(r_addr_.data() + v * cb, cb));
     const std::size_t n = w_.cycles();
-    std::vector<std::vector<Fr>> leaves(n_virt_ + 2, std::vector<Fr>(n));
-    leaves[0] = EqPolynomial::evals(r_cycle_);
+    // eq(r_cycle, ·) is kept apart (EqWeightedKernel): the leaves are ra_0..ra_{n−1}, c.
+    std::vector<std::vector<Fr>> leaves(n_virt_ + 1, std::vector<Fr>(n));
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, kGrain),
                       [&](const tbb::blocked_range<std::size_t>& range) {
                         for (std::size_t j = range.begin(); j < range.end(); ++j) {
                           const std::uint64_t key = w_.keys[j];
                           for (std::size_t v = 0; v < n_virt_; ++v) {
                             const unsigned shift = static_cast<unsigned>(key_bits_ - cb * (v + 1));
-                            leaves[1 + v][j] = chunk_eq[v][(key >> shift) & ((1ull << cb) - 1)];
+                            leaves[v][j] = chunk_eq[v][(key >> shift) & ((1ull << cb) - 1)];
                           }
                           const std::size_t t =
                               w_.tables[j] == kNoTable ? kNumInstructionTables : w_.tables[j];
-                          leaves[n_virt_ + 1][j] = cls[t][w_.raf[j] ? 1 : 0];
+                          leaves[n_virt_][j] = cls[t][w_.raf[j] ? 1 : 0];
                         }
                       });
     weights_.clear();
     weights_.shrink_to_fit();
     Expr product;
     std::vector<Linear> factors;
-    for (std::uint32_t l = 0; l < n_virt_ + 2; ++l) factors.push_back(Linear::leaf(l));
+    for (std::uint32_t l = 0; l < n_virt_ + 1; ++l) factors.push_back(Linear::leaf(l));
     product.add_product(Fr::one(), factors);
     static const KernelLabels inner{"InstructionReadRafCycle::prepare",
                                     "InstructionReadRafCycle::prove_round",
                                     "InstructionReadRafCycle::finish_rounds"};
-    cycle_ = std::make_unique<NaiveKernel>(inner, std::move(leaves), std::move(product));
+    cycle_ = std::make_unique<EqWeightedKernel>(
+        inner, std::vector<EqTerm>{{r_cycle_, std::move(product)}}, std::move(leaves));
   }
 
   const InstructionLookupWitness& w_;
@@ -379,7 +381,7 @@ class ReadRafKernel final : public SumcheckKernel {
   std::array<std::vector<std::vector<Fr>>, kNumTables> p_, q_;
   std::vector<Fr> weights_;
   std::vector<Fr> r_addr_, r5_;
-  std::unique_ptr<NaiveKernel> cycle_;
+  std::unique_ptr<EqWeightedKernel> cycle_;
 };
 
 std::vector<Fr> beta_powers(const Fr& beta, std::size_t n) {

@@ -225,20 +225,12 @@ std::vector<Fr> evaluate_columns(const WitnessColumns& cols,
   return out;
 }
 
-// Every committed column at one point.
-std::vector<Fr> evaluate_committed(const PolynomialBatch& cols, std::span<const Fr> point) {
+// Every committed column at one point (WitnessColumn::dot: 0/1 and byte columns by additions,
+// wider ones as small-integer products reduced once).
+std::vector<Fr> evaluate_committed(const CommittedColumns& cols, std::span<const Fr> point) {
   const std::vector<Fr> e = EqPolynomial::evals(point);
   std::vector<Fr> out(cols.num_polys());
-  tbb::parallel_for(std::size_t{0}, out.size(), [&](std::size_t i) {
-    Fr acc;
-    std::vector<Fr> buf(4096);
-    for (std::size_t b = 0; b < e.size(); b += buf.size()) {
-      const std::size_t n = std::min(buf.size(), e.size() - b);
-      cols.read(i, b, std::span<Fr>(buf.data(), n));
-      for (std::size_t j = 0; j < n; ++j) acc += e[b + j] * buf[j];
-    }
-    out[i] = acc;
-  });
+  tbb::parallel_for(std::size_t{0}, out.size(), [&](std::size_t i) { out[i] = cols[i].dot(e); });
   return out;
 }
 

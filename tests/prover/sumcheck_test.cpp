@@ -299,6 +299,32 @@ TEST_CASE("eq-weighted kernel: the naive kernel's round polynomials with eq kept
                   std::invalid_argument);
 }
 
+// divided_by_leaf gives the E of leaf·E: leaf's value times E at the other leaves (renumbered
+// one down above it) is the expression's value; a monomial without the leaf, or with it twice
+// (whose quotient would still read the removed leaf), is refused.
+TEST_CASE("an expression divided by a leaf every monomial holds once") {
+  std::mt19937_64 rng(67);
+  Expr e;  // L1 · (3·L0·L2 − L3 + 5)
+  e.add_product(Fr::from_u64(3), {Linear::leaf(0), Linear::leaf(1), Linear::leaf(2)});
+  e.add_product(-Fr::one(), {Linear::leaf(3), Linear::leaf(1)});
+  e.add_product(Fr::from_u64(5), {Linear::leaf(1)});
+  const Expr q = e.divided_by_leaf(1);
+  CHECK(q.degree() + 1 == e.degree());
+  CHECK(q.num_leaves() == 3);
+  for (int trial = 0; trial < 16; ++trial) {
+    std::vector<Fr> v(4);
+    for (auto& x : v) x = rand_fr(rng);
+    CHECK(e.evaluate(v) == v[1] * q.evaluate(std::vector<Fr>{v[0], v[2], v[3]}));
+  }
+  Expr without;
+  without.add_product(Fr::one(), {Linear::leaf(0), Linear::leaf(1)});
+  without.add_product(Fr::one(), {Linear::leaf(2)});
+  CHECK_THROWS_AS(without.divided_by_leaf(0), std::invalid_argument);
+  Expr twice;
+  twice.add_product(Fr::one(), {Linear::leaf(0), Linear::leaf(0), Linear::leaf(1)});
+  CHECK_THROWS_AS(twice.divided_by_leaf(0), std::invalid_argument);
+}
+
 TEST_CASE("transcript is deterministic and label-separated") {
   Transcript a("x"), b("x"), c("x");
   a.absorb_u64("n", 5);

@@ -60,9 +60,10 @@ Expr Expr::divided_by_leaf(std::uint32_t leaf) const {
   Expr out;
   for (const Monomial& m : monomials_) {
     const auto it = std::find(m.leaves.begin(), m.leaves.end(), leaf);
-    if (it == m.leaves.end())
-      throw std::invalid_argument("Expr::divided_by_leaf: a monomial without leaf " +
-                                  std::to_string(leaf));
+    if (it == m.leaves.end() || std::count(m.leaves.begin(), m.leaves.end(), leaf) != 1)
+      throw std::invalid_argument("Expr::divided_by_leaf: a monomial holds leaf " +
+                                  std::to_string(leaf) + " " +
+                                  (it == m.leaves.end() ? "not at all" : "more than once"));
     Monomial q{m.coeff, {}};
     for (auto l = m.leaves.begin(); l != m.leaves.end(); ++l)
       if (l != it) q.leaves.push_back(*l > leaf ? *l - 1 : *l);

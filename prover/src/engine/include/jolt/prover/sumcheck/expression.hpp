@@ -41,9 +41,9 @@ class Expr {
   void add_product(const Fr& coeff, const std::vector<Linear>& factors);
 
   Fr evaluate(std::span<const Fr> leaf_values) const;
-  // The expression divided by leaf `leaf`, which every monomial must hold (std::invalid_argument
-  // otherwise): one occurrence removed from each, and the leaves above it renumbered one down —
-  // the E of eq·E for EqWeightedKernel when `leaf` is the eq table.
+  // The expression divided by leaf `leaf`, which every monomial must hold exactly once
+  // (std::invalid_argument otherwise): it is removed from each, and the leaves above it
+  // renumbered one down — the E of eq·E for EqWeightedKernel when `leaf` is the eq table.
   Expr divided_by_leaf(std::uint32_t leaf) const;
   std::size_t degree() const;
   std::uint32_t num_leaves() const;  // 1 + largest leaf index used

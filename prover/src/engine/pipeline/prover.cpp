@@ -98,7 +98,7 @@ class CommittedColumns final : public PolynomialBatch {
     for (std::size_t b = 0; b < w.ram_bit_columns.size(); ++b)
       cols_.push_back(&w.ram_bit_columns[b]);
   }
-  const WitnessColumn& operator[](std::size_t i) const { return *cols_[i]; }
+  std::span<const WitnessColumn* const> columns() const { return cols_; }
   std::size_t num_polys() const override { return cols_.size(); }
   std::size_t table_size() const override { return length_; }
   void read(std::size_t i, std::size_t begin, std::span<Fr> out) const override {
@@ -214,24 +214,23 @@ FractionTreeProof prove_fraction_tree_numerators(std::size_t blocks, std::size_t
   return prove_fraction_tree(std::move(pf), std::move(q), labels, t, self_check);
 }
 
-// All columns at one point: one eq table, one dot product per column (parallel over columns).
-std::vector<Fr> evaluate_columns(const WitnessColumns& cols,
-                                 const std::vector<std::uint32_t>& which,
-                                 std::span<const Fr> point) {
+// Columns at one point: one eq table, one dot product per column, parallel over columns
+// (WitnessColumn::dot: 0/1 and byte columns by additions, wider ones as small-integer products
+// reduced once).
+std::vector<Fr> evaluate_at(std::span<const WitnessColumn* const> cols, std::span<const Fr> point) {
   const std::vector<Fr> e = EqPolynomial::evals(point);
-  std::vector<Fr> out(which.size());
-  tbb::parallel_for(std::size_t{0}, which.size(),
-                    [&](std::size_t i) { out[i] = cols[which[i]].dot(e); });
+  std::vector<Fr> out(cols.size());
+  tbb::parallel_for(std::size_t{0}, cols.size(), [&](std::size_t i) { out[i] = cols[i]->dot(e); });
   return out;
 }
 
-// Every committed column at one point (WitnessColumn::dot: 0/1 and byte columns by additions,
-// wider ones as small-integer products reduced once).
-std::vector<Fr> evaluate_committed(const CommittedColumns& cols, std::span<const Fr> point) {
-  const std::vector<Fr> e = EqPolynomial::evals(point);
-  std::vector<Fr> out(cols.num_polys());
-  tbb::parallel_for(std::size_t{0}, out.size(), [&](std::size_t i) { out[i] = cols[i].dot(e); });
-  return out;
+// The columns `which` of the witness at one point.
+std::vector<Fr> evaluate_columns(const WitnessColumns& cols,
+                                 const std::vector<std::uint32_t>& which,
+                                 std::span<const Fr> point) {
+  std::vector<const WitnessColumn*> picked;
+  for (std::uint32_t c : which) picked.push_back(&cols[c]);
+  return evaluate_at(picked, point);
 }
 
 std::vector<std::uint32_t> all_columns() {
@@ -971,7 +970,7 @@ class StagedProver {
     BatchProverOutput out = prove_batch({{kr.get(), input}}, t_, opt_.self_check);
     Stage7Out s;
     s.r7 = out.challenges;
-    s.v7 = evaluate_committed(committed, s.r7);
+    s.v7 = evaluate_at(committed.columns(), s.r7);
     if (opt_.self_check) {
       std::vector<Fr> leaves;
       for (const auto& g : groups) leaves.push_back(EqPolynomial::evaluate(g.point, s.r7));

@@ -15,9 +15,9 @@ namespace jolt::prover {
 
 namespace {
 
-// eq(r, x) for one coordinate: r·x + (1 − r)(1 − x).
+// eq(r, x) for one coordinate.
 Fr eq1(const Fr& r, const Fr& x) {
-  return r * x + (Fr::one() - r) * (Fr::one() - x);
+  return EqPolynomial::evaluate({&r, 1}, {&x, 1});
 }
 
 }  // namespace

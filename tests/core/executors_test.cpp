@@ -157,6 +157,35 @@ TEST_CASE("the task script runs one task's runs, logs them and records the exit 
   CHECK(sh("env -u SLURM_ARRAY_TASK_ID sh " + script + " 2>/dev/null") != 0);
 }
 
+TEST_CASE("a task Slurm ended early reads alike whether or not it recorded a status") {
+  const std::string cancelled =
+      ": the task did not run to its end (Slurm state CANCELLED; see the log)";
+  // scancel's SIGTERM ends the command (status 143) and the task shell in either order.
+  CHECK(task_failure_reason(std::nullopt, "", "CANCELLED") ==
+        "no exit status recorded" + cancelled);
+  CHECK(task_failure_reason(143, "node7", "CANCELLED") == "exit status 143 on node7" + cancelled);
+  CHECK(
+      task_failure_reason(137, "", "OUT_OF_MEMORY") ==
+      "exit status 137: the task did not run to its end (Slurm state OUT_OF_MEMORY; see the log)");
+  CHECK(task_failure_reason(143, "n", "TIMEOUT (TimeLimit)") ==
+        "exit status 143 on n: the task did not run to its end (Slurm state TIMEOUT (TimeLimit); "
+        "see the log)");
+  // A command that failed on its own stays its exit status, whatever Slurm says of the task.
+  CHECK(task_failure_reason(1, "n", "CANCELLED") == "exit status 1 on n");
+  CHECK(task_failure_reason(143, "n", "FAILED (NonZeroExitCode)") == "exit status 143 on n");
+  CHECK(task_failure_reason(143, "n", "") == "exit status 143 on n");
+  // No status and no Slurm state (GNU parallel, or Slurm has forgotten the job).
+  CHECK(task_failure_reason(std::nullopt, "", "") ==
+        "no exit status recorded: the task did not run to its end (cancelled, out of time or "
+        "memory, or its host failed; see the log)");
+
+  for (const char* s : {"CANCELLED", "CANCELLED by 1000", "TIMEOUT", "OUT_OF_MEMORY", "PREEMPTED",
+                        "NODE_FAIL", "BOOT_FAIL", "DEADLINE"})
+    CHECK(slurm_state_ended_early(s));
+  for (const char* s : {"", "COMPLETED", "FAILED", "RUNNING", "PENDING", "CANCELLEDX", "SUSPENDED"})
+    CHECK_FALSE(slurm_state_ended_early(s));
+}
+
 TEST_CASE("a missing tool is named, with what to do") {
   TempDir tmp;
   ClusterOptions opt;

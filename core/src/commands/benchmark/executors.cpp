@@ -446,16 +446,16 @@ ClusterResult run_cluster_sweep(const ClusterOptions& opt, const std::vector<Swe
       } else {
         const std::string state =
             opt.kind == ExecutorKind::kSlurm ? slurm_state(o.job) : std::string();
-        o.why = which_run + "no exit status recorded: the task did not run to its end (" +
-                (state.empty() ? "cancelled, out of time or memory, or its host failed"
-                               : "Slurm state " + state) +
-                "; see the log)";
+        o.why = which_run + task_failure_reason(std::nullopt, "", state);
       }
     } else {
       st >> o.host;
       const std::string on = o.host.empty() ? "" : " on " + o.host;
       if (rc != 0) {
-        o.why = which_run + "exit status " + std::to_string(rc) + on;
+        // A command ended by a signal: ask Slurm whether it ended the task (scancel, time limit).
+        const std::string state =
+            opt.kind == ExecutorKind::kSlurm && rc > 128 ? slurm_state(o.job) : std::string();
+        o.why = which_run + task_failure_reason(rc, o.host, state);
       } else if (o.runs_done != tasks[i].runs && o.why.empty()) {
         o.why = "its log names " + std::to_string(o.runs_done) + " of " +
                 std::to_string(tasks[i].runs) + " run directories (`Run:` lines)" + on;
@@ -466,6 +466,31 @@ ClusterResult run_cluster_sweep(const ClusterOptions& opt, const std::vector<Swe
     res.outcomes.push_back(std::move(o));
   }
   return res;
+}
+
+bool slurm_state_ended_early(const std::string& state) {
+  for (const char* s : {"CANCELLED", "TIMEOUT", "OUT_OF_MEMORY", "PREEMPTED", "NODE_FAIL",
+                        "BOOT_FAIL", "DEADLINE"}) {
+    const std::string name = s;
+    if (state.rfind(name, 0) == 0 && (state.size() == name.size() || state[name.size()] == ' '))
+      return true;
+  }
+  return false;
+}
+
+std::string task_failure_reason(std::optional<int> rc, const std::string& host,
+                                const std::string& slurm_state) {
+  const std::string did_not_end = ": the task did not run to its end (";
+  if (!rc)
+    return "no exit status recorded" + did_not_end +
+           (slurm_state.empty() ? "cancelled, out of time or memory, or its host failed"
+                                : "Slurm state " + slurm_state) +
+           "; see the log)";
+  const std::string status =
+      "exit status " + std::to_string(*rc) + (host.empty() ? "" : " on " + host);
+  if (*rc > 128 && slurm_state_ended_early(slurm_state))
+    return status + did_not_end + "Slurm state " + slurm_state + "; see the log)";
+  return status;
 }
 
 }  // namespace jolt::core

@@ -109,6 +109,19 @@ struct ClusterResult {
   std::vector<TaskOutcome> outcomes;  // one per task, in plan order
 };
 
+// Why a failed task failed, for the summary (after the task's "run 2/3: " prefix, if any).
+// `rc`: the exit status it recorded, nullopt when it recorded none; `host`: where it ran;
+// `slurm_state`: what Slurm says of the task ("CANCELLED", "TIMEOUT", ...; empty when unknown or
+// not a Slurm task). A task that recorded no status, or one whose command was ended by a signal
+// (status above 128) while Slurm ended the task early (cancelled, out of time or memory,
+// preempted, its node failed), "did not run to its end" with Slurm's state: scancel's SIGTERM
+// reaches the command and the task shell in either order, so both outcomes read alike.
+std::string task_failure_reason(std::optional<int> rc, const std::string& host,
+                                const std::string& slurm_state);
+// True for the Slurm job states of a task ended before its end: CANCELLED, TIMEOUT,
+// OUT_OF_MEMORY, PREEMPTED, NODE_FAIL, BOOT_FAIL, DEADLINE (with or without a reason after them).
+bool slurm_state_ended_early(const std::string& state);
+
 // Writes the sweep folder, launches every task, waits (printing progress and an ETA), and reads
 // back each task's exit status, log and run directory.
 ClusterResult run_cluster_sweep(const ClusterOptions& opt, const std::vector<SweepTask>& tasks);

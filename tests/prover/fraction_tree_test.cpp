@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <jolt/prover/poly/eq.hpp>
+#include <jolt/prover/poly/multilinear.hpp>
 #include <jolt/prover/sumcheck/naive_kernel.hpp>
 #include <jolt/prover/sumcheck/univariate.hpp>
 
@@ -111,5 +112,34 @@ TEST_CASE("fraction tree: 4-byte numerators prove exactly what field numerators 
     CHECK(v.p_root == expected * v.q_root);
     CHECK(v.point == ps.point);
     CHECK(v.p_leaf_claim == ps.p_leaf_claim);
+  }
+}
+
+TEST_CASE("fraction tree: unit numerators prove Σ 1/q, at every depth the layers are rebuilt") {
+  std::mt19937_64 rng(12);
+  // n = 2 builds layer 1 from the leaves at once; n ≥ 3 builds layer n − 1 again for its sumcheck.
+  for (const std::size_t n : {2u, 3u, 4u, 7u}) {
+    CAPTURE(n);
+    const std::size_t N = std::size_t{1} << n;
+    std::vector<Fr> q(N), ones(N, Fr::one());
+    for (std::size_t i = 0; i < N; ++i) q[i] = rand_fr(rng) + Fr::from_u64(1 + i);
+    Fr expected = Fr::zero();
+    for (std::size_t i = 0; i < N; ++i) expected += q[i].inverse();
+
+    Transcript tu("fraction-tree-test"), tv("fraction-tree-test");
+    const FractionTreeProof pu = prove_fraction_tree(std::vector<Fr>{}, q, kLabels, tu, true);
+    FractionTreeVerified v;
+    REQUIRE_FALSE(verify_fraction_tree(n, true, pu.root_children, pu.layers, tv, v));
+    CHECK(v.p_root == expected * v.q_root);
+    CHECK(v.point == pu.point);
+    CHECK(pu.p_leaf_claim == Fr::one());
+    CHECK(v.q_leaf_claim == pu.q_leaf_claim);
+    // Q_n at the leaf point is the leaves' multilinear extension there.
+    CHECK(pu.q_leaf_claim == DenseMultilinear::evaluate(q, pu.point));
+    // Explicit unit numerators give the same root (another proof shape: 4 claims per layer).
+    Transcript tf("fraction-tree-test");
+    const FractionTreeProof pf = prove_fraction_tree(ones, q, kLabels, tf, true);
+    CHECK(pf.root_children[0] * pf.root_children[3] + pf.root_children[1] * pf.root_children[2] ==
+          expected * pf.root_children[2] * pf.root_children[3]);
   }
 }

@@ -216,39 +216,72 @@ FractionTreeProof prove_tree(std::vector<Num> p_leaves, std::vector<Fr> q_leaves
   if (!unit && p_leaves.size() != q_leaves.size())
     throw std::invalid_argument("fraction tree: numerator and denominator counts differ");
   // P[j], Q[j] for j = 1 .. n − 1 as halves, and the leaves P_n (absent with unit numerators),
-  // Q_n. Peak: the leaves and the layers above them (together about twice the leaves).
+  // Q_n. Layer n − 1, as large as the layers above it together, is not stored while they are:
+  // layer n − 2 is built from the leaves directly, and layer n − 1 is built again from the leaves
+  // when its sumcheck comes (after the layers above are consumed). Peak: the leaves and half
+  // their size in field elements, instead of twice their size.
   std::vector<Halves> P(n), Q(n + 1);
   HalvesOf<Num> p_leaf;
   Q[n] = split(std::move(q_leaves));
   if (!unit) p_leaf = split(std::move(p_leaves));
+  // Layer n − 1's entry y (y < 2^(n−1)): the leaves y and y + 2^(n−1).
+  auto leaf_parent = [&](std::size_t y, Fr& p, Fr& q) {
+    const Fr& q0 = Q[n].lo[y];
+    const Fr& q1 = Q[n].hi[y];
+    p = unit ? q0 + q1 : times(p_leaf.lo[y], q1) + times(p_leaf.hi[y], q0);
+    q = q0 * q1;
+  };
+  // Writes layer j (j ≤ n − 2) as halves, its entry x from layer j + 1's entries x and x + 2^j
+  // as child(x, p, q) gives them.
+  auto fill = [&](std::size_t j, const auto& child) {
+    const std::size_t h = std::size_t{1} << j, hh = h / 2;
+    Halves &pj = P[j], &qj = Q[j];
+    pj.lo.resize(hh);
+    pj.hi.resize(hh);
+    qj.lo.resize(hh);
+    qj.hi.resize(hh);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, h, 4096),
+                      [&](const tbb::blocked_range<std::size_t>& rg) {
+                        for (std::size_t x = rg.begin(); x < rg.end(); ++x) {
+                          Fr& p_out = x < hh ? pj.lo[x] : pj.hi[x - hh];
+                          Fr& q_out = x < hh ? qj.lo[x] : qj.hi[x - hh];
+                          Fr p0, q0, p1, q1;
+                          child(x, p0, q0);
+                          child(x + h, p1, q1);
+                          p_out = p0 * q1 + p1 * q0;
+                          q_out = q0 * q1;
+                        }
+                      });
+  };
+  // Writes layer n − 1 as halves.
+  auto fill_from_leaves = [&] {
+    const std::size_t h = std::size_t{1} << (n - 1), hh = h / 2;
+    Halves &pj = P[n - 1], &qj = Q[n - 1];
+    pj.lo.resize(hh);
+    pj.hi.resize(hh);
+    qj.lo.resize(hh);
+    qj.hi.resize(hh);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, h, 4096),
+                      [&](const tbb::blocked_range<std::size_t>& rg) {
+                        for (std::size_t y = rg.begin(); y < rg.end(); ++y)
+                          leaf_parent(y, y < hh ? pj.lo[y] : pj.hi[y - hh],
+                                      y < hh ? qj.lo[y] : qj.hi[y - hh]);
+                      });
+  };
   {
     JOLT_SPAN("FractionTree::build", jolt::arg("leaves", std::size_t{1} << n));
-    for (std::size_t j = n; j-- > 1;) {
-      const std::size_t h = std::size_t{1} << j, hh = h / 2;
-      const bool leaf = unit && j + 1 == n;
-      const bool small_leaf = !unit && j + 1 == n;
-      const Halves &pc = P[j + 1 < n ? j + 1 : 0], &qc = Q[j + 1];
-      Halves &pj = P[j], &qj = Q[j];
-      pj.lo.resize(hh);
-      pj.hi.resize(hh);
-      qj.lo.resize(hh);
-      qj.hi.resize(hh);
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, h, 4096),
-                        [&](const tbb::blocked_range<std::size_t>& rg) {
-                          for (std::size_t x = rg.begin(); x < rg.end(); ++x) {
-                            const Fr& q0 = qc.lo[x];
-                            const Fr& q1 = qc.hi[x];
-                            Fr& p_out = x < hh ? pj.lo[x] : pj.hi[x - hh];
-                            Fr& q_out = x < hh ? qj.lo[x] : qj.hi[x - hh];
-                            if (leaf)
-                              p_out = q0 + q1;
-                            else if (small_leaf)
-                              p_out = times(p_leaf.lo[x], q1) + times(p_leaf.hi[x], q0);
-                            else
-                              p_out = pc.lo[x] * q1 + pc.hi[x] * q0;
-                            q_out = q0 * q1;
-                          }
-                        });
+    if (n == 2) {
+      fill_from_leaves();
+    } else {
+      fill(n - 2, leaf_parent);
+      for (std::size_t j = n - 2; j-- > 1;) {
+        const Halves &pc = P[j + 1], &qc = Q[j + 1];
+        const std::size_t ch = std::size_t{1} << j;  // the child layer's half
+        fill(j, [&](std::size_t x, Fr& p, Fr& q) {
+          p = x < ch ? pc.lo[x] : pc.hi[x - ch];
+          q = x < ch ? qc.lo[x] : qc.hi[x - ch];
+        });
+      }
     }
   }
   FractionTreeProof out;
@@ -263,6 +296,8 @@ FractionTreeProof prove_tree(std::vector<Num> p_leaves, std::vector<Fr> q_leaves
     std::unique_ptr<SumcheckKernel> k;
     {
       JOLT_SPAN(labels.prepare, jolt::arg("layer", j));
+      // Layer n − 1 again, from the leaves (built for layer n − 2 and not kept).
+      if (n > 2 && j + 2 == n) fill_from_leaves();
       std::vector<std::vector<Fr>> leaves;
       // Each layer is read by one sumcheck only: its halves move into the kernel.
       if (j + 1 == n && !unit) {

@@ -878,8 +878,8 @@ Committed Basefold::commit(const PolynomialBatch& polys) const {
                       });
   }
   buf = pcs::FrArray();  // free the group buffer before the tree is built
-  // The tree is kept from level 1 up (the opening recomputes the leaves it needs): half the
-  // digests of the whole tree, the same root.
+  // The tree is kept from level 2 up (the opening recomputes the leaves and level-1 nodes it
+  // needs from four leaves per query): a quarter of the digests of the whole tree, the same root.
   std::vector<Digest> level1(half / 2);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half / 2, 4096),
                     [&](const tbb::blocked_range<std::size_t>& rg) {
@@ -887,7 +887,14 @@ Committed Basefold::commit(const PolynomialBatch& polys) const {
                                            rg.size());
                     });
   std::vector<Digest>().swap(leaf);
-  data->tree = pcs::MerkleTree::from_leaves(level1);
+  std::vector<Digest> level2(half / 4);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half / 4, 4096),
+                    [&](const tbb::blocked_range<std::size_t>& rg) {
+                      pcs::hash_node_pairs(level1.data() + 2 * rg.begin(),
+                                           level2.data() + rg.begin(), rg.size());
+                    });
+  std::vector<Digest>().swap(level1);
+  data->tree = pcs::MerkleTree::from_leaves(level2);
   Committed c;
   c.root = data->tree.root();
   c.num_vars = n;
@@ -1035,19 +1042,25 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
   {
     JOLT_SPAN("basefold::answer_queries");
     const std::size_t M = std::size_t{1} << s.log_domain(0), half = M / 2;
-    for (unsigned l = 0; l <= s.coset_layers; ++l) {
-      LayerOpening lo;
+    // The coset layers first, each oracle freed once answered, so layer 0's re-encoding (the
+    // opening's largest transient: table copies) runs beside none of them; the proof lists the
+    // layers in order 0, 1, ....
+    proof.layers.resize(s.coset_layers + 1);
+    for (unsigned l = s.coset_layers + 1; l-- > 0;) {
+      LayerOpening& lo = proof.layers[l];
       lo.leaf_width = static_cast<std::uint32_t>(s.leaf_width(l));
       const std::size_t leaves = s.leaves(l);
       const auto uniq = sorted_unique(pos[l], leaves);
       lo.values.reserve(uniq.size() * lo.leaf_width);
       if (l == 0) {
-        // The tree keeps no leaf digests: every table is re-encoded at the pairs of the opened
-        // leaves and of their sibling leaves, whose digests are the level-0 siblings.
+        // The tree keeps neither leaf digests nor level 1: every table is re-encoded at the
+        // pairs of the four leaves under each opened leaf's level-2 node, whose digests give the
+        // level-0 and level-1 siblings.
         JOLT_SPAN("basefold::reencode", jolt::arg("polys", k));
-        std::vector<std::uint64_t> both;  // uniq and the siblings, sorted, distinct
+        std::vector<std::uint64_t> both;  // uniq's leaves' quads, sorted, distinct
         for (std::uint64_t j : uniq)
-          if (both.empty() || both.back() != (j | 1)) both.insert(both.end(), {j & ~1ull, j | 1});
+          if (both.empty() || both.back() != (j | 3))
+            both.insert(both.end(), {j & ~3ull, (j & ~3ull) + 1, (j & ~3ull) + 2, j | 3});
         std::vector<std::uint64_t> at;  // w, w + M/2 for each leaf w
         for (std::uint64_t w : both) at.insert(at.end(), {w, w + half});
         const std::size_t width = 2 * std::size_t{k};
@@ -1077,25 +1090,34 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
           const Fr* v = vals.data() + slot(j) * width;
           lo.values.insert(lo.values.end(), v, v + width);
         }
-        // Level 0 from the recomputed sibling leaves, the levels above from the tree.
+        // Levels 0 and 1 from the recomputed leaves, the levels above from the tree.
+        auto leaf_digest = [&](std::uint64_t w) {
+          return layer0_leaf(std::span<const Fr>(vals).subspan(slot(w) * width, width),
+                             s.leaf_group);
+        };
         lo.siblings =
-            multiproof(data.tree.depth() + 1, uniq, [&](std::size_t h, std::uint64_t a) -> Digest {
-              if (h == 0)
-                return layer0_leaf(std::span<const Fr>(vals).subspan(slot(a ^ 1) * width, width),
-                                   s.leaf_group);
-              return data.tree.path(static_cast<std::size_t>(a << (h - 1)))[h - 1];
+            multiproof(data.tree.depth() + 2, uniq, [&](std::size_t h, std::uint64_t a) -> Digest {
+              if (h == 0) return leaf_digest(a ^ 1);
+              if (h == 1) {
+                const std::uint64_t b = a ^ 1;
+                const Digest children[2] = {leaf_digest(2 * b), leaf_digest(2 * b + 1)};
+                Digest node;
+                pcs::hash_node_pairs(children, &node, 1);
+                return node;
+              }
+              return data.tree.path(static_cast<std::size_t>(a << (h - 2)))[h - 2];
             });
         if (tp.corrupt_sibling && !lo.siblings.empty()) lo.siblings[0][0] ^= 1;
         if (tp.extra_sibling) lo.siblings.push_back(Digest{});
         if (tp.drop_leaf) lo.values.resize(lo.values.size() - lo.leaf_width);
       } else {
-        const Oracle& o = oracles[l - 1];
+        Oracle& o = oracles[l - 1];
         for (std::uint64_t j : uniq)
           for (std::size_t t = 0; t < lo.leaf_width; ++t)
             lo.values.push_back(o.codeword[j + t * leaves]);
         lo.siblings = multiproof(o.tree, uniq);
+        o = Oracle{};
       }
-      proof.layers.push_back(std::move(lo));
     }
   }
   return proof.encode();

@@ -281,9 +281,9 @@ TEST_CASE("basefold: prover data is the layer-0 tree: no codeword, no copy of th
   c.data->visit_heap(b);
   std::uint64_t total = 0;
   for (const auto& s : b.take()) total += s.bytes;
-  // The tree over M/2 = 2^11 leaves from level 1 up: 2·2^10 digests; neither the leaf digests
-  // nor the 3 codewords of 4·2^10 Fr are kept.
-  CHECK(total == 2 * 1024 * 32);
+  // The tree over M/2 = 2^11 leaves from level 2 up: 2·2^9 digests; neither the leaf digests,
+  // nor level 1, nor the 3 codewords of 4·2^10 Fr are kept.
+  CHECK(total == 2 * 512 * 32);
   CHECK(c.data->heap_bytes() == total);
 }
 

@@ -30,11 +30,11 @@
 // d_0 = hash_leaf(C_0[ℓ], C_0[ℓ+M/2], …, C_{G−1}[ℓ+M/2]), d_g = hash_leaf_step(d_{g−1}, group g's
 // pairs) (hash.hpp), leaf digest = the last d_g; so each group's codewords are hashed into the
 // leaves and dropped before the next group is encoded. The commitment is the root (32 bytes).
-// Prover data = that tree only, from level 1 up (M/4 digests at its bottom, half the digests of
-// the whole tree): no codeword, no leaf digest and no copy of the tables is kept (open() is
-// handed the tables again and answers the layer-0 queries with rs_encode_at: each table's
-// codeword at the pairs of the opened leaves and of their sibling leaves — at most 4q positions —
-// from which it also recomputes the sibling leaves' digests).
+// Prover data = that tree only, from level 2 up (M/8 digests at its bottom, a quarter of the
+// digests of the whole tree): no codeword, no leaf digest and no copy of the tables is kept
+// (open() is handed the tables again and answers the layer-0 queries with rs_encode_at: each
+// table's codeword at the pairs of the four leaves under each opened leaf's level-2 node — at
+// most 8q positions — from which it also recomputes the level-0 and level-1 siblings).
 //
 // Open (open and verify run the same transcript sequence):
 //   absorb "basefold/statement" (parameters(), root, n, k), "basefold/point", "basefold/evals";
@@ -201,8 +201,8 @@ class CommitmentTree final : public ProverData {
   void visit_heap(jolt::HeapVisitor& v) const override;
   std::size_t heap_bytes() const;
   Shape shape;
-  // The layer-0 Merkle tree from level 1 up: its leaves are the M/4 parents of the M/2 leaf
-  // digests (pairs of every polynomial, chained per group), which the opening recomputes.
+  // The layer-0 Merkle tree from level 2 up: its leaves are the M/8 grandparents of the M/2
+  // leaf digests (pairs of every polynomial, chained per group), which the opening recomputes.
   pcs::MerkleTree tree;
 };
 

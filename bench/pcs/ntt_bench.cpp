@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
     std::mt19937_64 rng(n);
     std::vector<Fr> msg(std::size_t{1} << n);
     for (auto& x : msg) x = Fr::from_u64(rng());
-    const std::vector<Fr> tw = bf::twiddles(n + 1);
+    const bf::Twiddles tw = bf::twiddles(n + 1);
     std::vector<Fr> out(msg.size() * 2);
     for (int threads : {1, all}) {
       tbb::global_control gc(tbb::global_control::max_allowed_parallelism,
@@ -116,7 +116,7 @@ int main(int argc, char** argv) {
       random[i] = Fr::from_u64(rng()) * Fr::from_u64(rng());
       bits[i] = (rng() & 1) != 0 ? Fr::one() : Fr::zero();
     }
-    const std::vector<Fr> tw = bf::twiddles(n + 2);
+    const bf::Twiddles tw = bf::twiddles(n + 2);
     std::vector<Fr> out(random.size() * 4);
     std::vector<double> ms[2];
     for (int r = 0; r < reps; ++r)

@@ -214,7 +214,7 @@ std::span<const Fr> table_of(const PolynomialBatch& polys, std::size_t i,
 // Encodes tables [g0, g0 + n) into buf (n codewords of M, poly-major), reading each table from
 // the batch straight into its codeword (no copy of a table).
 void encode_group(const PolynomialBatch& polys, std::size_t g0, std::size_t n,
-                  unsigned log_inv_rate, std::span<const Fr> tw, Fr* buf, std::size_t M) {
+                  unsigned log_inv_rate, const Twiddles& tw, Fr* buf, std::size_t M) {
   tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) {
     rs_encode_table(polys, g0 + i, log_inv_rate, std::span<Fr>(buf + i * M, M), tw, 1);
   });
@@ -402,13 +402,13 @@ void fill_bit_reversed(Fr* dst, std::size_t begin, std::size_t end, unsigned log
     std::fill_n(dst + i * rep, copies, value(bit_reverse(i, log_n)));
 }
 
-// small[len/2 + j] = ω_len^j for every layer length len ≤ B (powers of two), read from the table
-// tw of ω_M^i (i < M/2) at stride tw_stride: each layer's twiddles contiguous for the block kernel.
-std::vector<Fr> block_twiddles(std::size_t B, std::size_t M, std::span<const Fr> tw,
-                               std::size_t tw_stride) {
+// small[len/2 + j] = ω_len^j for every layer length len ≤ B (powers of two), from omega_m(e) =
+// ω_M^e (e < M/2): each layer's twiddles contiguous for the block kernel.
+template <class OmegaM>
+std::vector<Fr> block_twiddles(std::size_t B, std::size_t M, const OmegaM& omega_m) {
   std::vector<Fr> small(std::max<std::size_t>(B, 2));
   for (std::size_t len = 2; len <= B; len <<= 1)
-    for (std::size_t j = 0; j < len / 2; ++j) small[len / 2 + j] = tw[j * (M / len) * tw_stride];
+    for (std::size_t j = 0; j < len / 2; ++j) small[len / 2 + j] = omega_m(j * (M / len));
   return small;
 }
 
@@ -549,17 +549,36 @@ class BitGroupLayers {
 
 // ---- Reed–Solomon encoding ------------------------------------------------------------------
 
-std::vector<Fr> twiddles(unsigned log_size) {
-  const std::size_t half = (std::size_t{1} << log_size) / 2;
-  std::vector<Fr> tw(std::max<std::size_t>(half, 1));
-  const Fr w = Fr::root_of_unity(log_size);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half, 4096),
-                    [&](const tbb::blocked_range<std::size_t>& rg) {
-                      Fr x = w.pow(rg.begin());
-                      for (std::size_t i = rg.begin(); i < rg.end(); ++i, x *= w) tw[i] = x;
-                    });
-  if (half == 0) tw[0] = Fr::one();
-  return tw;
+Twiddles::Twiddles(unsigned log_size) : log_size_(log_size) {
+  const std::size_t n = std::size_t{1} << log_size;
+  // ω^(2i) = ω_{N/2}^i for i < N/4.
+  even_.resize(std::max<std::size_t>(n / 4, 1));
+  even_[0] = Fr::one();
+  if (n >= 8) {
+    const Fr w2 = Fr::root_of_unity(log_size - 1);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n / 4, 4096),
+                      [&](const tbb::blocked_range<std::size_t>& rg) {
+                        Fr x = w2.pow(rg.begin());
+                        for (std::size_t i = rg.begin(); i < rg.end(); ++i, x *= w2) even_[i] = x;
+                      });
+  }
+  low_.resize(std::max<std::size_t>(std::min(n / 2, kLow), 1));
+  low_[0] = Fr::one();
+  if (low_.size() > 1) {
+    const Fr w = Fr::root_of_unity(log_size);
+    for (std::size_t j = 1; j < low_.size(); ++j) low_[j] = low_[j - 1] * w;
+  }
+}
+
+Fr Twiddles::at(std::uint64_t e) const {
+  if ((e & 1) == 0) return even_[e >> 1];
+  const std::size_t L = low_.size();  // a power of two ≥ 2 when e is odd and < N/2
+  if (e < L) return low_[e];
+  return even_[(e & ~std::uint64_t{L - 1}) >> 1] * low_[e & (L - 1)];
+}
+
+Twiddles twiddles(unsigned log_size) {
+  return Twiddles(log_size);
 }
 
 namespace {
@@ -567,6 +586,8 @@ namespace {
 // Layers with blocks of up to kBlock elements run block by block (cache-resident), each layer's
 // twiddles contiguous; the remaining layers run twiddle-outer over the whole array.
 constexpr std::size_t kBlock = std::size_t{1} << 13;
+// The strip layers' last-layer twiddle is even[r·B/2]·low[j] for a column j < B.
+static_assert(kBlock <= Twiddles::kLow);
 
 // Whether rs_transform takes its input with one copy per slot (BitGroupLayers writes the rest).
 bool one_copy_input(std::size_t rep, std::size_t M) {
@@ -575,14 +596,17 @@ bool one_copy_input(std::size_t rep, std::size_t M) {
 
 // The NTT layers of rs_encode on `out`, already filled by fill_bit_reversed (rep copies, or one
 // when one_copy_input(rep, out.size())).
-void rs_transform(std::span<Fr> out, std::size_t rep, std::span<const Fr> tw,
-                  std::size_t tw_stride) {
+void rs_transform(std::span<Fr> out, std::size_t rep, const Twiddles& tw, std::size_t tw_stride) {
   const bool one_copy = one_copy_input(rep, out.size());
   const std::size_t M = out.size();
-  if (tw.size() < std::max<std::size_t>(1, (M / 2 - 1) * tw_stride + 1))
-    throw std::invalid_argument("basefold::rs_encode: twiddle table too short");
+  if (tw.empty() || !std::has_single_bit(tw_stride) ||
+      (std::size_t{1} << tw.log_size()) != M * tw_stride)
+    throw std::invalid_argument("basefold::rs_encode: twiddles of 2^" +
+                                std::to_string(tw.log_size()) + " for a codeword of " +
+                                std::to_string(M) + " at stride " + std::to_string(tw_stride));
   const std::size_t B = std::min(M, kBlock);
-  const std::vector<Fr> small = block_twiddles(B, M, tw, tw_stride);
+  const std::vector<Fr> small =
+      block_twiddles(B, M, [&](std::uint64_t e) { return tw.at(e * tw_stride); });
   const std::vector<std::uint64_t> small_lanes = block_lane_twiddles(small, B);
   std::optional<BitGroupLayers> bits;
   if (one_copy) bits.emplace(rep, small.data(), small_lanes);
@@ -604,18 +628,28 @@ void rs_transform(std::span<Fr> out, std::size_t rep, std::span<const Fr> tw,
     tbb::parallel_for(std::size_t{0}, B / W, [&](std::size_t strip) {
       const std::size_t j0 = strip * W;
       if (use_lanes) {
-        lanes::strip_layers(v, M, B, j0, W, tw.data(), tw_stride);
+        lanes::strip_layers(v, M, B, j0, W, tw.even(), tw.low(), tw_stride);
         return;
       }
       for (std::size_t len = 2 * B; len <= M; len <<= 1) {
+        // Twiddle of row c, column j: ω^((c·B + j)·step) of the table's domain.
         const std::size_t half = len / 2, hrows = half / B, step = (M / len) * tw_stride;
         for (std::size_t c0 = 0; c0 < rows; c0 += 2 * hrows)
           for (std::size_t c = 0; c < hrows; ++c) {
             Fr* lo = v + (c0 + c) * B + j0;
             Fr* hi = lo + half;
-            const Fr* w = tw.data() + (c * B + j0) * step;
+            if (step == 1) {
+              const Fr row = tw.even()[c * B / 2];
+              for (std::size_t u = 0; u < W; ++u) {
+                const Fr t = hi[u] * (row * tw.low()[j0 + u]);
+                hi[u] = lo[u] - t;
+                lo[u] += t;
+              }
+              continue;
+            }
+            const Fr* w = tw.even() + (c * B + j0) * (step / 2);
             for (std::size_t u = 0; u < W; ++u) {
-              const Fr t = hi[u] * w[u * step];
+              const Fr t = hi[u] * w[u * (step / 2)];
               hi[u] = lo[u] - t;
               lo[u] += t;
             }
@@ -628,7 +662,7 @@ void rs_transform(std::span<Fr> out, std::size_t rep, std::span<const Fr> tw,
 }  // namespace
 
 void rs_encode(std::span<const Fr> msg, unsigned log_inv_rate, std::span<Fr> out,
-               std::span<const Fr> tw, std::size_t tw_stride) {
+               const Twiddles& tw, std::size_t tw_stride) {
   if (msg.empty() || !std::has_single_bit(msg.size()) || out.size() != msg.size() << log_inv_rate)
     throw std::invalid_argument("basefold::rs_encode: message of " + std::to_string(msg.size()) +
                                 ", codeword of " + std::to_string(out.size()));
@@ -645,7 +679,7 @@ void rs_encode(std::span<const Fr> msg, unsigned log_inv_rate, std::span<Fr> out
 }
 
 void rs_encode_table(const PolynomialBatch& polys, std::size_t i, unsigned log_inv_rate,
-                     std::span<Fr> out, std::span<const Fr> tw, std::size_t tw_stride) {
+                     std::span<Fr> out, const Twiddles& tw, std::size_t tw_stride) {
   const std::size_t N = polys.table_size(), rep = std::size_t{1} << log_inv_rate;
   if (N == 0 || !std::has_single_bit(N) || out.size() != N << log_inv_rate)
     throw std::invalid_argument("basefold::rs_encode_table: table of " + std::to_string(N) +
@@ -665,26 +699,25 @@ void rs_encode_table(const PolynomialBatch& polys, std::size_t i, unsigned log_i
 }
 
 void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
-                  std::span<const std::uint64_t> positions, std::span<const Fr> tw,
-                  std::span<Fr> out) {
+                  std::span<const std::uint64_t> positions, const Twiddles& tw, std::span<Fr> out) {
   const std::size_t N = msg.size(), rep = std::size_t{1} << log_inv_rate, M = N * rep;
   if (N == 0 || !std::has_single_bit(N) || out.size() != positions.size() ||
-      (!tw.empty() && tw.size() < std::max<std::size_t>(1, M / 2)))
+      (!tw.empty() && (std::size_t{1} << tw.log_size()) != M))
     throw std::invalid_argument("basefold::rs_encode_at: message of " + std::to_string(N) + ", " +
                                 std::to_string(positions.size()) + " positions, " +
-                                std::to_string(out.size()) + " outputs, twiddles of " +
-                                std::to_string(tw.size()));
+                                std::to_string(out.size()) + " outputs, twiddles of 2^" +
+                                std::to_string(tw.log_size()));
   for (std::uint64_t p : positions)
     if (p >= M)
       throw std::invalid_argument("basefold::rs_encode_at: position " + std::to_string(p) +
                                   " outside a codeword of " + std::to_string(M));
-  // ω_M^e for any e (tw holds ω^i for i < M/2; ω^(i + M/2) = −ω^i; without tw, a power).
+  // ω_M^e for any e (tw gives ω^i for i < M/2; ω^(i + M/2) = −ω^i; without tw, a power).
   const unsigned log_m = static_cast<unsigned>(std::countr_zero(M));
   const Fr omega_m = tw.empty() ? Fr::root_of_unity(log_m) : Fr::one();
   auto omega = [&](std::uint64_t e) {
     e &= M - 1;
     if (tw.empty()) return omega_m.pow(e);
-    return e < M / 2 ? tw[e] : -tw[e - M / 2];
+    return e < M / 2 ? tw.at(e) : -tw.at(e - M / 2);
   };
   // S ≈ |positions| balances (log S − R)·M/2 butterflies against |positions|·M/S Horner steps.
   const std::size_t want = std::bit_ceil(std::max<std::size_t>(positions.size(), 2 * rep));
@@ -704,7 +737,8 @@ void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
     for (std::size_t i = 1; i < S / 2; ++i) roots_s[i] = roots_s[i - 1] * omega_s;
   }
   const std::vector<Fr> small =
-      tw.empty() ? block_twiddles(S, S, roots_s, 1) : block_twiddles(S, M, tw, 1);
+      tw.empty() ? block_twiddles(S, S, [&](std::uint64_t e) { return roots_s[e]; })
+                 : block_twiddles(S, M, [&](std::uint64_t e) { return tw.at(e); });
   const std::vector<std::uint64_t> small_lanes = block_lane_twiddles(small, S);
   std::optional<BitGroupLayers> bits;
   if (BitGroupLayers::usable(rep, S)) bits.emplace(rep, small.data(), small_lanes);
@@ -844,7 +878,7 @@ Committed Basefold::commit(const PolynomialBatch& polys) const {
   const unsigned log_m = data->shape.log_domain(0);
   const std::size_t M = std::size_t{1} << log_m, half = M / 2;
   const std::size_t G = std::min<std::size_t>(params_.leaf_group, k);
-  const std::vector<Fr> tw = twiddles(log_m);
+  const Twiddles tw = twiddles(log_m);
   pcs::FrArray buf(G * M);  // G codewords at a time
   std::vector<Digest> leaf(half);
   for (std::size_t g0 = 0; g0 < k; g0 += G) {
@@ -948,7 +982,7 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
   const auto pw = param_words(params_);
   std::copy(pw.begin(), pw.end(), proof.params);
   std::vector<Oracle> oracles;
-  std::vector<Fr> oracle_tw;  // ω^i of oracle 1's domain; later oracles use a stride
+  Twiddles oracle_tw;  // oracle 1's domain; later oracles use a stride
   {
     JOLT_SPAN("basefold::sumcheck_fold", jolt::arg("rounds", s.num_rounds));
     for (unsigned i = 0; i < s.num_rounds; ++i) {
@@ -1017,7 +1051,7 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
       E = std::move(En);
     }
   }
-  std::vector<Fr>().swap(oracle_tw);  // the oracles are encoded: their twiddles are not read again
+  oracle_tw = Twiddles();  // the oracles are encoded: their twiddles are not read again
   proof.final_msg = f;
   if (tp.perturb_final) {
     if (f.size() < 2)

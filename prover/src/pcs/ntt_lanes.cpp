@@ -344,7 +344,8 @@ JOLT_LANES_FN void block_layers(Fr* blk, std::size_t B, std::size_t first_len, s
 }
 
 JOLT_LANES_FN void strip_layers(Fr* v, std::size_t M, std::size_t B, std::size_t j0, std::size_t W,
-                                const Fr* tw, std::size_t tw_stride, unsigned max_bound) {
+                                const Fr* even, const Fr* low, std::size_t tw_stride,
+                                unsigned max_bound) {
   if (W % 8 != 0 || B % W != 0 || j0 % W != 0)
     throw std::invalid_argument("basefold lanes: strips are whole groups of 8 columns");
   if (max_bound < 3 || max_bound > kMaxBound)
@@ -357,18 +358,29 @@ JOLT_LANES_FN void strip_layers(Fr* v, std::size_t M, std::size_t B, std::size_t
   unsigned bound = 1;
   for (std::size_t len = 2 * B; len <= M; len <<= 1) {
     const unsigned c = next_layer_bound(bound, g, groups, max_bound);
+    // Twiddle of row r, column j: ω^((r·B + j)·step), an even power unless step is 1.
     const std::size_t hrows = len / 2 / B, step = (M / len) * tw_stride;
     for (std::size_t c0 = 0; c0 < rows; c0 += 2 * hrows)
-      for (std::size_t r = 0; r < hrows; ++r)
+      for (std::size_t r = 0; r < hrows; ++r) {
+        Lanes row{};
+        if (step == 1) row = load8_strided(even + r * B / 2, 0);  // broadcast
         for (std::size_t u = 0; u < gw; ++u) {
           std::uint64_t* lo_p = g + ((c0 + r) * gw + u) * kWordsPerGroup;
           std::uint64_t* hi_p = g + ((c0 + r + hrows) * gw + u) * kWordsPerGroup;
           Lanes lo = load_group(lo_p), hi = load_group(hi_p);
-          const Lanes w = load8_strided(tw + (r * B + j0 + 8 * u) * step, step);
+          Lanes w;
+          if (step == 1) {
+            // row, low < r: the product < 2r, one conditional subtraction.
+            w = mont_mul(row, load8(low + j0 + 8 * u));
+            subtract_where_at_least(w, 1);
+          } else {
+            w = load8_strided(even + (r * B + j0 + 8 * u) * (step / 2), step / 2);
+          }
           butterfly(lo, hi, w, c);
           store_group(lo_p, lo);
           store_group(hi_p, hi);
         }
+      }
   }
   for (std::size_t c = 0; c < rows; ++c)
     for (std::size_t u = 0; u < gw; ++u) {

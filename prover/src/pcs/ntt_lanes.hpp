@@ -48,9 +48,12 @@ void block_layers(Fr* blk, std::size_t B, std::size_t first_len, std::size_t las
                   const std::uint64_t* small_lanes, unsigned max_bound = kMaxBound);
 
 // The long layers len = 2B, 4B, …, M of rs_transform for the strip of W consecutive columns
-// j0..j0+W-1 (W a multiple of 8) of the M/B × B array v, twiddles tw[i·tw_stride] = ω_M^i.
-void strip_layers(Fr* v, std::size_t M, std::size_t B, std::size_t j0, std::size_t W, const Fr* tw,
-                  std::size_t tw_stride, unsigned max_bound = kMaxBound);
+// j0..j0+W-1 (W a multiple of 8) of the M/B × B array v, with ω_M^i = ω^(i·tw_stride) of the
+// domain of N = M·tw_stride entries given as even[i] = ω^(2i) (i < N/4) and low[j] = ω^j
+// (j < B): basefold.hpp's Twiddles. The last layer at stride 1 multiplies the two.
+void strip_layers(Fr* v, std::size_t M, std::size_t B, std::size_t j0, std::size_t W,
+                  const Fr* even, const Fr* low, std::size_t tw_stride,
+                  unsigned max_bound = kMaxBound);
 
 // out[i] = a[i]·b[i] for i < n (n a multiple of 8), eight products at a time; out may alias a or
 // b. For benchmarks of the lane multiply against Fr's operator* over independent streams.

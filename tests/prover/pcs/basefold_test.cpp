@@ -95,6 +95,25 @@ TEST_CASE(
   CHECK(bf::Basefold{}.parameters().find("Johnson m=16") != std::string::npos);
 }
 
+TEST_CASE("basefold: the twiddles hold every power of ω in half a table") {
+  for (unsigned log : {0u, 1u, 2u, 3u, 4u, 10u, 14u, 15u}) {
+    CAPTURE(log);
+    const bf::Twiddles tw = bf::twiddles(log);
+    const std::size_t n = std::size_t{1} << log;
+    // Even powers (n/4) and the low ones (up to kLow): beyond 2^14, half of n/2 entries.
+    CHECK(tw.log_size() == log);
+    CHECK(tw.heap_bytes() == (std::max<std::size_t>(n / 4, 1) +
+                              std::max<std::size_t>(std::min(n / 2, bf::Twiddles::kLow), 1)) *
+                                 sizeof(Fr));
+    const Fr w = Fr::root_of_unity(log);
+    Fr x = Fr::one();
+    bool all = true;
+    for (std::size_t e = 0; e < std::max<std::size_t>(n / 2, 1); ++e, x *= w)
+      all = all && tw.at(e) == x;
+    CHECK(all);
+  }
+}
+
 TEST_CASE("basefold: the blocked encoder equals ReedSolomonCode::encode") {
   std::mt19937_64 rng(5);
   for (unsigned R : {1u, 2u, 3u})

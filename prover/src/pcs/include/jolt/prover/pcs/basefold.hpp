@@ -237,28 +237,48 @@ struct ProofBreakdown {
   std::size_t siblings_without_sharing = 0;  // one full path per distinct opened leaf
 };
 
-// ω^i for i < 2^log_size / 2, ω = Fr::root_of_unity(log_size) (built in parallel).
-std::vector<Fr> twiddles(unsigned log_size);
+// The twiddle factors ω^e (e < N/2) of the domain of N = 2^log_size entries, ω =
+// Fr::root_of_unity(log_size), held as the even powers (N/4 entries: ω^(2i)) and the first
+// min(N/2, kLow) powers — half the memory of a table of every power. The encoder's layers read
+// the even powers, except the last layer of a transform over the whole domain, whose twiddle
+// ω^(r·kLow' + j) is one product of an even power and a low one (kLow' = its block, ≤ kLow).
+class Twiddles {
+ public:
+  static constexpr std::size_t kLow = std::size_t{1} << 13;
+  Twiddles() = default;
+  explicit Twiddles(unsigned log_size);  // built in parallel
+  bool empty() const { return even_.empty(); }
+  unsigned log_size() const { return log_size_; }
+  const Fr* even() const { return even_.data(); }  // even()[i] = ω^(2i), i < max(N/4, 1)
+  const Fr* low() const { return low_.data(); }    // low()[j] = ω^j, j < low_size()
+  std::size_t low_size() const { return low_.size(); }
+  Fr at(std::uint64_t e) const;  // ω^e for e < max(N/2, 1)
+  std::size_t heap_bytes() const { return (even_.capacity() + low_.capacity()) * sizeof(Fr); }
+
+ private:
+  unsigned log_size_ = 0;
+  std::vector<Fr> even_, low_;
+};
+Twiddles twiddles(unsigned log_size);
 // out = the RS codeword of msg at rate 2^-log_inv_rate on the natural-order domain (as
 // pcs::ReedSolomonCode::encode, which the verifier uses), by a cache-blocked radix-2 NTT.
-// tw[i·tw_stride] must be ω_M^i (M = out.size()), e.g. twiddles(log M) with stride 1, or a larger
-// domain's table with stride (its size / M). Parallel inside; byte-identical at any thread count.
+// tw: twiddles(log M) (M = out.size()) with stride 1, or a larger domain's with stride (its size /
+// M). Parallel inside; byte-identical at any thread count.
 void rs_encode(std::span<const Fr> msg, unsigned log_inv_rate, std::span<Fr> out,
-               std::span<const Fr> tw, std::size_t tw_stride);
+               const Twiddles& tw, std::size_t tw_stride);
 // The same for table i of a batch, read a block at a time into the codeword (no copy).
 void rs_encode_table(const PolynomialBatch& polys, std::size_t i, unsigned log_inv_rate,
-                     std::span<Fr> out, std::span<const Fr> tw, std::size_t tw_stride);
+                     std::span<Fr> out, const Twiddles& tw, std::size_t tw_stride);
 
 // out[i] = C[positions[i]] for C = rs_encode(msg) at rate 2^-log_inv_rate (M = msg.size() << R
 // positions, each < M), without the whole transform: the first log S layers run on blocks of S
 // (S ≈ |positions|), then each position sums its M/S block outputs by Horner in ω^position —
 // about (log S − R)·M/2 butterflies and |positions|·M/S multiplications instead of
 // (log M − R)·M/2. tw = twiddles(log M), or empty: then the few powers of ω_M it reads (the
-// block's roots and ω_M^position) are computed, so no table of M/2 entries is held. Serial
-// (callers parallelise over polynomials).
+// block's roots and ω_M^position) are computed, so no table is held. Serial (callers
+// parallelise over polynomials).
 void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
-                  std::span<const std::uint64_t> positions, std::span<const Fr> tw,
-                  std::span<Fr> out);
+                  std::span<const std::uint64_t> positions, const Twiddles& tw, std::span<Fr> out);
 
 class Basefold {
  public:

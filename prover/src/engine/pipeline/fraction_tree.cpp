@@ -5,9 +5,12 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
+#include <algorithm>
 #include <array>
+#include <tuple>
 
 #include <jolt/instrument.hpp>
+#include <jolt/prover/pcs/fr_arrays.hpp>
 #include <jolt/prover/poly/eq.hpp>
 #include <jolt/prover/poly/multilinear.hpp>
 #include <jolt/prover/sumcheck/batch.hpp>
@@ -100,28 +103,65 @@ class FractionLayerKernel final : public SumcheckKernel {
     const std::size_t half = tables_[0].size() / 2;
     // q at 0, at 1, and its X² coefficient
     using Sums = std::array<Fr, 3>;
+    // The products kChunk entries at a time over arrays (multiply_arrays: the IFMA lanes where
+    // the CPU has them), the same field elements as one operator* each.
     const Sums q = tbb::parallel_reduce(
         tbb::blocked_range<std::size_t>(0, half, 2048), Sums{},
         [&](const tbb::blocked_range<std::size_t>& rg, Sums acc) {
-          for (std::size_t x = rg.begin(); x < rg.end(); ++x) {
-            const Fr& e = rest_[x];
+          constexpr std::size_t kChunk = 64;
+          using Chunk = std::array<Fr, kChunk>;
+          Chunk lam, t, u, d0, d1, d2, d3;
+          lam.fill(lambda_);
+          for (std::size_t x0 = rg.begin(); x0 < rg.end(); x0 += kChunk) {
+            const std::size_t n = std::min(kChunk, rg.end() - x0);
+            const Fr* e = rest_.data() + x0;
+            // acc += Σ_k e[k]·t[k]
+            auto add_weighted = [&](Fr& into) {
+              multiply_arrays(e, t.data(), t.data(), n);
+              for (std::size_t k = 0; k < n; ++k) into += t[k];
+            };
             if (unit_) {
-              const Fr &a0 = tables_[0][x], &a1 = tables_[0][x + half];
-              const Fr &b0 = tables_[1][x], &b1 = tables_[1][x + half];
-              const Fr w0 = a0 * b0, w1 = a1 * b1, wc = (a1 - a0) * (b1 - b0);
-              acc[0] += e * (a0 + b0 + lambda_ * w0);
-              acc[1] += e * (a1 + b1 + lambda_ * w1);
-              acc[2] += e * wc;
+              const Fr *a0 = tables_[0].data() + x0, *a1 = a0 + half;
+              const Fr *b0 = tables_[1].data() + x0, *b1 = b0 + half;
+              // Q0 + Q1 + λ·Q0·Q1 at X = 0 and 1
+              for (const auto& [a, b, into] :
+                   {std::tuple{a0, b0, &acc[0]}, std::tuple{a1, b1, &acc[1]}}) {
+                multiply_arrays(a, b, t.data(), n);
+                multiply_arrays(lam.data(), t.data(), t.data(), n);
+                for (std::size_t k = 0; k < n; ++k) t[k] += a[k] + b[k];
+                add_weighted(*into);
+              }
+              // ΔQ0·ΔQ1 (λ applied to the sum below)
+              for (std::size_t k = 0; k < n; ++k) {
+                d0[k] = a1[k] - a0[k];
+                d1[k] = b1[k] - b0[k];
+              }
+              multiply_arrays(d0.data(), d1.data(), t.data(), n);
+              add_weighted(acc[2]);
             } else {
-              const Fr &p00 = tables_[0][x], &p01 = tables_[0][x + half];
-              const Fr &p10 = tables_[1][x], &p11 = tables_[1][x + half];
-              const Fr &q00 = tables_[2][x], &q01 = tables_[2][x + half];
-              const Fr &q10 = tables_[3][x], &q11 = tables_[3][x + half];
-              // P0·Q1 + Q0·(P1 + λ·Q1) at X = 0, 1 and in its X² coefficient
-              const Fr dp0 = p01 - p00, dp1 = p11 - p10, dq0 = q01 - q00, dq1 = q11 - q10;
-              acc[0] += e * (p00 * q10 + q00 * (p10 + lambda_ * q10));
-              acc[1] += e * (p01 * q11 + q01 * (p11 + lambda_ * q11));
-              acc[2] += e * (dp0 * dq1 + dq0 * (dp1 + lambda_ * dq1));
+              const Fr *p00 = tables_[0].data() + x0, *p01 = p00 + half;
+              const Fr *p10 = tables_[1].data() + x0, *p11 = p10 + half;
+              const Fr *q00 = tables_[2].data() + x0, *q01 = q00 + half;
+              const Fr *q10 = tables_[3].data() + x0, *q11 = q10 + half;
+              // P0·Q1 + Q0·(P1 + λ·Q1) from (P0, Q1, Q0, P1) at X = 0, 1 and in its X²
+              // coefficient (the differences).
+              auto term = [&](const Fr* p0, const Fr* q1, const Fr* q0, const Fr* p1, Fr& into) {
+                multiply_arrays(lam.data(), q1, t.data(), n);
+                for (std::size_t k = 0; k < n; ++k) t[k] += p1[k];
+                multiply_arrays(q0, t.data(), t.data(), n);
+                multiply_arrays(p0, q1, u.data(), n);
+                for (std::size_t k = 0; k < n; ++k) t[k] += u[k];
+                add_weighted(into);
+              };
+              term(p00, q10, q00, p10, acc[0]);
+              term(p01, q11, q01, p11, acc[1]);
+              for (std::size_t k = 0; k < n; ++k) {
+                d0[k] = p01[k] - p00[k];
+                d1[k] = q11[k] - q10[k];
+                d2[k] = q01[k] - q00[k];
+                d3[k] = p11[k] - p10[k];
+              }
+              term(d0.data(), d1.data(), d2.data(), d3.data(), acc[2]);
             }
           }
           return acc;
@@ -164,15 +204,8 @@ class FractionLayerKernel final : public SumcheckKernel {
   void bind_all(const Fr& c) {
     const Fr& rk = r_[next_round_ - 1];
     scale_ = scale_ * (rk * c + (Fr::one() - rk) * (Fr::one() - c));
-    const std::size_t half = tables_[0].size() / 2;
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half, 4096),
-                      [&](const tbb::blocked_range<std::size_t>& rg) {
-                        for (auto& t : tables_)
-                          for (std::size_t x = rg.begin(); x < rg.end(); ++x)
-                            t[x] = t[x] + c * (t[x + half] - t[x]);
-                      });
     for (auto& t : tables_) {
-      t.resize(half);
+      bind_top_in_place(t, c);  // products over arrays
       t.shrink_to_fit();
     }
     const std::size_t rh = rest_.size() / 2;

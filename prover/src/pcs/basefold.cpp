@@ -31,6 +31,8 @@ namespace {
 constexpr std::uint8_t kMagic[4] = {'J', 'B', 'F', 'D'};
 constexpr std::uint32_t kVersion = 2;  // 2: the parameters include leaf_group
 constexpr std::size_t kGrain = 1024;
+// Products over arrays (multiply_arrays) this many at a time.
+constexpr std::size_t kArrayChunk = 64;
 
 // ---- byte helpers --------------------------------------------------------------------------
 
@@ -1014,11 +1016,21 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
       const G g = tbb::parallel_reduce(
           tbb::blocked_range<std::size_t>(0, h, kGrain), G{},
           [&](const tbb::blocked_range<std::size_t>& rg, G acc) {
-            for (std::size_t y = rg.begin(); y < rg.end(); ++y) {
-              const Fr &e0 = E[2 * y], &e1 = E[2 * y + 1], &f0 = f[2 * y], &f1 = f[2 * y + 1];
-              acc.g0 += e0 * f0;
-              acc.g1 += e1 * f1;
-              acc.g2 += (e1.dbl() - e0) * (f1.dbl() - f0);
+            // The products kArrayChunk pairs at a time over arrays (multiply_arrays).
+            std::array<Fr, 2 * kArrayChunk> p;
+            std::array<Fr, kArrayChunk> a, b;
+            for (std::size_t y0 = rg.begin(); y0 < rg.end(); y0 += kArrayChunk) {
+              const std::size_t n = std::min(kArrayChunk, rg.end() - y0);
+              const Fr *e = E.data() + 2 * y0, *x = f.data() + 2 * y0;
+              multiply_arrays(e, x, p.data(), 2 * n);  // e0·f0, e1·f1 interleaved
+              for (std::size_t k = 0; k < n; ++k) {
+                acc.g0 += p[2 * k];
+                acc.g1 += p[2 * k + 1];
+                a[k] = e[2 * k + 1].dbl() - e[2 * k];
+                b[k] = x[2 * k + 1].dbl() - x[2 * k];
+              }
+              multiply_arrays(a.data(), b.data(), a.data(), n);  // (2e1 − e0)·(2f1 − f0)
+              for (std::size_t k = 0; k < n; ++k) acc.g2 += a[k];
             }
             return acc;
           },
@@ -1042,9 +1054,21 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
       std::vector<Fr> fn(h), En(h);
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, h, kGrain),
                         [&](const tbb::blocked_range<std::size_t>& rg) {
-                          for (std::size_t y = rg.begin(); y < rg.end(); ++y) {
-                            fn[y] = f[2 * y] + alpha * (f[2 * y + 1] - f[2 * y]);
-                            En[y] = E[2 * y] + alpha * (E[2 * y + 1] - E[2 * y]);
+                          std::array<Fr, kArrayChunk> al, df, de;
+                          al.fill(alpha);
+                          for (std::size_t y0 = rg.begin(); y0 < rg.end(); y0 += kArrayChunk) {
+                            const std::size_t n = std::min(kArrayChunk, rg.end() - y0);
+                            const Fr *e = E.data() + 2 * y0, *x = f.data() + 2 * y0;
+                            for (std::size_t k = 0; k < n; ++k) {
+                              df[k] = x[2 * k + 1] - x[2 * k];
+                              de[k] = e[2 * k + 1] - e[2 * k];
+                            }
+                            multiply_arrays(df.data(), al.data(), df.data(), n);
+                            multiply_arrays(de.data(), al.data(), de.data(), n);
+                            for (std::size_t k = 0; k < n; ++k) {
+                              fn[y0 + k] = x[2 * k] + df[k];
+                              En[y0 + k] = e[2 * k] + de[k];
+                            }
                           }
                         });
       f = std::move(fn);

@@ -45,7 +45,7 @@ TEST_CASE("preflight: the refusal says what, how much, from where, and the ways 
   REQUIRE(why.has_value());
   CHECK(why->find("sha2-chain at scale 2^24") != std::string::npos);
   CHECK(why->find("512 MiB is available (--memory-budget)") != std::string::npos);
-  CHECK(why->find("needs about 26.4 GiB") != std::string::npos);
+  CHECK(why->find("needs about 22.7 GiB") != std::string::npos);
   CHECK(why->find("the largest scale that fits is 2^18: use --scale 18 or smaller") !=
         std::string::npos);
   CHECK(why->find("--force") != std::string::npos);

@@ -1119,7 +1119,7 @@ MemoryEstimate estimate_prover_memory(PcsKind pcs, ProverBackend backend) {
   MemoryEstimate e;
   switch (pcs) {
     case PcsKind::kBasefold:
-      e = {35 * kMiB, 1690};
+      e = {35 * kMiB, 1450};
       break;
     case PcsKind::kLigero:
       e = {70 * kMiB, 18370};

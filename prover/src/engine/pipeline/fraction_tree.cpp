@@ -264,56 +264,42 @@ FractionTreeProof prove_tree(std::vector<Num> p_leaves, std::vector<Fr> q_leaves
     p = unit ? q0 + q1 : times(p_leaf.lo[y], q1) + times(p_leaf.hi[y], q0);
     q = q0 * q1;
   };
-  // Writes layer j (j ≤ n − 2) as halves, its entry x from layer j + 1's entries x and x + 2^j
-  // as child(x, p, q) gives them.
-  auto fill = [&](std::size_t j, const auto& child) {
+  // Writes layer j as halves, its entry x (x < 2^j) as entry(x, p, q) gives it.
+  auto write_layer = [&](std::size_t j, const auto& entry) {
     const std::size_t h = std::size_t{1} << j, hh = h / 2;
     Halves &pj = P[j], &qj = Q[j];
-    pj.lo.resize(hh);
-    pj.hi.resize(hh);
-    qj.lo.resize(hh);
-    qj.hi.resize(hh);
+    for (std::vector<Fr>* v : {&pj.lo, &pj.hi, &qj.lo, &qj.hi}) v->resize(hh);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, h, 4096),
                       [&](const tbb::blocked_range<std::size_t>& rg) {
-                        for (std::size_t x = rg.begin(); x < rg.end(); ++x) {
-                          Fr& p_out = x < hh ? pj.lo[x] : pj.hi[x - hh];
-                          Fr& q_out = x < hh ? qj.lo[x] : qj.hi[x - hh];
-                          Fr p0, q0, p1, q1;
-                          child(x, p0, q0);
-                          child(x + h, p1, q1);
-                          p_out = p0 * q1 + p1 * q0;
-                          q_out = q0 * q1;
-                        }
+                        for (std::size_t x = rg.begin(); x < rg.end(); ++x)
+                          entry(x, x < hh ? pj.lo[x] : pj.hi[x - hh],
+                                x < hh ? qj.lo[x] : qj.hi[x - hh]);
                       });
   };
-  // Writes layer n − 1 as halves.
-  auto fill_from_leaves = [&] {
-    const std::size_t h = std::size_t{1} << (n - 1), hh = h / 2;
-    Halves &pj = P[n - 1], &qj = Q[n - 1];
-    pj.lo.resize(hh);
-    pj.hi.resize(hh);
-    qj.lo.resize(hh);
-    qj.hi.resize(hh);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, h, 4096),
-                      [&](const tbb::blocked_range<std::size_t>& rg) {
-                        for (std::size_t y = rg.begin(); y < rg.end(); ++y)
-                          leaf_parent(y, y < hh ? pj.lo[y] : pj.hi[y - hh],
-                                      y < hh ? qj.lo[y] : qj.hi[y - hh]);
-                      });
+  // Layer j's entry x from layer j + 1's entries x and x + 2^j as child(x, p, q) gives them.
+  auto parent_of = [](std::size_t j, auto child) {
+    return [h = std::size_t{1} << j, child](std::size_t x, Fr& p, Fr& q) {
+      Fr p0, q0, p1, q1;
+      child(x, p0, q0);
+      child(x + h, p1, q1);
+      p = p0 * q1 + p1 * q0;
+      q = q0 * q1;
+    };
   };
+  auto fill_from_leaves = [&] { write_layer(n - 1, leaf_parent); };
   {
     JOLT_SPAN("FractionTree::build", jolt::arg("leaves", std::size_t{1} << n));
     if (n == 2) {
       fill_from_leaves();
     } else {
-      fill(n - 2, leaf_parent);
+      write_layer(n - 2, parent_of(n - 2, leaf_parent));
       for (std::size_t j = n - 2; j-- > 1;) {
         const Halves &pc = P[j + 1], &qc = Q[j + 1];
         const std::size_t ch = std::size_t{1} << j;  // the child layer's half
-        fill(j, [&](std::size_t x, Fr& p, Fr& q) {
-          p = x < ch ? pc.lo[x] : pc.hi[x - ch];
-          q = x < ch ? qc.lo[x] : qc.hi[x - ch];
-        });
+        write_layer(j, parent_of(j, [&pc, &qc, ch](std::size_t x, Fr& p, Fr& q) {
+                      p = x < ch ? pc.lo[x] : pc.hi[x - ch];
+                      q = x < ch ? qc.lo[x] : qc.hi[x - ch];
+                    }));
       }
     }
   }

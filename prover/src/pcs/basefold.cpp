@@ -1131,8 +1131,8 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
         bounded.execute([&] {
           tbb::parallel_for(std::size_t{0}, std::size_t{k}, [&](std::size_t i) {
             std::vector<Fr> got(at.size());
-            // No twiddle table of the layer-0 domain (M/2 entries): rs_encode_at computes the
-            // powers it reads.
+            // No twiddle table of the layer-0 domain (M/4 + 2^13 entries): rs_encode_at
+            // computes the powers it reads.
             rs_encode_at(table_of(polys, i, scratch.local()), params_.log_inv_rate, at, {}, got);
             for (std::size_t u = 0; u < both.size(); ++u) {
               vals[u * width + 2 * i] = got[2 * u];
@@ -1156,13 +1156,8 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
         lo.siblings =
             multiproof(data.tree.depth() + 2, uniq, [&](std::size_t h, std::uint64_t a) -> Digest {
               if (h == 0) return leaf_digest(a ^ 1);
-              if (h == 1) {
-                const std::uint64_t b = a ^ 1;
-                const Digest children[2] = {leaf_digest(2 * b), leaf_digest(2 * b + 1)};
-                Digest node;
-                pcs::hash_node_pairs(children, &node, 1);
-                return node;
-              }
+              if (h == 1)
+                return pcs::hash_node(leaf_digest(2 * (a ^ 1)), leaf_digest(2 * (a ^ 1) + 1));
               return data.tree.path(static_cast<std::size_t>(a << (h - 2)))[h - 2];
             });
         if (tp.corrupt_sibling && !lo.siblings.empty()) lo.siblings[0][0] ^= 1;

@@ -213,15 +213,6 @@ std::span<const Fr> table_of(const PolynomialBatch& polys, std::size_t i,
   return scratch;
 }
 
-// Encodes tables [g0, g0 + n) into buf (n codewords of M, poly-major), reading each table from
-// the batch straight into its codeword (no copy of a table).
-void encode_group(const PolynomialBatch& polys, std::size_t g0, std::size_t n,
-                  unsigned log_inv_rate, const Twiddles& tw, Fr* buf, std::size_t M) {
-  tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) {
-    rs_encode_table(polys, g0 + i, log_inv_rate, std::span<Fr>(buf + i * M, M), tw, 1);
-  });
-}
-
 void absorb_statement(Transcript& t, const std::string& params, std::span<const std::uint8_t> root,
                       unsigned n, unsigned k, std::span<const Fr> point,
                       std::span<const Fr> evals) {
@@ -597,9 +588,11 @@ bool one_copy_input(std::size_t rep, std::size_t M) {
 }
 
 // The NTT layers of rs_encode on `out`, already filled by fill_bit_reversed (rep copies, or one
-// when one_copy_input(rep, out.size())).
-void rs_transform(std::span<Fr> out, std::size_t rep, const Twiddles& tw, std::size_t tw_stride) {
-  const bool one_copy = one_copy_input(rep, out.size());
+// when one_copy_input(rep, out.size())). With done_len > 0 (rep = 1), the layers up to length
+// done_len are already applied (a multiple of 2 dividing min(|out|, kBlock)) and the rest run.
+void rs_transform(std::span<Fr> out, std::size_t rep, const Twiddles& tw, std::size_t tw_stride,
+                  std::size_t done_len = 0) {
+  const bool one_copy = done_len == 0 && one_copy_input(rep, out.size());
   const std::size_t M = out.size();
   if (tw.empty() || !std::has_single_bit(tw_stride) ||
       (std::size_t{1} << tw.log_size()) != M * tw_stride)
@@ -614,7 +607,7 @@ void rs_transform(std::span<Fr> out, std::size_t rep, const Twiddles& tw, std::s
   if (one_copy) bits.emplace(rep, small.data(), small_lanes);
   Fr* v = out.data();
   tbb::parallel_for(std::size_t{0}, M / B, [&](std::size_t b) {
-    std::size_t first_len = rep * 2;
+    std::size_t first_len = done_len > 0 ? 2 * done_len : rep * 2;
     if (bits && bits->apply(v + b * B, B / rep, small.data(), small_lanes))
       first_len = bits->next_len();
     butterfly_layers(v + b * B, B, first_len, B, small.data(), small_lanes);
@@ -680,24 +673,99 @@ void rs_encode(std::span<const Fr> msg, unsigned log_inv_rate, std::span<Fr> out
   rs_transform(out, rep, tw, tw_stride);
 }
 
-void rs_encode_table(const PolynomialBatch& polys, std::size_t i, unsigned log_inv_rate,
-                     std::span<Fr> out, const Twiddles& tw, std::size_t tw_stride) {
-  const std::size_t N = polys.table_size(), rep = std::size_t{1} << log_inv_rate;
-  if (N == 0 || !std::has_single_bit(N) || out.size() != N << log_inv_rate)
-    throw std::invalid_argument("basefold::rs_encode_table: table of " + std::to_string(N) +
-                                ", codeword of " + std::to_string(out.size()));
-  const unsigned L = static_cast<unsigned>(std::countr_zero(N));
-  const std::size_t copies = one_copy_input(rep, out.size()) ? 1 : rep;
-  // The table is read a block at a time and each entry t lands at slot bit_reverse(t) (rep
-  // copies): the same input as fill_bit_reversed gives rs_encode, with no copy of the table.
-  tbb::parallel_for(
-      tbb::blocked_range<std::size_t>(0, N, 4096), [&](const tbb::blocked_range<std::size_t>& rg) {
-        std::vector<Fr> block(rg.size());
-        polys.read(i, rg.begin(), block);
-        for (std::size_t t = rg.begin(); t < rg.end(); ++t)
-          std::fill_n(out.data() + bit_reverse(t, L) * rep, copies, block[t - rg.begin()]);
-      });
-  rs_transform(out, rep, tw, tw_stride);
+CosetEncoder::CosetEncoder(unsigned log_n, unsigned log_inv_rate, std::size_t r, const Twiddles& tw)
+    : log_n_(log_n), r_(r), tw_(&tw) {
+  if (log_n + log_inv_rate > Fr::two_adicity() || r >= (std::size_t{1} << log_inv_rate) ||
+      tw.empty() || tw.log_size() != log_n)
+    throw std::invalid_argument("basefold::CosetEncoder: coset " + std::to_string(r) + " of a 2^" +
+                                std::to_string(log_n) + " table at rate 2^-" +
+                                std::to_string(log_inv_rate) + " with twiddles of 2^" +
+                                std::to_string(tw.log_size()));
+  c_ = r == 0 ? Fr::one() : Fr::root_of_unity(log_n + log_inv_rate).pow(r);
+  if (log_n < 3) return;
+  // Slot m of a group holds entry t0 + bit_reverse3(m)·N/8, whose factor is c^t0 times
+  // d^bit_reverse3(m) with d = c^(N/8): the rows take the second factor, the group the first.
+  const Fr d = c_.pow(std::uint64_t{1} << (log_n - 3));
+  for (std::size_t m = 0; m < kSlots; ++m) slot_factor_[m] = d.pow(bit_reverse(m, 3));
+  // The block twiddles rs_transform uses, so butterfly_layers takes its products over arrays.
+  const std::size_t B = std::min<std::size_t>(std::size_t{1} << log_n, kBlock);
+  small_ = block_twiddles(B, std::size_t{1} << log_n, [&](std::uint64_t e) { return tw.at(e); });
+  small_lanes_ = block_lane_twiddles(small_, B);
+  factors_.resize(64 * kSlots);
+  for (std::size_t u = 0; u < factors_.size(); ++u) factors_[u] = slot_factor_[u % kSlots];
+  rows_.resize(256 * kSlots);
+  for (unsigned p = 0; p < 256; ++p)
+    for (std::size_t m = 0; m < kSlots; ++m)
+      rows_[p * kSlots + m] = (p >> m) & 1 ? slot_factor_[m] : Fr::zero();
+  butterfly_layers(rows_.data(), rows_.size(), 2, kSlots, small_.data(), small_lanes_);
+}
+
+void CosetEncoder::encode(const PolynomialBatch& polys, std::size_t i, std::span<Fr> out) const {
+  const std::size_t N = std::size_t{1} << log_n_;
+  if (polys.table_size() != N || out.size() != N)
+    throw std::invalid_argument("basefold::CosetEncoder::encode: a table of " +
+                                std::to_string(polys.table_size()) + " into " +
+                                std::to_string(out.size()) + " entries (2^" +
+                                std::to_string(log_n_) + " expected)");
+  const unsigned L = log_n_;
+  if (L < 3) {
+    std::vector<Fr> block(N);
+    polys.read(i, 0, block);
+    Fr x = Fr::one();
+    for (std::size_t t = 0; t < N; ++t, x *= c_) out[bit_reverse(t, L)] = block[t] * x;
+    rs_transform(out, 1, *tw_, 1);
+    return;
+  }
+  // Group t0 < N/8 — entries t0 + s·N/8 (s < 8), at slots 8·bit_reverse(t0) + bit_reverse3(s)
+  // of the bit-reversed input — after the transform's first three layers: c^t0 times a row when
+  // its entries are all 0 or 1 (most committed columns), else computed.
+  const std::size_t G = N / kSlots;
+  const Fr one = Fr::one();
+  auto groups = [&](const tbb::blocked_range<std::size_t>& rg) {
+    const std::size_t a = rg.begin(), n = rg.size();
+    std::vector<Fr> vals(kSlots * n);  // vals[s·n + u] = entry a + u + s·G
+    for (std::size_t s = 0; s < kSlots; ++s)
+      polys.read(i, a + s * G, std::span<Fr>(vals.data() + s * n, n));
+    std::vector<Fr> loc(kSlots * n);                        // group a + u at loc[8u …]
+    std::vector<std::pair<std::size_t, std::size_t>> runs;  // [u0, u1) of the other groups
+    for (std::size_t u = 0; u < n; ++u) {
+      Fr* grp = loc.data() + kSlots * u;
+      unsigned pattern = 0;
+      bool bits = true;
+      for (std::size_t m = 0; m < kSlots; ++m) {
+        grp[m] = vals[bit_reverse(m, 3) * n + u];
+        if (grp[m] == one)
+          pattern |= 1u << m;
+        else if (!grp[m].is_zero())
+          bits = false;
+      }
+      if (bits)
+        std::copy_n(rows_.data() + pattern * kSlots, kSlots, grp);
+      else if (!runs.empty() && runs.back().second == u)
+        runs.back().second = u + 1;
+      else
+        runs.emplace_back(u, u + 1);
+    }
+    // The other groups: slot factors and the three layers, products over arrays.
+    for (const auto& [u0, u1] : runs) {
+      Fr* run = loc.data() + kSlots * u0;
+      const std::size_t len = kSlots * (u1 - u0);
+      if (r_ != 0)
+        for (std::size_t o = 0; o < len; o += factors_.size())
+          multiply_arrays(run + o, factors_.data(), run + o, std::min(factors_.size(), len - o));
+      butterfly_layers(run, len, 2, kSlots, small_.data(), small_lanes_);
+    }
+    if (r_ != 0) {
+      // Every group times its c^t0, over the whole range at once.
+      Fr x = c_.pow(a);
+      for (std::size_t u = 0; u < n; ++u, x *= c_) std::fill_n(vals.data() + kSlots * u, kSlots, x);
+      multiply_arrays(loc.data(), vals.data(), loc.data(), kSlots * n);
+    }
+    for (std::size_t u = 0; u < n; ++u)
+      std::copy_n(loc.data() + kSlots * u, kSlots, out.data() + kSlots * bit_reverse(a + u, L - 3));
+  };
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, G, 512), groups);
+  rs_transform(out, 1, *tw_, 1, kSlots);
 }
 
 void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
@@ -877,59 +945,67 @@ Committed Basefold::commit(const PolynomialBatch& polys) const {
   JOLT_SPAN("basefold::commit", jolt::arg("num_vars", n), jolt::arg("num_polys", k));
   auto data = std::make_unique<CommitmentTree>();
   data->shape = Shape::make(n, k, params_);
-  const unsigned log_m = data->shape.log_domain(0);
-  const std::size_t M = std::size_t{1} << log_m, half = M / 2;
+  const std::size_t R = std::size_t{1} << params_.log_inv_rate;
+  const std::size_t half = (len * R) / 2, hl = len / 2;
   const std::size_t G = std::min<std::size_t>(params_.leaf_group, k);
-  const Twiddles tw = twiddles(log_m);
-  pcs::FrArray buf(G * M);  // G codewords at a time
+  // Leaf l pairs C[l] and C[l + M/2] (M = R·len), both in coset l mod R: coset r's entries j and
+  // j + len/2 make leaf R·j + r. The codewords are encoded a coset at a time (len entries, not M)
+  // and the leaf digests kept coset-major: leaf[r·len/2 + j] is leaf R·j + r's.
+  const Twiddles tw = twiddles(n);
+  std::vector<CosetEncoder> cosets;
+  for (std::size_t r = 0; r < R; ++r) cosets.emplace_back(n, params_.log_inv_rate, r, tw);
+  pcs::FrArray buf(G * len);  // coset r of G tables at a time
   std::vector<Digest> leaf(half);
   for (std::size_t g0 = 0; g0 < k; g0 += G) {
     const std::size_t gk = std::min(G, k - g0);
-    {
-      JOLT_SPAN("basefold::encode", jolt::arg("polys", gk));
-      encode_group(polys, g0, gk, params_.log_inv_rate, tw, buf.data(), M);
-    }
-    JOLT_SPAN("basefold::hash_leaves", jolt::arg("polys", gk));
-    const Fr* cw = buf.data();
-    if (gk == 1) {
-      // One codeword per step: the values at l and l + half are two contiguous runs.
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half, 256),
+    for (std::size_t r = 0; r < R; ++r) {
+      {
+        JOLT_SPAN("basefold::encode", jolt::arg("polys", gk));
+        for (std::size_t i = 0; i < gk; ++i)
+          cosets[r].encode(polys, g0 + i, std::span<Fr>(buf.data() + i * len, len));
+      }
+      JOLT_SPAN("basefold::hash_leaves", jolt::arg("polys", gk));
+      const Fr* cw = buf.data();
+      Digest* lr = leaf.data() + r * hl;
+      if (gk == 1) {
+        // One codeword per step: a leaf's two values are entries j and j + len/2 of the coset.
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, hl, 256),
+                          [&](const tbb::blocked_range<std::size_t>& rg) {
+                            Digest* d = lr + rg.begin();
+                            pcs::hash_leaf_pair_steps(g0 == 0 ? nullptr : d, cw + rg.begin(),
+                                                      cw + hl + rg.begin(), d, rg.size());
+                          });
+        continue;
+      }
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, hl, 256),
                         [&](const tbb::blocked_range<std::size_t>& rg) {
-                          Digest* d = leaf.data() + rg.begin();
-                          pcs::hash_leaf_pair_steps(g0 == 0 ? nullptr : d, cw + rg.begin(),
-                                                    cw + half + rg.begin(), d, rg.size());
-                        });
-      continue;
-    }
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half, 256),
-                      [&](const tbb::blocked_range<std::size_t>& rg) {
-                        std::vector<Fr> vals(2 * gk);
-                        for (std::size_t l = rg.begin(); l < rg.end(); ++l) {
-                          for (std::size_t i = 0; i < gk; ++i) {
-                            vals[2 * i] = cw[i * M + l];
-                            vals[2 * i + 1] = cw[i * M + l + half];
+                          std::vector<Fr> vals(2 * gk);
+                          for (std::size_t j = rg.begin(); j < rg.end(); ++j) {
+                            for (std::size_t i = 0; i < gk; ++i) {
+                              vals[2 * i] = cw[i * len + j];
+                              vals[2 * i + 1] = cw[i * len + j + hl];
+                            }
+                            lr[j] = pcs::hash_leaf_step(g0 == 0 ? nullptr : &lr[j], vals);
                           }
-                          leaf[l] = pcs::hash_leaf_step(g0 == 0 ? nullptr : &leaf[l], vals);
-                        }
-                      });
+                        });
+    }
   }
-  buf = pcs::FrArray();  // free the group buffer before the tree is built
+  buf = pcs::FrArray();  // free the coset buffer before the tree is built
   // The tree is kept from level 2 up (the opening recomputes the leaves and level-1 nodes it
   // needs from four leaves per query): a quarter of the digests of the whole tree, the same root.
-  std::vector<Digest> level1(half / 2);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half / 2, 4096),
+  // Level-2 node m hashes leaves 4m … 4m + 3, gathered from their cosets.
+  const unsigned log_r = params_.log_inv_rate;
+  std::vector<Digest> level2(half / 4);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half / 4, 1024),
                     [&](const tbb::blocked_range<std::size_t>& rg) {
-                      pcs::hash_node_pairs(leaf.data() + 2 * rg.begin(), level1.data() + rg.begin(),
-                                           rg.size());
+                      const std::size_t m0 = rg.begin(), nm = rg.size();
+                      std::vector<Digest> four(4 * nm), two(2 * nm);
+                      for (std::size_t l = 4 * m0; l < 4 * (m0 + nm); ++l)
+                        four[l - 4 * m0] = leaf[(l & (R - 1)) * hl + (l >> log_r)];
+                      pcs::hash_node_pairs(four.data(), two.data(), 2 * nm);
+                      pcs::hash_node_pairs(two.data(), level2.data() + m0, nm);
                     });
   std::vector<Digest>().swap(leaf);
-  std::vector<Digest> level2(half / 4);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half / 4, 4096),
-                    [&](const tbb::blocked_range<std::size_t>& rg) {
-                      pcs::hash_node_pairs(level1.data() + 2 * rg.begin(),
-                                           level2.data() + rg.begin(), rg.size());
-                    });
-  std::vector<Digest>().swap(level1);
   data->tree = pcs::MerkleTree::from_leaves(level2);
   Committed c;
   c.root = data->tree.root();

@@ -166,8 +166,8 @@ TEST_CASE("basefold: the codeword at chosen positions equals the whole encoding 
 
 // Messages mostly of 0 and 1, as the committed bit columns are: the encoder copies the first
 // three layers of an all-0/1 group of 8 slots from a table of 256 rows and runs them on the other
-// groups; whole codewords (rs_encode, rs_encode_table) and chosen positions (rs_encode_at) must
-// still equal ReedSolomonCode::encode, with the IFMA lanes on and off.
+// groups; whole codewords (rs_encode, CosetEncoder's cosets) and chosen positions (rs_encode_at)
+// must still equal ReedSolomonCode::encode, with the IFMA lanes on and off.
 TEST_CASE("basefold: messages of 0/1 values encode as ReedSolomonCode::encode does") {
   const bool lanes_were = bf::lanes::enabled();
   std::mt19937_64 rng(7);
@@ -212,10 +212,15 @@ TEST_CASE("basefold: messages of 0/1 values encode as ReedSolomonCode::encode do
           std::vector<Fr> got(expect.size());
           bf::rs_encode(msg, R, got, tw, 1);
           CHECK(got == expect);
+          // Coset r of the table's codeword is every 2^R-th entry from r.
           const std::vector<std::span<const Fr>> tables = {msg};
-          std::vector<Fr> from_table(expect.size());
-          bf::rs_encode_table(jolt::prover::SpanBatch(tables), 0, R, from_table, tw, 1);
-          CHECK(from_table == expect);
+          const auto tw_n = bf::twiddles(L);
+          std::vector<Fr> from_cosets(expect.size()), coset(N);
+          for (std::size_t r = 0; r < (std::size_t{1} << R); ++r) {
+            bf::CosetEncoder(L, R, r, tw_n).encode(jolt::prover::SpanBatch(tables), 0, coset);
+            for (std::size_t j = 0; j < N; ++j) from_cosets[(j << R) + r] = coset[j];
+          }
+          CHECK(from_cosets == expect);
           std::vector<std::uint64_t> at(176);
           for (auto& p : at) p = rng() % expect.size();
           std::vector<Fr> at_got(at.size());
@@ -227,6 +232,38 @@ TEST_CASE("basefold: messages of 0/1 values encode as ReedSolomonCode::encode do
           bf::rs_encode_at(msg, R, at, {}, at_untabled);
           CHECK(at_untabled == at_got);
         }
+  bf::lanes::set_enabled(lanes_were);
+}
+
+// Past one cache block (2^13 entries) the transform runs its strip layers; each coset must still
+// be every 2^R-th entry of rs_encode's codeword, for bit columns and others, lanes on and off.
+TEST_CASE("basefold: a codeword's cosets past one block are its every 2^R-th entries") {
+  const bool lanes_were = bf::lanes::enabled();
+  std::mt19937_64 rng(11);
+  for (bool lanes_on : {true, false})
+    for (unsigned R : {1u, 2u})
+      for (unsigned L : {14u, 16u}) {
+        bf::lanes::set_enabled(lanes_on);
+        CAPTURE(lanes_on);
+        CAPTURE(R);
+        CAPTURE(L);
+        const std::size_t N = std::size_t{1} << L;
+        std::vector<Fr> msg(N);
+        for (std::size_t t = 0; t < N; ++t)
+          msg[t] = t % 97 == 5 ? pcs_test::random_fr(rng) : Fr::from_u64(rng() & 1);
+        std::vector<Fr> expect(N << R);
+        bf::rs_encode(msg, R, expect, bf::twiddles(L + R), 1);
+        const std::vector<std::span<const Fr>> tables = {msg};
+        const auto tw_n = bf::twiddles(L);
+        std::vector<Fr> coset(N);
+        for (std::size_t r = 0; r < (std::size_t{1} << R); ++r) {
+          CAPTURE(r);
+          bf::CosetEncoder(L, R, r, tw_n).encode(jolt::prover::SpanBatch(tables), 0, coset);
+          bool same = true;
+          for (std::size_t j = 0; j < N; ++j) same = same && coset[j] == expect[(j << R) + r];
+          CHECK(same);
+        }
+      }
   bf::lanes::set_enabled(lanes_were);
 }
 

@@ -266,9 +266,30 @@ Twiddles twiddles(unsigned log_size);
 // M). Parallel inside; byte-identical at any thread count.
 void rs_encode(std::span<const Fr> msg, unsigned log_inv_rate, std::span<Fr> out,
                const Twiddles& tw, std::size_t tw_stride);
-// The same for table i of a batch, read a block at a time into the codeword (no copy).
-void rs_encode_table(const PolynomialBatch& polys, std::size_t i, unsigned log_inv_rate,
-                     std::span<Fr> out, const Twiddles& tw, std::size_t tw_stride);
+// One coset of a table's codeword: with R = 2^log_inv_rate, N = 2^log_n entries and C =
+// rs_encode(table) of M = N·R entries, encode(polys, i, out) writes out[j] = C[R·j + r] for j < N
+// — the size-N transform of t ↦ table[t]·ω_M^(r·t) — so a whole codeword is never held: the
+// commitment encodes a table R times, one coset (N entries) at a time, where one pass would hold
+// M. The table is read a block at a time (no copy); groups of 8 entries that are all 0 or 1 take
+// the transform's first three layers from a table of 256 rows. tw = twiddles(log_n), kept alive
+// by the caller. Parallel inside; byte-identical at any thread count.
+class CosetEncoder {
+ public:
+  CosetEncoder(unsigned log_n, unsigned log_inv_rate, std::size_t r, const Twiddles& tw);
+  void encode(const PolynomialBatch& polys, std::size_t i, std::span<Fr> out) const;
+
+ private:
+  static constexpr std::size_t kSlots = 8;
+  unsigned log_n_;
+  std::size_t r_;
+  const Twiddles* tw_;
+  Fr c_;                                    // ω_M^r
+  std::array<Fr, kSlots> slot_factor_{};    // (ω_M^r)^(N/8 · bit_reverse3(m)) for slot m
+  std::vector<Fr> small_;                   // block twiddles (the first three layers' in front)
+  std::vector<std::uint64_t> small_lanes_;  // their lane form, or empty
+  std::vector<Fr> factors_;                 // slot_factor_ repeated, for products over arrays
+  std::vector<Fr> rows_;                    // rows_[p·8 + m]: slot m after three layers, pattern p
+};
 
 // out[i] = C[positions[i]] for C = rs_encode(msg) at rate 2^-log_inv_rate (M = msg.size() << R
 // positions, each < M), without the whole transform: the first log S layers run on blocks of S

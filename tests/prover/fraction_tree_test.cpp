@@ -85,6 +85,54 @@ TEST_CASE("fraction layer kernel: the NaiveKernel oracle's rounds and outputs") 
       std::invalid_argument);
 }
 
+// The leaf layer of a tree with 4-byte numerators keeps P0 and P1 as integers until its first
+// bind: the same rounds and outputs as the oracle over their field values.
+TEST_CASE("fraction layer kernel: small-integer numerators give the oracle's rounds") {
+  std::mt19937_64 rng(31);
+  const std::int32_t pool[] = {1, -1, 0, 3, -5, 1 << 29, -(1 << 29)};
+  for (const std::size_t m : {1u, 2u, 7u, 12u}) {
+    CAPTURE(m);
+    const std::size_t N = std::size_t{1} << m;
+    std::vector<Fr> r(m);
+    for (Fr& x : r) x = rand_fr(rng);
+    std::array<std::vector<std::int32_t>, 2> small;
+    std::vector<std::vector<Fr>> tables(4, std::vector<Fr>(N));
+    for (std::size_t b = 0; b < 2; ++b) {
+      small[b].resize(N);
+      for (std::size_t i = 0; i < N; ++i) {
+        small[b][i] = pool[rng() % std::size(pool)];
+        tables[b][i] = Fr::from_i64(small[b][i]);
+      }
+    }
+    for (std::size_t b = 2; b < 4; ++b)
+      for (Fr& x : tables[b]) x = rand_fr(rng);
+    const Fr lambda = rand_fr(rng);
+    std::vector<std::vector<Fr>> leaves{EqPolynomial::evals(r)};
+    leaves.insert(leaves.end(), tables.begin(), tables.end());
+    NaiveKernel oracle(kLabels, leaves, protocol::fraction_layer_expr(lambda, false));
+    auto k = make_fraction_layer_kernel(kLabels, r, small, {tables[2], tables[3]}, lambda);
+    REQUIRE(k->num_rounds() == m);
+    std::optional<Fr> bind;
+    Fr claim;
+    for (std::size_t round = 0; round < m; ++round) {
+      const std::vector<Fr> eo = oracle.prove_round(bind, round, claim);
+      if (round == 0) claim = eo[0] + eo[1];
+      CHECK(k->prove_round(bind, round, claim) == eo);
+      const Fr c = rand_fr(rng);
+      claim = UniPoly::from_evals(eo).evaluate(c);
+      bind = c;
+    }
+    k->finish_rounds(*bind);
+    oracle.finish_rounds(*bind);
+    CHECK(k->output_claims() == oracle.output_claims());
+  }
+  CHECK_THROWS_AS(
+      make_fraction_layer_kernel(kLabels, {Fr::one()},
+                                 {std::vector<std::int32_t>{1}, std::vector<std::int32_t>{1}},
+                                 {{Fr::one(), Fr::one()}, {Fr::one(), Fr::one()}}, Fr::one()),
+      std::invalid_argument);
+}
+
 TEST_CASE("fraction tree: 4-byte numerators prove exactly what field numerators prove") {
   std::mt19937_64 rng(11);
   for (const std::size_t n : {2u, 3u, 6u, 9u}) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <tuple>
+#include <type_traits>
 
 #include <jolt/instrument.hpp>
 #include <jolt/prover/pcs/fr_arrays.hpp>
@@ -56,17 +57,12 @@ Fr times(std::int32_t v, const Fr& q) {
   return Fr::from_i64(v) * q;
 }
 
-std::vector<Fr> to_field(std::vector<Fr> v) {
-  return v;
-}
-std::vector<Fr> to_field(std::vector<std::int32_t> v) {
-  std::vector<Fr> out(v.size());
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, v.size(), 8192),
-                    [&](const tbb::blocked_range<std::size_t>& rg) {
-                      for (std::size_t i = rg.begin(); i < rg.end(); ++i)
-                        out[i] = Fr::from_i64(v[i]);
-                    });
-  return out;
+// A small integer as a field element: 0 and ±1 without a conversion.
+Fr small_field(std::int64_t v) {
+  if (v == 0) return Fr::zero();
+  if (v == 1) return Fr::one();
+  if (v == -1) return -Fr::one();
+  return Fr::from_i64(v);
 }
 
 Fr lerp(const Fr& a, const Fr& b, const Fr& t) {
@@ -82,12 +78,30 @@ class FractionLayerKernel final : public SumcheckKernel {
  public:
   FractionLayerKernel(const KernelLabels& labels, std::vector<Fr> r,
                       std::vector<std::vector<Fr>> tables, const Fr& lambda)
-      : labels_(labels), r_(std::move(r)), tables_(std::move(tables)), lambda_(lambda) {
+      : FractionLayerKernel(labels, std::move(r), std::move(tables), {}, lambda) {}
+
+  // With small_p = (P0, P1) as small integers and tables = (Q0, Q1): the numerators stay 4 bytes
+  // each until the first bind makes them field elements of half the length.
+  FractionLayerKernel(const KernelLabels& labels, std::vector<Fr> r,
+                      std::vector<std::vector<Fr>> tables,
+                      std::array<std::vector<std::int32_t>, 2> small_p, const Fr& lambda)
+      : labels_(labels),
+        r_(std::move(r)),
+        tables_(std::move(tables)),
+        lambda_(lambda),
+        small_p_(std::move(small_p)) {
+    small_ = !small_p_[0].empty();
+    if (small_) {
+      if (tables_.size() != 2 || small_p_[1].size() != small_p_[0].size())
+        throw std::invalid_argument("fraction layer: 2 small numerator and 2 denominator tables");
+      tables_.insert(tables_.begin(), 2, std::vector<Fr>{});
+    }
     unit_ = tables_.size() == 2;
     if (tables_.size() != 2 && tables_.size() != 4)
       throw std::invalid_argument("fraction layer: 2 or 4 tables");
-    for (const auto& t : tables_)
-      if (t.size() != (std::size_t{1} << r_.size()))
+    for (std::size_t i = 0; i < tables_.size(); ++i)
+      if ((small_ && i < 2 ? small_p_[i].size() : tables_[i].size()) !=
+          (std::size_t{1} << r_.size()))
         throw std::invalid_argument("fraction layer: a table's size is not 2^(point's variables)");
     if (r_.empty()) throw std::invalid_argument("fraction layer: no variables");
     rest_ = EqPolynomial::evals(std::span<const Fr>(r_).subspan(1));
@@ -100,7 +114,7 @@ class FractionLayerKernel final : public SumcheckKernel {
   std::vector<Fr> prove_round(const std::optional<Fr>& bind, std::size_t round,
                               const Fr&) override {
     if (bind) bind_all(*bind);
-    const std::size_t half = tables_[0].size() / 2;
+    const std::size_t half = (small_ ? small_p_[0].size() : tables_[0].size()) / 2;
     // q at 0, at 1, and its X² coefficient
     using Sums = std::array<Fr, 3>;
     // The products kChunk entries at a time over arrays (multiply_arrays: the IFMA lanes where
@@ -110,7 +124,7 @@ class FractionLayerKernel final : public SumcheckKernel {
         [&](const tbb::blocked_range<std::size_t>& rg, Sums acc) {
           constexpr std::size_t kChunk = 64;
           using Chunk = std::array<Fr, kChunk>;
-          Chunk lam, t, u, d0, d1, d2, d3;
+          Chunk lam, t, u, d0, d1, d2, d3, s00, s01, s10, s11;
           lam.fill(lambda_);
           for (std::size_t x0 = rg.begin(); x0 < rg.end(); x0 += kChunk) {
             const std::size_t n = std::min(kChunk, rg.end() - x0);
@@ -139,8 +153,19 @@ class FractionLayerKernel final : public SumcheckKernel {
               multiply_arrays(d0.data(), d1.data(), t.data(), n);
               add_weighted(acc[2]);
             } else {
-              const Fr *p00 = tables_[0].data() + x0, *p01 = p00 + half;
-              const Fr *p10 = tables_[1].data() + x0, *p11 = p10 + half;
+              const Fr *p00, *p01, *p10, *p11;
+              if (small_) {
+                for (std::size_t k = 0; k < n; ++k) {
+                  s00[k] = small_field(small_p_[0][x0 + k]);
+                  s01[k] = small_field(small_p_[0][x0 + half + k]);
+                  s10[k] = small_field(small_p_[1][x0 + k]);
+                  s11[k] = small_field(small_p_[1][x0 + half + k]);
+                }
+                p00 = s00.data(), p01 = s01.data(), p10 = s10.data(), p11 = s11.data();
+              } else {
+                p00 = tables_[0].data() + x0, p01 = p00 + half;
+                p10 = tables_[1].data() + x0, p11 = p10 + half;
+              }
               const Fr *q00 = tables_[2].data() + x0, *q01 = q00 + half;
               const Fr *q10 = tables_[3].data() + x0, *q11 = q10 + half;
               // P0·Q1 + Q0·(P1 + λ·Q1) from (P0, Q1, Q0, P1) at X = 0, 1 and in its X²
@@ -197,6 +222,7 @@ class FractionLayerKernel final : public SumcheckKernel {
     jolt::HeapScope s(v, prepare.substr(0, prepare.find("::")));
     std::uint64_t bytes = rest_.capacity() * sizeof(Fr);
     for (const auto& t : tables_) bytes += t.capacity() * sizeof(Fr);
+    for (const auto& t : small_p_) bytes += t.capacity() * sizeof(std::int32_t);
     v.bytes("tables", bytes);
   }
 
@@ -205,8 +231,34 @@ class FractionLayerKernel final : public SumcheckKernel {
     const Fr& rk = r_[next_round_ - 1];
     scale_ = scale_ * (rk * c + (Fr::one() - rk) * (Fr::one() - c));
     for (auto& t : tables_) {
+      if (t.empty()) continue;  // small numerators, bound below
       bind_top_in_place(t, c);  // products over arrays
       t.shrink_to_fit();
+    }
+    if (small_) {
+      // P_b(c, x) = P_b(0, x) + c·(P_b(1, x) − P_b(0, x)), the differences as field elements.
+      for (std::size_t b = 0; b < 2; ++b) {
+        const std::vector<std::int32_t>& s = small_p_[b];
+        const std::size_t h = s.size() / 2;
+        std::vector<Fr>& out = tables_[b];
+        out.resize(h);
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, h, 4096),
+                          [&](const tbb::blocked_range<std::size_t>& rg) {
+                            constexpr std::size_t kChunk = 64;
+                            std::array<Fr, kChunk> cs, d;
+                            cs.fill(c);
+                            for (std::size_t x0 = rg.begin(); x0 < rg.end(); x0 += kChunk) {
+                              const std::size_t n = std::min(kChunk, rg.end() - x0);
+                              for (std::size_t k = 0; k < n; ++k)
+                                d[k] = small_field(std::int64_t{s[x0 + h + k]} - s[x0 + k]);
+                              multiply_arrays(d.data(), cs.data(), d.data(), n);
+                              for (std::size_t k = 0; k < n; ++k)
+                                out[x0 + k] = small_field(s[x0 + k]) + d[k];
+                            }
+                          });
+        small_p_[b] = {};
+      }
+      small_ = false;
     }
     const std::size_t rh = rest_.size() / 2;
     for (std::size_t x = 0; x < rh; ++x) rest_[x] += rest_[x + rh];
@@ -217,6 +269,8 @@ class FractionLayerKernel final : public SumcheckKernel {
   std::vector<Fr> r_;
   std::vector<std::vector<Fr>> tables_;  // P0, P1, Q0, Q1, or Q0, Q1 (unit numerators)
   Fr lambda_;
+  std::array<std::vector<std::int32_t>, 2> small_p_;  // P0, P1 before the first bind, or empty
+  bool small_ = false;
   bool unit_ = false;
   std::vector<Fr> rest_;  // E_k: eq(r_>k, ·)
   Fr scale_ = Fr::one();  // eq(r_<k, c_<k)
@@ -320,19 +374,30 @@ FractionTreeProof prove_tree(std::vector<Num> p_leaves, std::vector<Fr> q_leaves
       std::vector<std::vector<Fr>> leaves;
       // Each layer is read by one sumcheck only: its halves move into the kernel.
       if (j + 1 == n && !unit) {
-        // The layers above are consumed by now: the numerators become field elements here.
-        leaves.push_back(to_field(std::move(p_leaf.lo)));
-        leaves.push_back(to_field(std::move(p_leaf.hi)));
-        p_leaf = {};
+        if constexpr (std::is_same_v<Num, std::int32_t>) {
+          // 4-byte numerators stay so in the kernel until its first bind.
+          leaves.push_back(std::move(Q[n].lo));
+          leaves.push_back(std::move(Q[n].hi));
+          Q[n] = {};
+          k = make_fraction_layer_kernel(labels, r, {std::move(p_leaf.lo), std::move(p_leaf.hi)},
+                                         std::move(leaves), lambda);
+          p_leaf = {};
+        } else {
+          leaves.push_back(std::move(p_leaf.lo));
+          leaves.push_back(std::move(p_leaf.hi));
+          p_leaf = {};
+        }
       } else if (j + 1 < n) {
         leaves.push_back(std::move(P[j + 1].lo));
         leaves.push_back(std::move(P[j + 1].hi));
         P[j + 1] = {};
       }
-      leaves.push_back(std::move(Q[j + 1].lo));
-      leaves.push_back(std::move(Q[j + 1].hi));
-      Q[j + 1] = {};
-      k = make_fraction_layer_kernel(labels, r, std::move(leaves), lambda);
+      if (!k) {
+        leaves.push_back(std::move(Q[j + 1].lo));
+        leaves.push_back(std::move(Q[j + 1].hi));
+        Q[j + 1] = {};
+        k = make_fraction_layer_kernel(labels, r, std::move(leaves), lambda);
+      }
     }
     const Fr claim = pc + lambda * qc;  // the leaf layer's pc is P_{n-1}(r)
     BatchProverOutput o = prove_batch({{k.get(), claim}}, t, self_check);
@@ -359,6 +424,16 @@ std::unique_ptr<SumcheckKernel> make_fraction_layer_kernel(const KernelLabels& l
                                                            std::vector<std::vector<Fr>> tables,
                                                            const Fr& lambda) {
   return std::make_unique<FractionLayerKernel>(labels, std::move(r), std::move(tables), lambda);
+}
+
+std::unique_ptr<SumcheckKernel> make_fraction_layer_kernel(
+    const KernelLabels& labels, std::vector<Fr> r,
+    std::array<std::vector<std::int32_t>, 2> numerators, std::vector<std::vector<Fr>> denominators,
+    const Fr& lambda) {
+  if (numerators[0].empty())
+    throw std::invalid_argument("fraction layer: empty small numerator tables");
+  return std::make_unique<FractionLayerKernel>(labels, std::move(r), std::move(denominators),
+                                               std::move(numerators), lambda);
 }
 
 FractionTreeProof prove_fraction_tree(std::vector<Fr> p_leaves, std::vector<Fr> q_leaves,

@@ -8,6 +8,7 @@
 // claims on layer j+1's halves at ρ, and those values; the verifier then draws τ and continues at
 // (τ, ρ). It ends with claims on P_n (unless ≡ 1) and Q_n at an n-variable point.
 #pragma once
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -48,6 +49,13 @@ std::unique_ptr<SumcheckKernel> make_fraction_layer_kernel(const KernelLabels& l
                                                            std::vector<Fr> r,
                                                            std::vector<std::vector<Fr>> tables,
                                                            const Fr& lambda);
+// The same over {P0, P1, Q0, Q1} with P0 and P1 given as small integers (`numerators`, the leaf
+// layer of a tree with 4-byte numerators): they stay 4 bytes each until the first bind, which
+// makes them field elements of half the length.
+std::unique_ptr<SumcheckKernel> make_fraction_layer_kernel(
+    const KernelLabels& labels, std::vector<Fr> r,
+    std::array<std::vector<std::int32_t>, 2> numerators, std::vector<std::vector<Fr>> denominators,
+    const Fr& lambda);
 
 struct FractionTreeVerified {
   Fr p_root, q_root;

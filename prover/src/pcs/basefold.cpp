@@ -374,9 +374,10 @@ std::uint64_t bit_reverse(std::uint64_t x, unsigned bits) {
   return __builtin_bswap64(x) >> (64 - bits);
 }
 
-// A coset oracle of the open phase: the codeword and its tree (transient, prover only).
+// A coset oracle of the open phase: the table it encodes and its tree (transient, prover only;
+// the codeword's opened values are re-encoded from the table when the queries are answered).
 struct Oracle {
-  std::vector<Fr> codeword;
+  std::vector<Fr> message;
   pcs::MerkleTree tree;
 };
 
@@ -900,6 +901,45 @@ void CommitmentTree::visit_heap(jolt::HeapVisitor& v) const {
   v.bytes("merkle_tree", tree.heap_bytes());
 }
 
+namespace {
+
+// Oracle `layer`'s Merkle tree over the codeword of msg (M = |msg|·2^R entries; leaf ℓ < M/2^a
+// holds the values at ℓ + t·M/2^a, t < 2^a), encoded one coset at a time: all of leaf ℓ's values
+// lie in coset ℓ mod 2^R (M/2^a is a multiple of 2^R, as |msg| ≥ 2^a), so the codeword is never
+// held — one coset of |msg| entries instead. shift adds one to every value
+// (Tamper::corrupt_layer).
+pcs::MerkleTree oracle_tree(const std::vector<Fr>& msg, const Shape& s, unsigned layer,
+                            bool shift) {
+  const unsigned log_n = static_cast<unsigned>(std::countr_zero(msg.size()));
+  const std::size_t R = std::size_t{1} << s.log_inv_rate;
+  const std::size_t leaves = s.leaves(layer), width = s.leaf_width(layer);
+  const std::size_t per = leaves / R;  // coset r holds leaves R·u + r: values D_r[u + t·per]
+  if (leaves % R != 0 || per * width != msg.size())
+    throw std::logic_error("basefold: oracle " + std::to_string(layer) + " of " +
+                           std::to_string(msg.size()) + " entries does not split into cosets");
+  const Twiddles tw = twiddles(log_n);
+  const std::vector<std::span<const Fr>> tables = {msg};
+  const SpanBatch batch(tables);
+  std::vector<Fr> coset(msg.size());
+  std::vector<Digest> digests(leaves);
+  for (std::size_t r = 0; r < R; ++r) {
+    CosetEncoder(log_n, s.log_inv_rate, r, tw).encode(batch, 0, coset);
+    if (shift)
+      for (Fr& x : coset) x += Fr::one();
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, per, 256),
+                      [&](const tbb::blocked_range<std::size_t>& rg) {
+                        std::vector<Fr> buf(width);
+                        for (std::size_t u = rg.begin(); u < rg.end(); ++u) {
+                          for (std::size_t t = 0; t < width; ++t) buf[t] = coset[u + t * per];
+                          digests[R * u + r] = pcs::hash_leaf(buf);
+                        }
+                      });
+  }
+  return pcs::MerkleTree::from_leaves(digests);
+}
+
+}  // namespace
+
 // ---- Basefold -------------------------------------------------------------------------------
 
 Basefold::Basefold(Params params) : params_(params) {
@@ -1060,7 +1100,6 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
   const auto pw = param_words(params_);
   std::copy(pw.begin(), pw.end(), proof.params);
   std::vector<Oracle> oracles;
-  Twiddles oracle_tw;  // oracle 1's domain; later oracles use a stride
   {
     JOLT_SPAN("basefold::sumcheck_fold", jolt::arg("rounds", s.num_rounds));
     for (unsigned i = 0; i < s.num_rounds; ++i) {
@@ -1068,20 +1107,8 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
       if (i >= 1 && (i - 1) % s.log_fold == 0) {
         const unsigned layer = static_cast<unsigned>(oracles.size()) + 1;
         Oracle o;
-        if (oracle_tw.empty()) oracle_tw = twiddles(s.log_domain(layer));
-        o.codeword.resize(f.size() << s.log_inv_rate);
-        rs_encode(f, s.log_inv_rate, o.codeword, oracle_tw,
-                  std::size_t{1} << (s.log_domain(1) - s.log_domain(layer)));
-        if (tp.corrupt_layer == layer)
-          for (Fr& x : o.codeword) x += Fr::one();
-        const std::size_t leaves = s.leaves(layer), width = s.leaf_width(layer);
-        const Fr* cw = o.codeword.data();
-        o.tree = pcs::MerkleTree::build(leaves, [&](std::size_t l) {
-          thread_local std::vector<Fr> buf;
-          buf.resize(width);
-          for (std::size_t t = 0; t < width; ++t) buf[t] = cw[l + t * leaves];
-          return pcs::hash_leaf(buf);
-        });
+        o.message = f;
+        o.tree = oracle_tree(f, s, layer, tp.corrupt_layer == layer);
         proof.roots.push_back(o.tree.root());
         transcript.absorb_bytes("basefold/root", o.tree.root());
         oracles.push_back(std::move(o));
@@ -1151,7 +1178,6 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
       E = std::move(En);
     }
   }
-  oracle_tw = Twiddles();  // the oracles are encoded: their twiddles are not read again
   proof.final_msg = f;
   if (tp.perturb_final) {
     if (f.size() < 2)
@@ -1241,9 +1267,13 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
         if (tp.drop_leaf) lo.values.resize(lo.values.size() - lo.leaf_width);
       } else {
         Oracle& o = oracles[l - 1];
+        std::vector<std::uint64_t> at;  // leaf j's values: positions j + t·leaves
         for (std::uint64_t j : uniq)
-          for (std::size_t t = 0; t < lo.leaf_width; ++t)
-            lo.values.push_back(o.codeword[j + t * leaves]);
+          for (std::size_t t = 0; t < lo.leaf_width; ++t) at.push_back(j + t * leaves);
+        lo.values.resize(at.size());
+        rs_encode_at(o.message, s.log_inv_rate, at, {}, lo.values);
+        if (tp.corrupt_layer == l)
+          for (Fr& x : lo.values) x += Fr::one();
         lo.siblings = multiproof(o.tree, uniq);
         o = Oracle{};
       }

@@ -3,8 +3,10 @@
 // same proof as the same numerators as field elements, and the verifier's root is Σ p/q.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <cstdint>
 #include <random>
+#include <span>
 #include <vector>
 
 #include <jolt/prover/poly/eq.hpp>
@@ -189,5 +191,48 @@ TEST_CASE("fraction tree: unit numerators prove Σ 1/q, at every depth the layer
     const FractionTreeProof pf = prove_fraction_tree(ones, q, kLabels, tf, true);
     CHECK(pf.root_children[0] * pf.root_children[3] + pf.root_children[1] * pf.root_children[2] ==
           expected * pf.root_children[2] * pf.root_children[3]);
+  }
+}
+
+// Stages 4 and 5 give the denominators as a function: the same proof as the table, and the
+// tree asks only for leaves that exist.
+TEST_CASE("fraction tree: denominators from a function prove what the table proves") {
+  std::mt19937_64 rng(41);
+  for (const unsigned n : {2u, 3u, 5u, 12u}) {
+    CAPTURE(n);
+    const std::size_t N = std::size_t{1} << n;
+    std::vector<std::int32_t> small(N);
+    std::vector<Fr> field(N), q(N);
+    for (std::size_t i = 0; i < N; ++i) {
+      small[i] = static_cast<std::int32_t>(rng() % 5) - 2;
+      field[i] = Fr::from_i64(small[i]);
+      q[i] = rand_fr(rng);
+    }
+    std::atomic<bool> in_range{true};
+    const LeafDenominators q_of = [&](std::size_t begin, std::span<Fr> out) {
+      if (begin + out.size() > N) in_range = false;
+      for (std::size_t k = 0; k < out.size() && begin + k < N; ++k) out[k] = q[begin + k];
+    };
+    Transcript ta("fraction-fn"), tb("fraction-fn"), tc("fraction-fn"), td("fraction-fn");
+    const FractionTreeProof table = prove_fraction_tree(small, q, kLabels, ta, true);
+    const FractionTreeProof fn = prove_fraction_tree(small, n, q_of, kLabels, tb, true);
+    const FractionTreeProof ffn = prove_fraction_tree(field, n, q_of, kLabels, tc, true);
+    const FractionTreeProof unit =
+        prove_fraction_tree(std::vector<Fr>{}, n, q_of, kLabels, td, true);
+    CHECK(in_range.load());
+    CHECK(fn.root_children == table.root_children);
+    CHECK(fn.point == table.point);
+    CHECK(fn.q_leaf_claim == table.q_leaf_claim);
+    CHECK(fn.p_leaf_claim == table.p_leaf_claim);
+    CHECK(ffn.root_children == table.root_children);
+    CHECK(ffn.q_leaf_claim == table.q_leaf_claim);
+    CHECK(ta.state() == tb.state());
+    CHECK(ta.state() == tc.state());
+    Transcript te("fraction-fn");
+    const FractionTreeProof unit_table =
+        prove_fraction_tree(std::vector<Fr>{}, q, kLabels, te, true);
+    CHECK(unit.root_children == unit_table.root_children);
+    CHECK(unit.q_leaf_claim == unit_table.q_leaf_claim);
+    CHECK(td.state() == te.state());
   }
 }

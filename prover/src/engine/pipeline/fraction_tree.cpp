@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <span>
+#include <string>
 #include <tuple>
 #include <type_traits>
 
@@ -295,34 +298,55 @@ void descend(Transcript& t, const char* label, const std::vector<Fr>& children,
 }
 
 template <class Num>
-FractionTreeProof prove_tree(std::vector<Num> p_leaves, std::vector<Fr> q_leaves,
+FractionTreeProof prove_tree(std::vector<Num> p_leaves, unsigned n, const LeafDenominators& q_of,
                              const KernelLabels& labels, Transcript& t, bool self_check) {
-  const std::size_t n = log2_exact(q_leaves.size());
   if (n < 2) throw std::invalid_argument("fraction tree: fewer than 4 leaves");
   const bool unit = p_leaves.empty();
-  if (!unit && p_leaves.size() != q_leaves.size())
+  const std::size_t H = std::size_t{1} << (n - 1);  // leaves y and y + H are layer n − 1's y
+  if (!unit && p_leaves.size() != 2 * H)
     throw std::invalid_argument("fraction tree: numerator and denominator counts differ");
-  // P[j], Q[j] for j = 1 .. n − 1 as halves, and the leaves P_n (absent with unit numerators),
-  // Q_n. Layer n − 1, as large as the layers above it together, is not stored while they are:
-  // layer n − 2 is built from the leaves directly, and layer n − 1 is built again from the leaves
-  // when its sumcheck comes (after the layers above are consumed). Peak: the leaves and half
-  // their size in field elements, instead of twice their size.
+  // P[j], Q[j] for j = 1 .. n − 1 as halves, and the numerators P_n (absent with unit
+  // numerators); the denominators Q_n are read from q_of, and held only for the leaf layer's
+  // sumcheck. Layer n − 1, as large as the layers above it together, is not stored while they
+  // are: layer n − 2 is built from the leaves directly, and layer n − 1 is built again from the
+  // leaves when its sumcheck comes (after the layers above are consumed). Peak: the layers above
+  // layer n − 1 (the leaves' size in field elements), or layer n − 1, beside 4-byte numerators.
   std::vector<Halves> P(n), Q(n + 1);
   HalvesOf<Num> p_leaf;
-  Q[n] = split(std::move(q_leaves));
   if (!unit) p_leaf = split(std::move(p_leaves));
-  // Layer n − 1's entry y (y < 2^(n−1)): the leaves y and y + 2^(n−1).
-  auto leaf_parent = [&](std::size_t y, Fr& p, Fr& q) {
-    const Fr& q0 = Q[n].lo[y];
-    const Fr& q1 = Q[n].hi[y];
-    p = unit ? q0 + q1 : times(p_leaf.lo[y], q1) + times(p_leaf.hi[y], q0);
-    q = q0 * q1;
+  // Layer n − 1's entries [y0, y0 + cnt) (within one half of it) into p, q: from the leaves y
+  // and y + H.
+  auto leaf_parents = [&](std::size_t y0, std::size_t cnt, Fr* p, Fr* q) {
+    std::vector<Fr> q0(cnt), q1(cnt);
+    q_of(y0, q0);
+    q_of(y0 + H, q1);
+    multiply_arrays(q0.data(), q1.data(), q, cnt);
+    for (std::size_t k = 0; k < cnt; ++k)
+      p[k] =
+          unit ? q0[k] + q1[k] : times(p_leaf.lo[y0 + k], q1[k]) + times(p_leaf.hi[y0 + k], q0[k]);
+  };
+  // Sizes the halves of layer j.
+  auto size_layer = [&](std::size_t j) {
+    const std::size_t hh = std::size_t{1} << (j - 1);
+    for (std::vector<Fr>* v : {&P[j].lo, &P[j].hi, &Q[j].lo, &Q[j].hi}) v->resize(hh);
+  };
+  constexpr std::size_t kLeafBlock = 1024;
+  auto fill_from_leaves = [&] {
+    const std::size_t j = n - 1, hh = H / 2, blk = std::min(kLeafBlock, hh);
+    size_layer(j);
+    tbb::parallel_for(std::size_t{0}, H / blk, [&](std::size_t b) {
+      const std::size_t y0 = b * blk;
+      const bool lo = y0 < hh;
+      const std::size_t at = lo ? y0 : y0 - hh;
+      leaf_parents(y0, blk, (lo ? P[j].lo : P[j].hi).data() + at,
+                   (lo ? Q[j].lo : Q[j].hi).data() + at);
+    });
   };
   // Writes layer j as halves, its entry x (x < 2^j) as entry(x, p, q) gives it.
   auto write_layer = [&](std::size_t j, const auto& entry) {
     const std::size_t h = std::size_t{1} << j, hh = h / 2;
+    size_layer(j);
     Halves &pj = P[j], &qj = Q[j];
-    for (std::vector<Fr>* v : {&pj.lo, &pj.hi, &qj.lo, &qj.hi}) v->resize(hh);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, h, 4096),
                       [&](const tbb::blocked_range<std::size_t>& rg) {
                         for (std::size_t x = rg.begin(); x < rg.end(); ++x)
@@ -340,13 +364,31 @@ FractionTreeProof prove_tree(std::vector<Num> p_leaves, std::vector<Fr> q_leaves
       q = q0 * q1;
     };
   };
-  auto fill_from_leaves = [&] { write_layer(n - 1, leaf_parent); };
+  // Layer n − 2 (n > 2) from the leaves: its entry x from layer n − 1's x and x + H/2.
+  auto grandparents_from_leaves = [&] {
+    const std::size_t j = n - 2, h = H / 2, hh = h / 2, blk = std::min(kLeafBlock, hh);
+    size_layer(j);
+    tbb::parallel_for(std::size_t{0}, h / blk, [&](std::size_t b) {
+      const std::size_t x0 = b * blk;
+      std::vector<Fr> pa(blk), qa(blk), pb(blk), qb(blk), u(blk);
+      leaf_parents(x0, blk, pa.data(), qa.data());
+      leaf_parents(x0 + h, blk, pb.data(), qb.data());
+      const bool lo = x0 < hh;
+      const std::size_t at = lo ? x0 : x0 - hh;
+      Fr* p = (lo ? P[j].lo : P[j].hi).data() + at;
+      Fr* q = (lo ? Q[j].lo : Q[j].hi).data() + at;
+      multiply_arrays(qa.data(), qb.data(), q, blk);
+      multiply_arrays(pa.data(), qb.data(), p, blk);
+      multiply_arrays(pb.data(), qa.data(), u.data(), blk);
+      for (std::size_t k = 0; k < blk; ++k) p[k] += u[k];
+    });
+  };
   {
     JOLT_SPAN("FractionTree::build", jolt::arg("leaves", std::size_t{1} << n));
     if (n == 2) {
       fill_from_leaves();
     } else {
-      write_layer(n - 2, parent_of(n - 2, leaf_parent));
+      grandparents_from_leaves();
       for (std::size_t j = n - 2; j-- > 1;) {
         const Halves &pc = P[j + 1], &qc = Q[j + 1];
         const std::size_t ch = std::size_t{1} << j;  // the child layer's half
@@ -373,6 +415,18 @@ FractionTreeProof prove_tree(std::vector<Num> p_leaves, std::vector<Fr> q_leaves
       if (n > 2 && j + 2 == n) fill_from_leaves();
       std::vector<std::vector<Fr>> leaves;
       // Each layer is read by one sumcheck only: its halves move into the kernel.
+      if (j + 1 == n) {
+        // The leaf layer: its denominators as two tables, read once more.
+        JOLT_SPAN("FractionTree::leaf_denominators", jolt::arg("leaves", 2 * H));
+        Q[n].lo.resize(H);
+        Q[n].hi.resize(H);
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, H, 4096),
+                          [&](const tbb::blocked_range<std::size_t>& rg) {
+                            q_of(rg.begin(), std::span<Fr>(Q[n].lo).subspan(rg.begin(), rg.size()));
+                            q_of(H + rg.begin(),
+                                 std::span<Fr>(Q[n].hi).subspan(rg.begin(), rg.size()));
+                          });
+      }
       if (j + 1 == n && !unit) {
         if constexpr (std::is_same_v<Num, std::int32_t>) {
           // 4-byte numerators stay so in the kernel until its first bind.
@@ -436,14 +490,45 @@ std::unique_ptr<SumcheckKernel> make_fraction_layer_kernel(
                                                std::move(numerators), lambda);
 }
 
+namespace {
+
+LeafDenominators from_table(const std::vector<Fr>& q) {
+  return [&q](std::size_t begin, std::span<Fr> out) {
+    std::copy_n(q.begin() + static_cast<std::ptrdiff_t>(begin), out.size(), out.begin());
+  };
+}
+
+unsigned leaf_vars(std::size_t leaves) {
+  if (leaves < 4 || !std::has_single_bit(leaves))
+    throw std::invalid_argument("fraction tree: " + std::to_string(leaves) +
+                                " leaves (a power of two ≥ 4 expected)");
+  return static_cast<unsigned>(std::countr_zero(leaves));
+}
+
+}  // namespace
+
 FractionTreeProof prove_fraction_tree(std::vector<Fr> p_leaves, std::vector<Fr> q_leaves,
                                       const KernelLabels& labels, Transcript& t, bool self_check) {
-  return prove_tree(std::move(p_leaves), std::move(q_leaves), labels, t, self_check);
+  return prove_tree(std::move(p_leaves), leaf_vars(q_leaves.size()), from_table(q_leaves), labels,
+                    t, self_check);
 }
 
 FractionTreeProof prove_fraction_tree(std::vector<std::int32_t> p_leaves, std::vector<Fr> q_leaves,
                                       const KernelLabels& labels, Transcript& t, bool self_check) {
-  return prove_tree(std::move(p_leaves), std::move(q_leaves), labels, t, self_check);
+  return prove_tree(std::move(p_leaves), leaf_vars(q_leaves.size()), from_table(q_leaves), labels,
+                    t, self_check);
+}
+
+FractionTreeProof prove_fraction_tree(std::vector<Fr> p_leaves, unsigned n,
+                                      const LeafDenominators& q, const KernelLabels& labels,
+                                      Transcript& t, bool self_check) {
+  return prove_tree(std::move(p_leaves), n, q, labels, t, self_check);
+}
+
+FractionTreeProof prove_fraction_tree(std::vector<std::int32_t> p_leaves, unsigned n,
+                                      const LeafDenominators& q, const KernelLabels& labels,
+                                      Transcript& t, bool self_check) {
+  return prove_tree(std::move(p_leaves), n, q, labels, t, self_check);
 }
 
 std::optional<VerifyError> verify_fraction_tree(std::size_t n, bool unit,

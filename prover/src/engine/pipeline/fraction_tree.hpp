@@ -11,8 +11,10 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include <jolt/prover/pipeline/proof.hpp>
@@ -39,6 +41,17 @@ FractionTreeProof prove_fraction_tree(std::vector<Fr> p_leaves, std::vector<Fr> 
 // only for the leaf layer's sumcheck, after the layers above have been consumed.
 FractionTreeProof prove_fraction_tree(std::vector<std::int32_t> p_leaves, std::vector<Fr> q_leaves,
                                       const KernelLabels& labels, Transcript& t, bool self_check);
+// The denominators as a function instead of a table: q(begin, out) writes those of the leaves
+// [begin, begin + |out|) — called from several threads at once, three times per leaf (the layers'
+// build, layer n − 1's rebuild, the leaf layer's tables) — so no table of 2^n denominators exists
+// while the layers above the leaves are built and proved.
+using LeafDenominators = std::function<void(std::size_t begin, std::span<Fr> out)>;
+FractionTreeProof prove_fraction_tree(std::vector<Fr> p_leaves, unsigned n,
+                                      const LeafDenominators& q, const KernelLabels& labels,
+                                      Transcript& t, bool self_check);
+FractionTreeProof prove_fraction_tree(std::vector<std::int32_t> p_leaves, unsigned n,
+                                      const LeafDenominators& q, const KernelLabels& labels,
+                                      Transcript& t, bool self_check);
 
 // One layer's sumcheck member: Σ_x eq(r, x)·(P0·Q1 + P1·Q0 + λ·Q0·Q1)(x) over the tables
 // {P0, P1, Q0, Q1}, or Σ_x eq(r, x)·(Q0 + Q1 + λ·Q0·Q1)(x) over {Q0, Q1} (unit numerators), each

@@ -14,6 +14,7 @@
 #include <functional>
 #include <jolt/heap.hpp>
 #include <jolt/instrument.hpp>
+#include <jolt/prover/pcs/fr_arrays.hpp>
 #include <jolt/prover/pcs/hash.hpp>
 #include <jolt/prover/pipeline/proof.hpp>
 #include <jolt/prover/pipeline/prover.hpp>
@@ -180,14 +181,24 @@ std::optional<std::int32_t> small_entry(const WitnessColumn& c, std::size_t t) {
   return static_cast<std::int32_t>(v[0]);
 }
 
-// The fraction tree over `blocks` blocks of T leaves whose numerator in block b, row t is
-// small(b, t) — 4 bytes each while the tree is built (fraction_tree.hpp) — or, if any of them is
-// not a small integer, field(b, t).
-template <class Small, class Field>
+// The fraction tree over `blocks` blocks of T leaves (both powers of two) whose numerator in
+// block b, row t is small(b, t) — 4 bytes each while the tree is built (fraction_tree.hpp) — or,
+// if any of them is not a small integer, field(b, t); leaf b·T + t's denominator is q(b, t),
+// computed when the tree reads it (no table of them is kept).
+template <class Small, class Field, class Denominator>
 FractionTreeProof prove_fraction_tree_numerators(std::size_t blocks, std::size_t T, Small small,
-                                                 Field field, std::vector<Fr> q,
+                                                 Field field, const Denominator& q,
                                                  const KernelLabels& labels, Transcript& t,
                                                  bool self_check) {
+  const unsigned n = static_cast<unsigned>(std::countr_zero(blocks * T));
+  const LeafDenominators q_of = [&](std::size_t begin, std::span<Fr> out) {
+    for (std::size_t k = 0; k < out.size();) {
+      const std::size_t y = begin + k, b = y / T, t0 = y % T;
+      const std::size_t run = std::min(out.size() - k, T - t0);
+      q(b, t0, out.subspan(k, run));
+      k += run;
+    }
+  };
   std::vector<std::int32_t> p(blocks * T);
   std::atomic<bool> fits{true};
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 4096),
@@ -202,7 +213,7 @@ FractionTreeProof prove_fraction_tree_numerators(std::size_t blocks, std::size_t
                           p[b * T + r] = *v;
                         }
                     });
-  if (fits.load()) return prove_fraction_tree(std::move(p), std::move(q), labels, t, self_check);
+  if (fits.load()) return prove_fraction_tree(std::move(p), n, q_of, labels, t, self_check);
   p = {};
   std::vector<Fr> pf(blocks * T);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 4096),
@@ -211,7 +222,7 @@ FractionTreeProof prove_fraction_tree_numerators(std::size_t blocks, std::size_t
                         for (std::size_t r = rg.begin(); r < rg.end(); ++r)
                           pf[b * T + r] = field(b, r);
                     });
-  return prove_fraction_tree(std::move(pf), std::move(q), labels, t, self_check);
+  return prove_fraction_tree(std::move(pf), n, q_of, labels, t, self_check);
 }
 
 // Columns at one point: one eq table, one dot product per column, parallel over columns
@@ -678,30 +689,37 @@ class StagedProver {
     t_.absorb_frs("register_final_timestamps", proof_.register_final_timestamps);
     const Fr gamma = t_.challenge("register_gamma");
     const Fr alpha = t_.challenge("register_alpha");
-    std::vector<Fr> Q(8 * T);
     const auto& c = w.columns;
-    {
-      JOLT_SPAN("RegisterFractionTree::leaves");
-      const Fr one = Fr::one();
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 4096),
-                        [&](const tbb::blocked_range<std::size_t>& rg) {
-                          for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
-                            const Fr ts = Fr::from_u64(4 * t);
-                            auto fp = [&](std::uint32_t reg, const Fr& value, const Fr& stamp) {
-                              return alpha -
-                                     protocol::register_fingerprint(gamma, c[reg][t], value, stamp);
-                            };
-                            using namespace r1cs;
-                            Q[0 * T + t] = fp(kRs1Index, c[kRs1Value][t], ts + one);
-                            Q[1 * T + t] = fp(kRs2Index, c[kRs2Value][t], ts + Fr::from_u64(2));
-                            Q[2 * T + t] = fp(kRdIndex, c[kRdWriteValue][t], ts + Fr::from_u64(3));
-                            Q[3 * T + t] = fp(kRs1Index, c[kRs1Value][t], c[kRs1ReadTs][t]);
-                            Q[4 * T + t] = fp(kRs2Index, c[kRs2Value][t], c[kRs2ReadTs][t]);
-                            Q[5 * T + t] = fp(kRdIndex, c[kRdReadValue][t], c[kRdReadTs][t]);
-                            Q[6 * T + t] = Q[7 * T + t] = one;  // empty leaves
-                          }
-                        });
-    }
+    // Leaf b·T + t's denominator: α minus the fingerprint of access tuple b at row t — the three
+    // accesses' new tuples (stamps 4t + 1, 4t + 2, 4t + 3), then the three they read — and 1 for
+    // the two empty blocks; computed whenever the tree reads it, a range of rows at a time.
+    auto q = [&](std::size_t b, std::size_t t0, std::span<Fr> out) {
+      using namespace r1cs;
+      if (b >= 6) {
+        std::fill(out.begin(), out.end(), Fr::one());
+        return;
+      }
+      static constexpr std::array<std::uint32_t, 3> kReg = {kRs1Index, kRs2Index, kRdIndex};
+      static constexpr std::array<std::uint32_t, 3> kNew = {kRs1Value, kRs2Value, kRdWriteValue};
+      static constexpr std::array<std::uint32_t, 3> kOld = {kRs1Value, kRs2Value, kRdReadValue};
+      static constexpr std::array<std::uint32_t, 3> kTs = {kRs1ReadTs, kRs2ReadTs, kRdReadTs};
+      const std::size_t a = b % 3, n = out.size();
+      std::vector<Fr> reg(n), val(n), st(n), g(n, gamma);
+      c[kReg[a]].read(t0, reg);
+      c[b < 3 ? kNew[a] : kOld[a]].read(t0, val);
+      if (b < 3) {
+        const Fr four = Fr::from_u64(4);
+        st[0] = Fr::from_u64(4 * t0 + a + 1);
+        for (std::size_t k = 1; k < n; ++k) st[k] = st[k - 1] + four;
+      } else {
+        c[kTs[a]].read(t0, st);
+      }
+      // α − (reg + γ·(value + γ·stamp)), protocol::register_fingerprint over arrays.
+      multiply_arrays(g.data(), st.data(), st.data(), n);
+      for (std::size_t k = 0; k < n; ++k) st[k] += val[k];
+      multiply_arrays(g.data(), st.data(), st.data(), n);
+      for (std::size_t k = 0; k < n; ++k) out[k] = alpha - (reg[k] + st[k]);
+    };
     snapshot("Stage4_prepared", {&w, pcs_data_.get()});
     // Numerators: +1 for the three accesses' new tuples, −1 for what they read, 0 for the two
     // empty slots.
@@ -714,7 +732,7 @@ class StagedProver {
       return Fr::zero();
     };
     FractionTreeProof ft = prove_fraction_tree_numerators(
-        8, T, small, field, std::move(Q), kRegisterLayerLabels, t_, opt_.self_check);
+        8, T, small, field, q, kRegisterLayerLabels, t_, opt_.self_check);
     protocol::Fraction boundary = protocol::register_boundary_side(
         proof_.register_final_values, proof_.register_final_timestamps, gamma, alpha);
     root_check(ft, boundary, "stage 4: a register read is not the value last written");
@@ -754,23 +772,26 @@ class StagedProver {
     boundary_snapshot("Stage5_start", {&w, pcs_data_.get(), &proof_so_far_});
     const std::size_t T = w.columns.length();
     const Fr alpha = t_.challenge("range_alpha");
-    std::vector<Fr> Q(8 * T);
     const auto& c = w.columns;
-    {
-      JOLT_SPAN("TimestampRangeFractionTree::leaves");
-      const std::array<std::uint32_t, 3> ts = {r1cs::kRs1ReadTs, r1cs::kRs2ReadTs, r1cs::kRdReadTs};
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 4096),
-                        [&](const tbb::blocked_range<std::size_t>& rg) {
-                          for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
-                            for (std::size_t j = 0; j < 3; ++j) {
-                              Q[j * T + t] = alpha - (Fr::from_u64(4 * t + j) - c[ts[j]][t]);
-                            }
-                            Q[3 * T + t] = Fr::one();  // an empty leaf
-                            for (std::size_t k = 0; k < 4; ++k)
-                              Q[(4 + k) * T + t] = alpha - Fr::from_u64(k * T + t);
-                          }
-                        });
-    }
+    // Leaf b·T + t's denominator: α − (4t + b − ReadTs_b(t)) for the three reads, 1 for the empty
+    // slot, α − ((b − 4)·T + t) for the table entries; computed whenever the tree reads it.
+    auto q = [&](std::size_t b, std::size_t t0, std::span<Fr> out) {
+      const std::size_t n = out.size();
+      if (b == 3) {
+        std::fill(out.begin(), out.end(), Fr::one());
+        return;
+      }
+      const Fr step = Fr::from_u64(b < 3 ? 4 : 1);
+      Fr at = Fr::from_u64(b < 3 ? 4 * t0 + b : (b - 4) * T + t0);
+      if (b < 3) {
+        static constexpr std::array<std::uint32_t, 3> kTs = {r1cs::kRs1ReadTs, r1cs::kRs2ReadTs,
+                                                             r1cs::kRdReadTs};
+        c[kTs[b]].read(t0, out);
+        for (std::size_t k = 0; k < n; ++k, at += step) out[k] = alpha - (at - out[k]);
+        return;
+      }
+      for (std::size_t k = 0; k < n; ++k, at += step) out[k] = alpha - at;
+    };
     snapshot("Stage5_prepared", {&w, pcs_data_.get()});
     // Numerators: 1 for the three reads, 0 for the empty slot, −m for each table entry read m
     // times.
@@ -784,8 +805,8 @@ class StagedProver {
       if (b < 4) return b < 3 ? Fr::one() : Fr::zero();
       return -c[r1cs::kRangeCount0 + (b - 4)][t];
     };
-    FractionTreeProof ft = prove_fraction_tree_numerators(8, T, small, field, std::move(Q),
-                                                          kRangeLayerLabels, t_, opt_.self_check);
+    FractionTreeProof ft = prove_fraction_tree_numerators(8, T, small, field, q, kRangeLayerLabels,
+                                                          t_, opt_.self_check);
     root_check(ft, protocol::Fraction{},
                "stage 5: a register read timestamp is not earlier than its access");
     Stage5Out s;

@@ -36,7 +36,7 @@ std::pair<std::vector<Fr>, std::vector<Fr>> outer_tables(const WitnessColumns& c
 
 class SpartanOuterKernel final : public SumcheckKernel {
  public:
-  static constexpr std::size_t kStreamedRowRounds = 2;
+  static constexpr std::size_t kStreamedRowRounds = 3;
   static constexpr std::size_t kTabledRowSlots = std::size_t{1}
                                                  << (r1cs::kRowBits - kStreamedRowRounds);
   static constexpr KernelLabels kLabels = {"SpartanOuter::prepare", "SpartanOuter::prove_round",

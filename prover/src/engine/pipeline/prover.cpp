@@ -434,6 +434,7 @@ class StagedProver {
                                     t,
                                     {(w.entry_index[t] >> (w.index_bits - 1 - b)) & 1u, 0, 0, 0});
                           });
+        w.index_bit_columns.pack_bits();  // one bit per entry
       }
       {
         JOLT_SPAN("InstructionLookupKeys::assign");
@@ -448,6 +449,7 @@ class StagedProver {
                   w.key_bit_columns[b].store(
                       t, {(w.lookups.keys[t] >> (r1cs::kKeyBits - 1 - b)) & 1u, 0, 0, 0});
             });
+        w.key_bit_columns.pack_bits();
       }
       {
         JOLT_SPAN("RamAddresses::assign");
@@ -518,6 +520,7 @@ class StagedProver {
       for (unsigned b = 0; b < log_k; ++b)
         w.ram_bit_columns[b].store(t, {(a.address >> (log_k - 1 - b)) & 1u, 0, 0, 0});
     }
+    w.ram_bit_columns.pack_bits();
   }
 
   void prove_stage1() {

@@ -567,6 +567,7 @@ WitnessColumns extract_witness(std::span<const TraceRow> rows) {
       for (std::size_t t = rg.begin(); t < rg.end(); ++t) w[c].store(t, block[t - rg.begin()][c]);
   });
   fill_register_columns(w);
+  w.pack_bits();
   return w;
 }
 

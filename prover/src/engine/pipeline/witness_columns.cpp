@@ -1,6 +1,9 @@
 // Witness columns in their narrowest width (witness_columns.hpp).
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <jolt/prover/pcs/fr_arrays.hpp>
 #include <jolt/prover/pipeline/witness_columns.hpp>
@@ -138,7 +141,7 @@ WitnessColumn::WitnessColumn(std::size_t n, ColumnWidth w) : n_(n), w_(ColumnWid
 Fr WitnessColumn::operator[](std::size_t t) const {
   switch (w_) {
     case ColumnWidth::k8:
-      return byte_values()[u8_[t]];
+      return byte_values()[packed_ ? bit(t) : u8_[t]];
     case ColumnWidth::k32:
       return Fr::from_u64(u32_[t]);
     case ColumnWidth::k64:
@@ -152,7 +155,7 @@ Fr WitnessColumn::operator[](std::size_t t) const {
 std::array<std::uint64_t, 4> WitnessColumn::canonical(std::size_t t) const {
   switch (w_) {
     case ColumnWidth::k8:
-      return {u8_[t], 0, 0, 0};
+      return {packed_ ? bit(t) : u8_[t], 0, 0, 0};
     case ColumnWidth::k32:
       return {u32_[t], 0, 0, 0};
     case ColumnWidth::k64:
@@ -166,6 +169,14 @@ std::array<std::uint64_t, 4> WitnessColumn::canonical(std::size_t t) const {
 void WitnessColumn::store(std::size_t t, const std::array<std::uint64_t, 4>& c) {
   switch (w_) {
     case ColumnWidth::k8:
+      if (packed_) {
+        if (c[0] <= 1) {
+          const std::uint64_t m = std::uint64_t{1} << (t & 63);
+          bits_[t >> 6] = c[0] ? bits_[t >> 6] | m : bits_[t >> 6] & ~m;
+          return;
+        }
+        unpack();
+      }
       u8_[t] = static_cast<std::uint8_t>(c[0]);
       return;
     case ColumnWidth::k32:
@@ -206,6 +217,8 @@ void WitnessColumn::widen(ColumnWidth w) {
     if (w == ColumnWidth::kField) fr[t] = Fr::from_u64(v);
   }
   std::vector<std::uint8_t>().swap(u8_);  // (= {} would keep the capacity)
+  std::vector<std::uint64_t>().swap(bits_);
+  packed_ = false;
   u32_ = std::move(u32);
   u64_ = std::move(u64);
   fr_ = std::move(fr);
@@ -215,6 +228,11 @@ void WitnessColumn::widen(ColumnWidth w) {
 void WitnessColumn::read(std::size_t begin, std::span<Fr> out) const {
   switch (w_) {
     case ColumnWidth::k8:
+      if (packed_) {
+        const Fr zero = Fr::zero(), one = Fr::one();
+        for (std::size_t j = 0; j < out.size(); ++j) out[j] = bit(begin + j) ? one : zero;
+        return;
+      }
       return read_ints(u8_, begin, out);
     case ColumnWidth::k32:
       return read_ints(u32_, begin, out);
@@ -237,6 +255,16 @@ Fr WitnessColumn::dot(std::span<const Fr> weights) const {
   if (n > n_) throw std::invalid_argument("WitnessColumn::dot: more weights than entries");
   switch (w_) {
     case ColumnWidth::k8:
+      if (packed_) {
+        // The weights of the set bits, added.
+        Fr acc = Fr::zero();
+        for (std::size_t word = 0; word * 64 < n; ++word) {
+          std::uint64_t m = bits_[word];
+          if (n - word * 64 < 64) m &= (std::uint64_t{1} << (n - word * 64)) - 1;
+          for (; m != 0; m &= m - 1) acc += weights[word * 64 + std::countr_zero(m)];
+        }
+        return acc;
+      }
       return dot_bytes(weights.data(), u8_.data(), n);
     case ColumnWidth::k32:
       return Fr::sum_small(weights.data(), u32_.data(), n);
@@ -253,6 +281,11 @@ Fr WitnessColumn::dot(std::span<const Fr> weights) const {
 void WitnessColumn::accumulate(std::size_t begin, const Fr& coeff, std::span<Fr> acc) const {
   switch (w_) {
     case ColumnWidth::k8:
+      if (packed_) {
+        for (std::size_t j = 0; j < acc.size(); ++j)
+          if (bit(begin + j)) acc[j] += coeff;
+        return;
+      }
       return accumulate_ints(u8_, begin, coeff, acc);
     case ColumnWidth::k32:
       return accumulate_ints(u32_, begin, coeff, acc);
@@ -265,8 +298,31 @@ void WitnessColumn::accumulate(std::size_t begin, const Fr& coeff, std::span<Fr>
   for (std::size_t j = 0; j < acc.size(); ++j) acc[j] += coeff * p[j];
 }
 
+bool WitnessColumn::pack_bits() {
+  if (w_ != ColumnWidth::k8 || packed_) return packed_;
+  if (std::any_of(u8_.begin(), u8_.end(), [](std::uint8_t v) { return v > 1; })) return false;
+  bits_.assign((n_ + 63) / 64, 0);
+  for (std::size_t t = 0; t < n_; ++t) bits_[t >> 6] |= std::uint64_t{u8_[t]} << (t & 63);
+  std::vector<std::uint8_t>().swap(u8_);
+  packed_ = true;
+  return true;
+}
+
+void WitnessColumn::unpack() {
+  if (!packed_) return;
+  u8_.resize(n_);
+  for (std::size_t t = 0; t < n_; ++t) u8_[t] = static_cast<std::uint8_t>(bit(t));
+  std::vector<std::uint64_t>().swap(bits_);
+  packed_ = false;
+}
+
+void WitnessColumns::pack_bits() {
+  tbb::parallel_for(std::size_t{0}, cols_.size(), [&](std::size_t c) { cols_[c].pack_bits(); });
+}
+
 std::size_t WitnessColumn::bytes() const {
-  return u8_.capacity() + u32_.capacity() * 4 + u64_.capacity() * 8 + fr_.capacity() * sizeof(Fr);
+  return bits_.capacity() * 8 + u8_.capacity() + u32_.capacity() * 4 + u64_.capacity() * 8 +
+         fr_.capacity() * sizeof(Fr);
 }
 
 WitnessColumns::WitnessColumns(std::size_t num_columns, std::size_t length)

@@ -14,7 +14,9 @@
 //
 // Thread-safety: const access from any thread; set() and widen() are not concurrent with any
 // other access to the same column. store() may run concurrently for distinct entries when the
-// column already has the width they need (extraction widens first, under a lock; r1cs.cpp).
+// column already has the width they need (extraction widens first, under a lock; r1cs.cpp) and
+// is not bit-packed. After extraction, pack_bits() stores each column of 0/1 entries (flags and
+// the key, index and address bits) as one bit per entry, an eighth of a u8 column.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -57,13 +59,22 @@ class WitnessColumn {
   Fr dot(std::span<const Fr> weights) const;
   // acc[j] += coeff · entry begin + j.
   void accumulate(std::size_t begin, const Fr& coeff, std::span<Fr> acc) const;
+  // A u8 column of 0/1 entries only is re-stored as one bit per entry (returns whether the column
+  // is so stored); a later store of a larger value unpacks it. Not concurrent with any access.
+  bool pack_bits();
+  bool packed_bits() const { return packed_; }
   // The entries as Fr when the column is stored as Fr, else empty.
   std::span<const Fr> field_entries() const { return fr_; }
   std::size_t bytes() const;
 
  private:
+  std::uint64_t bit(std::size_t t) const { return (bits_[t >> 6] >> (t & 63)) & 1; }
+  void unpack();
+
   std::size_t n_ = 0;
   ColumnWidth w_ = ColumnWidth::k8;
+  bool packed_ = false;              // a u8 column of 0/1 entries held in bits_
+  std::vector<std::uint64_t> bits_;  // entry t: bit t % 64 of word t / 64
   std::vector<std::uint8_t> u8_;
   std::vector<std::uint32_t> u32_;
   std::vector<std::uint64_t> u64_;
@@ -83,6 +94,8 @@ class WitnessColumns final : public PolynomialBatch {
   WitnessColumn& operator[](std::size_t c) { return cols_[c]; }
   void set(std::size_t c, std::size_t t, const Fr& v) { cols_[c].set(t, v); }
   std::size_t bytes() const;
+  // WitnessColumn::pack_bits on every column (after extraction; not concurrent with any access).
+  void pack_bits();
 
   // PolynomialBatch: the columns in order.
   std::size_t num_polys() const override { return cols_.size(); }

@@ -45,11 +45,11 @@ TEST_CASE("preflight: the refusal says what, how much, from where, and the ways 
   REQUIRE(why.has_value());
   CHECK(why->find("sha2-chain at scale 2^24") != std::string::npos);
   CHECK(why->find("512 MiB is available (--memory-budget)") != std::string::npos);
-  CHECK(why->find("needs about 22.7 GiB") != std::string::npos);
-  CHECK(why->find("the largest scale that fits is 2^18: use --scale 18 or smaller") !=
+  CHECK(why->find("needs about 13.8 GiB") != std::string::npos);
+  CHECK(why->find("the largest scale that fits is 2^19: use --scale 19 or smaller") !=
         std::string::npos);
   CHECK(why->find("--force") != std::string::npos);
-  CHECK_FALSE(preflight_memory(opt, "sha2-chain", 18, PcsKind::kBasefold).has_value());
+  CHECK_FALSE(preflight_memory(opt, "sha2-chain", 19, PcsKind::kBasefold).has_value());
   opt.force = true;
   CHECK_FALSE(preflight_memory(opt, "sha2-chain", 24, PcsKind::kBasefold).has_value());
   opt.force = false;

@@ -189,3 +189,51 @@ TEST_CASE("committing and opening the compact witness gives the dense tables' co
   CHECK_FALSE(bf.verify(a.root, static_cast<unsigned>(n), static_cast<unsigned>(w.size()), point,
                         evals, pa, tv));
 }
+
+// Columns of 0/1 entries are held one bit per entry after assignment (flags, key, index and
+// address bits): every read equals the dense column, dot over a prefix that ends inside a word
+// included; storing 0/1 keeps the bits, a larger value unpacks and keeps every other entry.
+TEST_CASE("columns of 0/1 entries packed to bits read as the dense column") {
+  std::mt19937_64 rng(13);
+  for (const std::size_t n : {1u, 63u, 64u, 65u, 777u}) {
+    CAPTURE(n);
+    std::vector<Fr> dense(n);
+    for (auto& x : dense) x = Fr::from_u64(rng() & 1);
+    WitnessColumns w = WitnessColumns::from_dense({dense});
+    w.pack_bits();
+    REQUIRE(w[0].packed_bits());
+    CHECK(w[0].width() == ColumnWidth::k8);
+    CHECK(w[0].bytes() == (n + 63) / 64 * 8);
+    check_same(w[0], dense);
+    std::vector<Fr> weights(n - n / 3);
+    Fr want = Fr::zero();
+    for (std::size_t t = 0; t < weights.size(); ++t) {
+      weights[t] = random_fr(rng);
+      want += weights[t] * dense[t];
+    }
+    CHECK(w[0].dot(weights) == want);
+    // 0/1 stores keep the bits.
+    const std::size_t t0 = n / 2;
+    dense[t0] = Fr::one() - dense[t0];
+    w[0].set(t0, dense[t0]);
+    CHECK(w[0].packed_bits());
+    check_same(w[0], dense);
+    // A larger value unpacks the column; a wider one widens it.
+    dense[t0] = Fr::from_u64(7);
+    w[0].set(t0, dense[t0]);
+    CHECK_FALSE(w[0].packed_bits());
+    check_same(w[0], dense);
+    dense[0] = Fr::from_u64(1000);
+    w[0].set(0, dense[0]);
+    CHECK(w[0].width() == ColumnWidth::k32);
+    check_same(w[0], dense);
+  }
+  // A column holding a 2, or wider than u8, stays as it is.
+  WitnessColumns w = WitnessColumns::from_dense(
+      {{Fr::one(), Fr::from_u64(2)}, {Fr::one(), Fr::from_u64(300)}, {Fr::zero(), Fr::one()}});
+  w.pack_bits();
+  CHECK_FALSE(w[0].packed_bits());
+  CHECK_FALSE(w[1].packed_bits());
+  CHECK(w[2].packed_bits());
+  CHECK(w[1].width() == ColumnWidth::k32);
+}

@@ -1143,7 +1143,7 @@ MemoryEstimate estimate_prover_memory(PcsKind pcs, ProverBackend backend) {
   MemoryEstimate e;
   switch (pcs) {
     case PcsKind::kBasefold:
-      e = {35 * kMiB, 1450};
+      e = {35 * kMiB, 880};
       break;
     case PcsKind::kLigero:
       e = {70 * kMiB, 18370};

@@ -229,8 +229,14 @@ void WitnessColumn::read(std::size_t begin, std::span<Fr> out) const {
   switch (w_) {
     case ColumnWidth::k8:
       if (packed_) {
-        const Fr zero = Fr::zero(), one = Fr::one();
-        for (std::size_t j = 0; j < out.size(); ++j) out[j] = bit(begin + j) ? one : zero;
+        // A word at a time, each entry selected from {0, 1} without a branch.
+        const Fr v[2] = {Fr::zero(), Fr::one()};
+        for (std::size_t j = 0; j < out.size();) {
+          const std::size_t t = begin + j, k = std::min<std::size_t>(64 - (t & 63), out.size() - j);
+          const std::uint64_t word = bits_[t >> 6] >> (t & 63);
+          for (std::size_t i = 0; i < k; ++i) out[j + i] = v[(word >> i) & 1];
+          j += k;
+        }
         return;
       }
       return read_ints(u8_, begin, out);
@@ -282,8 +288,14 @@ void WitnessColumn::accumulate(std::size_t begin, const Fr& coeff, std::span<Fr>
   switch (w_) {
     case ColumnWidth::k8:
       if (packed_) {
-        for (std::size_t j = 0; j < acc.size(); ++j)
-          if (bit(begin + j)) acc[j] += coeff;
+        // coeff or 0 added, selected without a branch.
+        const Fr v[2] = {Fr::zero(), coeff};
+        for (std::size_t j = 0; j < acc.size();) {
+          const std::size_t t = begin + j, k = std::min<std::size_t>(64 - (t & 63), acc.size() - j);
+          const std::uint64_t word = bits_[t >> 6] >> (t & 63);
+          for (std::size_t i = 0; i < k; ++i) acc[j + i] += v[(word >> i) & 1];
+          j += k;
+        }
         return;
       }
       return accumulate_ints(u8_, begin, coeff, acc);

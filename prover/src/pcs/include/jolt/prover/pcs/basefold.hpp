@@ -23,13 +23,15 @@
 // again at rate ρ. So a fold step reads the pair (j, j+M/2) of one layer and lands on position j
 // of the next; 2^a steps read the coset {ℓ + t·M/2^a : t < 2^a} and land on position ℓ.
 //
-// Commit. The k tables are encoded (rs_encode_table) G = leaf_group at a time into one reused
-// buffer of G codewords, and ONE Merkle tree is built over M/2 leaves: leaf ℓ holds the pairs
+// Commit. The k tables are encoded G = leaf_group at a time, one coset at a time (CosetEncoder:
+// the entries ℓ ≡ r mod R of each codeword, N of its M, so a buffer of G cosets is reused and no
+// codeword is ever held whole), and ONE Merkle tree is built over M/2 leaves: leaf ℓ holds the pairs
 // (C_i[ℓ], C_i[ℓ+M/2]) of every polynomial i, so one path opens the pair that the first fold step
 // combines, for every polynomial. Its digest is chained over the groups of G polynomials:
 // d_0 = hash_leaf(C_0[ℓ], C_0[ℓ+M/2], …, C_{G−1}[ℓ+M/2]), d_g = hash_leaf_step(d_{g−1}, group g's
-// pairs) (hash.hpp), leaf digest = the last d_g; so each group's codewords are hashed into the
-// leaves and dropped before the next group is encoded. The commitment is the root (32 bytes).
+// pairs) (hash.hpp), leaf digest = the last d_g; so each group's cosets are hashed into the
+// leaves (C_i[ℓ] and C_i[ℓ+M/2] lie in one coset) and dropped before the next coset is encoded.
+// The commitment is the root (32 bytes).
 // Prover data = that tree only, from level 2 up (M/8 digests at its bottom, a quarter of the
 // digests of the whole tree): no codeword, no leaf digest and no copy of the tables is kept
 // (open() is handed the tables again and answers the layer-0 queries with rs_encode_at: each

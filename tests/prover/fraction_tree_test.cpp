@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <span>
 #include <vector>
@@ -41,6 +42,26 @@ Fr rand_fr(std::mt19937_64& rng) {
   return Fr::from_u64(rng()) * Fr::from_u64(rng()) + Fr::from_u64(rng());
 }
 
+// Runs the kernel beside the oracle for m rounds at random challenges: each round's evaluations
+// and the final outputs must be the oracle's. The kernel is handed a claim that is not the sum (it
+// must not use it).
+void check_against_oracle(SumcheckKernel& k, NaiveKernel& oracle, std::size_t m,
+                          std::mt19937_64& rng) {
+  std::optional<Fr> bind;
+  Fr claim;
+  for (std::size_t round = 0; round < m; ++round) {
+    const std::vector<Fr> eo = oracle.prove_round(bind, round, claim);
+    if (round == 0) claim = eo[0] + eo[1];
+    CHECK(k.prove_round(bind, round, claim + Fr::one()) == eo);
+    const Fr c = rand_fr(rng);
+    claim = UniPoly::from_evals(eo).evaluate(c);
+    bind = c;
+  }
+  k.finish_rounds(*bind);
+  oracle.finish_rounds(*bind);
+  CHECK(k.output_claims() == oracle.output_claims());
+}
+
 }  // namespace
 
 TEST_CASE("fraction layer kernel: the NaiveKernel oracle's rounds and outputs") {
@@ -66,21 +87,7 @@ TEST_CASE("fraction layer kernel: the NaiveKernel oracle's rounds and outputs") 
       auto k = make_fraction_layer_kernel(kLabels, r, tables, lambda);
       REQUIRE(k->num_rounds() == m);
       REQUIRE(k->degree() == oracle.degree());
-      std::optional<Fr> bind;
-      Fr claim;
-      for (std::size_t round = 0; round < m; ++round) {
-        const std::vector<Fr> eo = oracle.prove_round(bind, round, claim);
-        if (round == 0) claim = eo[0] + eo[1];
-        // A claim that is not the sum must not change the kernel's rounds (it is not used).
-        const std::vector<Fr> ek = k->prove_round(bind, round, claim + Fr::one());
-        CHECK(ek == eo);
-        const Fr c = rand_fr(rng);
-        claim = UniPoly::from_evals(eo).evaluate(c);
-        bind = c;
-      }
-      k->finish_rounds(*bind);
-      oracle.finish_rounds(*bind);
-      CHECK(k->output_claims() == oracle.output_claims());
+      check_against_oracle(*k, oracle, m, rng);
     }
   CHECK_THROWS_AS(
       make_fraction_layer_kernel(kLabels, {Fr::one()}, {{Fr::one(), Fr::one()}}, Fr::one()),
@@ -114,19 +121,7 @@ TEST_CASE("fraction layer kernel: small-integer numerators give the oracle's rou
     NaiveKernel oracle(kLabels, leaves, protocol::fraction_layer_expr(lambda, false));
     auto k = make_fraction_layer_kernel(kLabels, r, small, {tables[2], tables[3]}, lambda);
     REQUIRE(k->num_rounds() == m);
-    std::optional<Fr> bind;
-    Fr claim;
-    for (std::size_t round = 0; round < m; ++round) {
-      const std::vector<Fr> eo = oracle.prove_round(bind, round, claim);
-      if (round == 0) claim = eo[0] + eo[1];
-      CHECK(k->prove_round(bind, round, claim) == eo);
-      const Fr c = rand_fr(rng);
-      claim = UniPoly::from_evals(eo).evaluate(c);
-      bind = c;
-    }
-    k->finish_rounds(*bind);
-    oracle.finish_rounds(*bind);
-    CHECK(k->output_claims() == oracle.output_claims());
+    check_against_oracle(*k, oracle, m, rng);
   }
   CHECK_THROWS_AS(
       make_fraction_layer_kernel(kLabels, {Fr::one()},

@@ -427,31 +427,26 @@ FractionTreeProof prove_tree(std::vector<Num> p_leaves, unsigned n, const LeafDe
                                  std::span<Fr>(Q[n].hi).subspan(rg.begin(), rg.size()));
                           });
       }
+      std::array<std::vector<std::int32_t>, 2> small;  // 4-byte leaf numerators, kept so
       if (j + 1 == n && !unit) {
         if constexpr (std::is_same_v<Num, std::int32_t>) {
-          // 4-byte numerators stay so in the kernel until its first bind.
-          leaves.push_back(std::move(Q[n].lo));
-          leaves.push_back(std::move(Q[n].hi));
-          Q[n] = {};
-          k = make_fraction_layer_kernel(labels, r, {std::move(p_leaf.lo), std::move(p_leaf.hi)},
-                                         std::move(leaves), lambda);
-          p_leaf = {};
+          small = {std::move(p_leaf.lo), std::move(p_leaf.hi)};
         } else {
           leaves.push_back(std::move(p_leaf.lo));
           leaves.push_back(std::move(p_leaf.hi));
-          p_leaf = {};
         }
+        p_leaf = {};
       } else if (j + 1 < n) {
         leaves.push_back(std::move(P[j + 1].lo));
         leaves.push_back(std::move(P[j + 1].hi));
         P[j + 1] = {};
       }
-      if (!k) {
-        leaves.push_back(std::move(Q[j + 1].lo));
-        leaves.push_back(std::move(Q[j + 1].hi));
-        Q[j + 1] = {};
-        k = make_fraction_layer_kernel(labels, r, std::move(leaves), lambda);
-      }
+      leaves.push_back(std::move(Q[j + 1].lo));
+      leaves.push_back(std::move(Q[j + 1].hi));
+      Q[j + 1] = {};
+      k = small[0].empty()
+              ? make_fraction_layer_kernel(labels, r, std::move(leaves), lambda)
+              : make_fraction_layer_kernel(labels, r, std::move(small), std::move(leaves), lambda);
     }
     const Fr claim = pc + lambda * qc;  // the leaf layer's pc is P_{n-1}(r)
     BatchProverOutput o = prove_batch({{k.get(), claim}}, t, self_check);

@@ -110,6 +110,17 @@ Fr dot_bytes(const Fr* weights, const std::uint8_t* p, std::size_t n) {
   return acc;
 }
 
+// f(j, bit begin + j) for j < n over packed bits, a word at a time.
+template <class F>
+void for_each_bit(const std::vector<std::uint64_t>& bits, std::size_t begin, std::size_t n, F f) {
+  for (std::size_t j = 0; j < n;) {
+    const std::size_t t = begin + j, k = std::min<std::size_t>(64 - (t & 63), n - j);
+    const std::uint64_t word = bits[t >> 6] >> (t & 63);
+    for (std::size_t i = 0; i < k; ++i) f(j + i, static_cast<unsigned>((word >> i) & 1));
+    j += k;
+  }
+}
+
 }  // namespace
 
 ColumnWidth width_for(const std::array<std::uint64_t, 4>& c) {
@@ -229,14 +240,9 @@ void WitnessColumn::read(std::size_t begin, std::span<Fr> out) const {
   switch (w_) {
     case ColumnWidth::k8:
       if (packed_) {
-        // A word at a time, each entry selected from {0, 1} without a branch.
+        // Each entry selected from {0, 1} without a branch.
         const Fr v[2] = {Fr::zero(), Fr::one()};
-        for (std::size_t j = 0; j < out.size();) {
-          const std::size_t t = begin + j, k = std::min<std::size_t>(64 - (t & 63), out.size() - j);
-          const std::uint64_t word = bits_[t >> 6] >> (t & 63);
-          for (std::size_t i = 0; i < k; ++i) out[j + i] = v[(word >> i) & 1];
-          j += k;
-        }
+        for_each_bit(bits_, begin, out.size(), [&](std::size_t j, unsigned b) { out[j] = v[b]; });
         return;
       }
       return read_ints(u8_, begin, out);
@@ -290,12 +296,7 @@ void WitnessColumn::accumulate(std::size_t begin, const Fr& coeff, std::span<Fr>
       if (packed_) {
         // coeff or 0 added, selected without a branch.
         const Fr v[2] = {Fr::zero(), coeff};
-        for (std::size_t j = 0; j < acc.size();) {
-          const std::size_t t = begin + j, k = std::min<std::size_t>(64 - (t & 63), acc.size() - j);
-          const std::uint64_t word = bits_[t >> 6] >> (t & 63);
-          for (std::size_t i = 0; i < k; ++i) acc[j + i] += v[(word >> i) & 1];
-          j += k;
-        }
+        for_each_bit(bits_, begin, acc.size(), [&](std::size_t j, unsigned b) { acc[j] += v[b]; });
         return;
       }
       return accumulate_ints(u8_, begin, coeff, acc);

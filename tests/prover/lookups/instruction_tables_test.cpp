@@ -4,6 +4,7 @@
 // multilinear extension, and the prefix–suffix split reproduces it.
 #include <doctest/doctest.h>
 
+#include <bit>
 #include <jolt/prover/lookups/instruction_tables.hpp>
 #include <jolt/prover/poly/eq.hpp>
 #include <random>
@@ -156,6 +157,35 @@ TEST_CASE("prefix states times suffix rows give the extension at a split point")
       CHECK(split == spec.evaluate_mle(point));
     }
   }
+}
+
+// suffix() applies four pairs at a time by byte-block product matrices (mod 2^64) and the rest
+// one pair at a time: every pair count, not only the read-raf's phase boundaries, and widths
+// whose pair count is no multiple of 4 (a partial last block).
+TEST_CASE("the suffix by byte blocks equals the suffix pair by pair") {
+  std::mt19937_64 rng(17);
+  for (unsigned w : {32u, 10u, 6u})
+    for (LookupTable t : all_tables()) {
+      if (needs_power_of_two_width(t) && !std::has_single_bit(w)) continue;
+      const TableSpec spec = TableSpec::make(t, w);
+      const std::size_t m = spec.states();
+      bool same = true;
+      for (unsigned n = 0; n <= w; ++n)
+        for (int rep = 0; rep < 24; ++rep) {
+          // Random keys and extremes (all ones, all zeros, alternating bits).
+          std::uint64_t key = rep == 0   ? ~0ull
+                              : rep == 1 ? 0
+                              : rep == 2 ? 0xaaaaaaaaaaaaaaaaull
+                                         : rng();
+          if (w < 32) key &= (std::uint64_t{1} << (2 * w)) - 1;
+          std::vector<std::int64_t> fast(m), slow(m);
+          spec.suffix(key, n, fast);
+          spec.suffix_by_pairs(key, n, slow);
+          same = same && fast == slow;
+        }
+      INFO(table_name(t), " width ", w);
+      CHECK(same);
+    }
 }
 
 TEST_CASE("table widths that do not fit are refused with the width named") {

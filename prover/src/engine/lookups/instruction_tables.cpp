@@ -1,5 +1,6 @@
 #include <jolt/prover/lookups/instruction_tables.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <stdexcept>
 #include <string>
@@ -333,6 +334,24 @@ TableSpec TableSpec::make(LookupTable t, unsigned w) {
         s.steps_[i][2 * a + b] = m;
       }
   }
+  // Byte blocks for suffix(): pairs 4q .. 4q + 3 with the key byte y (pair 4q + p's bits are y's
+  // bits 2p + 1 and 2p), the product in the order the suffix applies them.
+  const std::size_t m = s.m_;
+  s.byte_steps_.assign(std::size_t{w / 4} * 256 * m * m, 0);
+  for (unsigned q = 0; q < w / 4; ++q)
+    for (unsigned y = 0; y < 256; ++y) {
+      std::uint64_t* blk = s.byte_steps_.data() + (std::size_t{q} * 256 + y) * m * m;
+      for (std::size_t r = 0; r < m; ++r) blk[r * m + r] = 1;
+      for (unsigned p = 0; p < 4; ++p) {
+        const StateMatrix& st = s.step(4 * q + p, (y >> (2 * p + 1)) & 1, (y >> (2 * p)) & 1);
+        std::array<std::uint64_t, kMaxStates * kMaxStates> prod{};
+        for (std::size_t r = 0; r < m; ++r)
+          for (std::size_t k = 0; k < m; ++k)
+            for (std::size_t c = 0; c < m; ++c)
+              prod[r * m + c] += blk[r * m + k] * static_cast<std::uint64_t>(st[k][c]);
+        std::copy_n(prod.data(), m * m, blk);
+      }
+    }
   return s;
 }
 
@@ -405,6 +424,31 @@ void TableSpec::advance_state_bits(std::span<Fr> state, unsigned first_pair, uns
 }
 
 void TableSpec::suffix(std::uint64_t key, unsigned n_pairs, std::span<std::int64_t> s) const {
+  const std::size_t m = m_;
+  std::array<std::uint64_t, kMaxStates> v{};
+  for (std::size_t c = 0; c < m; ++c) v[c] = static_cast<std::uint64_t>(out_[c]);
+  unsigned i = 0;
+  for (; i + 4 <= n_pairs; i += 4) {
+    const std::uint64_t* b =
+        byte_steps_.data() + ((i / 4) * 256 + ((key >> (2 * i)) & 0xff)) * m * m;
+    std::array<std::uint64_t, kMaxStates> n{};
+    for (std::size_t r = 0; r < m; ++r)
+      if (v[r] != 0)
+        for (std::size_t c = 0; c < m; ++c) n[c] += v[r] * b[r * m + c];
+    v = n;
+  }
+  for (; i < n_pairs; ++i) {
+    const StateMatrix& st = step(i, (key >> (2 * i + 1)) & 1, (key >> (2 * i)) & 1);
+    std::array<std::uint64_t, kMaxStates> n{};
+    for (std::size_t c = 0; c < m; ++c)
+      for (std::size_t r = 0; r < m; ++r) n[c] += v[r] * static_cast<std::uint64_t>(st[r][c]);
+    v = n;
+  }
+  for (std::size_t c = 0; c < m; ++c) s[c] = static_cast<std::int64_t>(v[c]);
+}
+
+void TableSpec::suffix_by_pairs(std::uint64_t key, unsigned n_pairs,
+                                std::span<std::int64_t> s) const {
   std::array<std::int64_t, kMaxStates> v{};
   for (std::size_t c = 0; c < m_; ++c) v[c] = out_[c];
   for (unsigned i = 0; i < n_pairs; ++i) {

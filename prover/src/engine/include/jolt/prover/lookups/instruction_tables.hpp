@@ -108,8 +108,11 @@ class TableSpec {
   // The same for Boolean bits of `chunk` (2n bits, most significant first).
   void advance_state_bits(std::span<Fr> state, unsigned first_pair, unsigned n_pairs,
                           std::uint64_t chunk) const;
-  // Suffix side: S = outᵀ·M_0·…·M_{n−1} over the low n pairs of `key` (Boolean), as integers.
+  // Suffix side: S = outᵀ·M_0·…·M_{n−1} over the low n pairs of `key` (Boolean), as integers:
+  // four pairs at a time by the product matrix of the key's byte there, the rest pair by pair.
   void suffix(std::uint64_t key, unsigned n_pairs, std::span<std::int64_t> s) const;
+  // The same one pair at a time (the oracle suffix() is tested against).
+  void suffix_by_pairs(std::uint64_t key, unsigned n_pairs, std::span<std::int64_t> s) const;
 
  private:
   LookupTable table_{};
@@ -118,6 +121,10 @@ class TableSpec {
   std::array<std::int64_t, kMaxStates> init_{};
   std::array<std::int64_t, kMaxStates> out_{};
   std::vector<std::array<StateMatrix, 4>> steps_;  // per pair, per 2a + b
+  // M_4q·M_(4q+1)·M_(4q+2)·M_(4q+3) for the byte y of the key at pairs 4q .. 4q + 3, as m × m
+  // entries mod 2^64 at ((q·256 + y)·m + r)·m + c: the suffix's integers fit in 64 bits, and
+  // sums and products mod 2^64 give them exactly whatever the entries of a product are.
+  std::vector<std::uint64_t> byte_steps_;
 };
 
 }  // namespace jolt::prover::lookups

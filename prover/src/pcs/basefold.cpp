@@ -769,21 +769,34 @@ void CosetEncoder::encode(const PolynomialBatch& polys, std::size_t i, std::span
   rs_transform(out, 1, *tw_, 1, kSlots);
 }
 
-void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
-                  std::span<const std::uint64_t> positions, const Twiddles& tw, std::span<Fr> out) {
-  const std::size_t N = msg.size(), rep = std::size_t{1} << log_inv_rate, M = N * rep;
-  if (N == 0 || !std::has_single_bit(N) || out.size() != positions.size() ||
-      (!tw.empty() && (std::size_t{1} << tw.log_size()) != M))
-    throw std::invalid_argument("basefold::rs_encode_at: message of " + std::to_string(N) + ", " +
-                                std::to_string(positions.size()) + " positions, " +
-                                std::to_string(out.size()) + " outputs, twiddles of 2^" +
-                                std::to_string(tw.log_size()));
+struct PositionEncoder::Plan {
+  std::size_t N = 0, rep = 0, S = 0, blocks = 0, sub = 0;
+  unsigned ls = 0, log_inv_rate = 0;
+  std::vector<std::uint64_t> positions;
+  std::vector<Fr> step;  // ω_M^position, one per position
+  std::vector<Fr> small;
+  std::vector<std::uint64_t> small_lanes;
+  std::optional<BitGroupLayers> bits;
+};
+
+PositionEncoder::PositionEncoder(unsigned log_n, unsigned log_inv_rate,
+                                 std::span<const std::uint64_t> positions, const Twiddles& tw) {
+  if (log_n + log_inv_rate > Fr::two_adicity())
+    throw std::invalid_argument("basefold::rs_encode_at: a message of 2^" + std::to_string(log_n) +
+                                " at rate 2^-" + std::to_string(log_inv_rate) +
+                                " exceeds the NTT domains of Fr");
+  const std::size_t N = std::size_t{1} << log_n, rep = std::size_t{1} << log_inv_rate, M = N * rep;
+  if (!tw.empty() && (std::size_t{1} << tw.log_size()) != M)
+    throw std::invalid_argument("basefold::rs_encode_at: message of " + std::to_string(N) +
+                                ", twiddles of 2^" + std::to_string(tw.log_size()));
   for (std::uint64_t p : positions)
     if (p >= M)
       throw std::invalid_argument("basefold::rs_encode_at: position " + std::to_string(p) +
                                   " outside a codeword of " + std::to_string(M));
+  auto plan = std::make_unique<Plan>();
+  Plan& P = *plan;
   // ω_M^e for any e (tw gives ω^i for i < M/2; ω^(i + M/2) = −ω^i; without tw, a power).
-  const unsigned log_m = static_cast<unsigned>(std::countr_zero(M));
+  const unsigned log_m = log_n + log_inv_rate;
   const Fr omega_m = tw.empty() ? Fr::root_of_unity(log_m) : Fr::one();
   auto omega = [&](std::uint64_t e) {
     e &= M - 1;
@@ -792,40 +805,72 @@ void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
   };
   // S ≈ |positions| balances (log S − R)·M/2 butterflies against |positions|·M/S Horner steps.
   const std::size_t want = std::bit_ceil(std::max<std::size_t>(positions.size(), 2 * rep));
-  const std::size_t S = std::min(M, want), blocks = M / S, sub = S / rep;
-  const unsigned ls = static_cast<unsigned>(std::countr_zero(S));
-  // Block b (natural) is DFT_S of g[b + t·M/S], t < S (g: msg zero-padded to M), which is nonzero
-  // only for t < S/rep: the rate-2^-R encoding of msg[b + t·blocks], t < sub. Then
-  // C[p] = Σ_b ω_M^(p·b) · A_b[p mod S], summed by Horner from the last block down.
-  std::vector<Fr> A(S), acc(positions.size()), step(positions.size());
+  P.N = N;
+  P.rep = rep;
+  P.S = std::min(M, want);
+  P.blocks = M / P.S;
+  P.sub = P.S / rep;
+  P.ls = static_cast<unsigned>(std::countr_zero(P.S));
+  P.log_inv_rate = log_inv_rate;
+  P.positions.assign(positions.begin(), positions.end());
   // The block's twiddles ω_M^(j·M/len) for len ≤ S: from tw, or from ω_S = ω_M^(M/S) (the same
   // elements, so the same codeword).
   std::vector<Fr> roots_s;
   if (tw.empty()) {
-    const Fr omega_s = omega(M / S);
-    roots_s.resize(std::max<std::size_t>(S / 2, 1));
+    const Fr omega_s = omega(M / P.S);
+    roots_s.resize(std::max<std::size_t>(P.S / 2, 1));
     roots_s[0] = Fr::one();
-    for (std::size_t i = 1; i < S / 2; ++i) roots_s[i] = roots_s[i - 1] * omega_s;
+    for (std::size_t i = 1; i < P.S / 2; ++i) roots_s[i] = roots_s[i - 1] * omega_s;
   }
-  const std::vector<Fr> small =
-      tw.empty() ? block_twiddles(S, S, [&](std::uint64_t e) { return roots_s[e]; })
-                 : block_twiddles(S, M, [&](std::uint64_t e) { return tw.at(e); });
-  const std::vector<std::uint64_t> small_lanes = block_lane_twiddles(small, S);
-  std::optional<BitGroupLayers> bits;
-  if (BitGroupLayers::usable(rep, S)) bits.emplace(rep, small.data(), small_lanes);
-  for (std::size_t i = 0; i < positions.size(); ++i) step[i] = omega(positions[i]);
+  P.small = tw.empty() ? block_twiddles(P.S, P.S, [&](std::uint64_t e) { return roots_s[e]; })
+                       : block_twiddles(P.S, M, [&](std::uint64_t e) { return tw.at(e); });
+  P.small_lanes = block_lane_twiddles(P.small, P.S);
+  if (BitGroupLayers::usable(rep, P.S)) P.bits.emplace(rep, P.small.data(), P.small_lanes);
+  P.step.resize(positions.size());
+  for (std::size_t i = 0; i < positions.size(); ++i) P.step[i] = omega(positions[i]);
+  plan_ = std::move(plan);
+}
+
+PositionEncoder::~PositionEncoder() = default;
+PositionEncoder::PositionEncoder(PositionEncoder&&) noexcept = default;
+PositionEncoder& PositionEncoder::operator=(PositionEncoder&&) noexcept = default;
+
+void PositionEncoder::encode(std::span<const Fr> msg, std::span<Fr> out) const {
+  const Plan& P = *plan_;
+  if (msg.size() != P.N || out.size() != P.positions.size())
+    throw std::invalid_argument("basefold::rs_encode_at: message of " + std::to_string(msg.size()) +
+                                ", " + std::to_string(P.positions.size()) + " positions, " +
+                                std::to_string(out.size()) + " outputs (a message of " +
+                                std::to_string(P.N) + " expected)");
+  // Block b (natural) is DFT_S of g[b + t·M/S], t < S (g: msg zero-padded to M), which is nonzero
+  // only for t < S/rep: the rate-2^-R encoding of msg[b + t·blocks], t < sub. Then
+  // C[p] = Σ_b ω_M^(p·b) · A_b[p mod S], summed by Horner from the last block down.
+  const std::size_t S = P.S, blocks = P.blocks;
+  std::vector<Fr> A(S), acc(P.positions.size());
   for (std::size_t b = blocks; b-- > 0;) {
-    fill_bit_reversed(A.data(), 0, sub, ls - log_inv_rate, rep, bits ? 1 : rep,
+    fill_bit_reversed(A.data(), 0, P.sub, P.ls - P.log_inv_rate, P.rep, P.bits ? 1 : P.rep,
                       [&](std::size_t t) { return msg[b + t * blocks]; });
-    std::size_t first_len = 2 * rep;
-    if (bits && bits->apply(A.data(), sub, small.data(), small_lanes)) first_len = bits->next_len();
-    butterfly_layers(A.data(), S, first_len, S, small.data(), small_lanes);
+    std::size_t first_len = 2 * P.rep;
+    if (P.bits && P.bits->apply(A.data(), P.sub, P.small.data(), P.small_lanes))
+      first_len = P.bits->next_len();
+    butterfly_layers(A.data(), S, first_len, S, P.small.data(), P.small_lanes);
     // The Horner steps of all positions as one array product (the IFMA lanes where the CPU
     // has them).
-    multiply_arrays(acc.data(), step.data(), acc.data(), positions.size());
-    for (std::size_t i = 0; i < positions.size(); ++i) acc[i] += A[positions[i] & (S - 1)];
+    multiply_arrays(acc.data(), P.step.data(), acc.data(), P.positions.size());
+    for (std::size_t i = 0; i < P.positions.size(); ++i) acc[i] += A[P.positions[i] & (S - 1)];
   }
   std::copy(acc.begin(), acc.end(), out.begin());
+}
+
+void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
+                  std::span<const std::uint64_t> positions, const Twiddles& tw, std::span<Fr> out) {
+  if (msg.empty() || !std::has_single_bit(msg.size()) || out.size() != positions.size())
+    throw std::invalid_argument("basefold::rs_encode_at: message of " + std::to_string(msg.size()) +
+                                ", " + std::to_string(positions.size()) + " positions, " +
+                                std::to_string(out.size()) + " outputs, twiddles of 2^" +
+                                std::to_string(tw.log_size()));
+  PositionEncoder(static_cast<unsigned>(std::countr_zero(msg.size())), log_inv_rate, positions, tw)
+      .encode(msg, out);
 }
 
 // ---- Params / Shape -------------------------------------------------------------------------
@@ -1229,13 +1274,14 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
         // kTablesInFlight such copies exist at once, whatever the thread count.
         constexpr int kTablesInFlight = 2;
         tbb::enumerable_thread_specific<std::vector<Fr>> scratch;
+        // One plan for every table (the same positions). No twiddle table of the layer-0 domain
+        // (M/4 + 2^13 entries): the encoder computes the powers it reads.
+        const PositionEncoder at_positions(n, params_.log_inv_rate, at, {});
         tbb::task_arena bounded(std::min(kTablesInFlight, tbb::this_task_arena::max_concurrency()));
         bounded.execute([&] {
           tbb::parallel_for(std::size_t{0}, std::size_t{k}, [&](std::size_t i) {
             std::vector<Fr> got(at.size());
-            // No twiddle table of the layer-0 domain (M/4 + 2^13 entries): rs_encode_at
-            // computes the powers it reads.
-            rs_encode_at(table_of(polys, i, scratch.local()), params_.log_inv_rate, at, {}, got);
+            at_positions.encode(table_of(polys, i, scratch.local()), got);
             for (std::size_t u = 0; u < both.size(); ++u) {
               vals[u * width + 2 * i] = got[2 * u];
               vals[u * width + 2 * i + 1] = got[2 * u + 1];

@@ -164,6 +164,38 @@ TEST_CASE("basefold: the codeword at chosen positions equals the whole encoding 
                   std::invalid_argument);
 }
 
+// The opening builds one PositionEncoder and re-encodes every committed table with it: its plan
+// must not keep anything of the message it encoded last.
+TEST_CASE("basefold: one position encoder encodes many messages, each as the whole encoding") {
+  std::mt19937_64 rng(16);
+  for (unsigned R : {1u, 2u})
+    for (unsigned L : {3u, 10u}) {
+      CAPTURE(R);
+      CAPTURE(L);
+      const std::size_t M = std::size_t{1} << (L + R);
+      std::vector<std::uint64_t> at(40);
+      for (auto& p : at) p = rng() % M;
+      const bf::PositionEncoder enc(L, R, at, {});
+      for (int m = 0; m < 3; ++m) {
+        // A random message, a 0/1 one (the bit rows) and a random one again.
+        auto msg = pcs_test::random_frs(rng, std::size_t{1} << L);
+        if (m == 1)
+          for (Fr& x : msg) x = Fr::from_u64(rng() & 1);
+        std::vector<Fr> full(M), got(at.size());
+        bf::rs_encode(msg, R, full, bf::twiddles(L + R), 1);
+        enc.encode(msg, got);
+        bool same = true;
+        for (std::size_t i = 0; i < at.size(); ++i) same = same && got[i] == full[at[i]];
+        CHECK(same);
+      }
+      std::vector<Fr> out(at.size());
+      CHECK_THROWS_AS(enc.encode(std::vector<Fr>(std::size_t{1} << (L + 1)), out),
+                      std::invalid_argument);
+    }
+  const std::vector<std::uint64_t> outside = {64};
+  CHECK_THROWS_AS(bf::PositionEncoder(4, 2, outside, {}), std::invalid_argument);
+}
+
 // Messages mostly of 0 and 1, as the committed bit columns are: the encoder copies the first
 // three layers of an all-0/1 group of 8 slots from a table of 256 rows and runs them on the other
 // groups; whole codewords (rs_encode, CosetEncoder's cosets) and chosen positions (rs_encode_at)

@@ -25,10 +25,10 @@
 //
 // Commit. The k tables are encoded G = leaf_group at a time, one coset at a time (CosetEncoder:
 // the entries ℓ ≡ r mod R of each codeword, N of its M, so a buffer of G cosets is reused and no
-// codeword is ever held whole), and ONE Merkle tree is built over M/2 leaves: leaf ℓ holds the pairs
-// (C_i[ℓ], C_i[ℓ+M/2]) of every polynomial i, so one path opens the pair that the first fold step
-// combines, for every polynomial. Its digest is chained over the groups of G polynomials:
-// d_0 = hash_leaf(C_0[ℓ], C_0[ℓ+M/2], …, C_{G−1}[ℓ+M/2]), d_g = hash_leaf_step(d_{g−1}, group g's
+// codeword is ever held whole), and ONE Merkle tree is built over M/2 leaves: leaf ℓ holds the
+// pairs (C_i[ℓ], C_i[ℓ+M/2]) of every polynomial i, so one path opens the pair that the first fold
+// step combines, for every polynomial. Its digest is chained over the groups of G polynomials: d_0
+// = hash_leaf(C_0[ℓ], C_0[ℓ+M/2], …, C_{G−1}[ℓ+M/2]), d_g = hash_leaf_step(d_{g−1}, group g's
 // pairs) (hash.hpp), leaf digest = the last d_g; so each group's cosets are hashed into the
 // leaves (C_i[ℓ] and C_i[ℓ+M/2] lie in one coset) and dropped before the next coset is encoded.
 // The commitment is the root (32 bytes).
@@ -299,9 +299,29 @@ class CosetEncoder {
 // about (log S − R)·M/2 butterflies and |positions|·M/S multiplications instead of
 // (log M − R)·M/2. tw = twiddles(log M), or empty: then the few powers of ω_M it reads (the
 // block's roots and ω_M^position) are computed, so no table is held. Serial (callers
-// parallelise over polynomials).
+// parallelise over polynomials). One PositionEncoder (below) used once.
 void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
                   std::span<const std::uint64_t> positions, const Twiddles& tw, std::span<Fr> out);
+
+// rs_encode_at's plan for messages of 2^log_n entries at fixed positions — the block size, the
+// block twiddles and their 0/1 rows, and each position's Horner step ω_M^position (one power
+// each without tw) — computed once for every message it encodes: the opening re-encodes every
+// committed table at the same positions. encode() is const and serial, so threads may share one
+// encoder (each with its own message and output). Throws std::invalid_argument as rs_encode_at.
+class PositionEncoder {
+ public:
+  PositionEncoder(unsigned log_n, unsigned log_inv_rate, std::span<const std::uint64_t> positions,
+                  const Twiddles& tw);
+  ~PositionEncoder();
+  PositionEncoder(PositionEncoder&&) noexcept;
+  PositionEncoder& operator=(PositionEncoder&&) noexcept;
+  // out[i] = C[positions[i]] for C = rs_encode(msg); msg has 2^log_n entries.
+  void encode(std::span<const Fr> msg, std::span<Fr> out) const;
+
+ private:
+  struct Plan;
+  std::unique_ptr<const Plan> plan_;
+};
 
 class Basefold {
  public:

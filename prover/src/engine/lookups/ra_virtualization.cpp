@@ -12,6 +12,7 @@
 
 #include <jolt/prover/pcs/fr_arrays.hpp>
 #include <jolt/prover/poly/eq.hpp>
+#include <jolt/prover/poly/multilinear.hpp>
 
 namespace jolt::prover::lookups {
 
@@ -131,13 +132,9 @@ class RaVirtualizationKernel final : public SumcheckKernel {
               multiply_arrays(tmp.data(), diff.data(), tmp2.data(), n);
               for (std::size_t i = 0; i < n; ++i) q[2 * kBlock + i] += tmp2[i];
             }
+            accumulate_booleanity(x0, half, n, q.data(), q.data() + kBlock, q.data() + 2 * kBlock,
+                                  acc.booleanity);
             for (std::size_t i = 0; i < n; ++i) {
-              const Fr er = eq_rho_[x0 + i], der = eq_rho_[x0 + i + half] - er;
-              const Fr q0 = q[i], q1 = q[kBlock + i], q2 = q[2 * kBlock + i];
-              acc.booleanity[0] += er * q0;
-              acc.booleanity[1] += er * q1 + der * q0;
-              acc.booleanity[2] += er * q2 + der * q1;
-              acc.booleanity[3] += der * q2;
               e5[i] = eq5_[x0 + i];
               de5[i] = eq5_[x0 + i + half] - e5[i];
               if (gated_) {
@@ -243,6 +240,7 @@ class RaVirtualizationKernel final : public SumcheckKernel {
           std::vector<Fr> prod(kBlock), tmp(kBlock), e5(kBlock), de5(kBlock);
           std::vector<Fr> g(gated_ ? kBlock : 0), dg(gated_ ? kBlock : 0);
           std::array<std::uint64_t, 1u << (kTabledRounds - 1)> klo{}, khi{};
+          std::array<Fr, 3 * kBlock> qs;  // the block's booleanity coefficients, X^0, X^1, X^2
           for (std::size_t x0 = range.begin(); x0 < range.end(); x0 += kBlock) {
             const std::size_t n = std::min(kBlock, range.end() - x0);
             for (std::size_t i = 0; i < n; ++i) {
@@ -251,7 +249,7 @@ class RaVirtualizationKernel final : public SumcheckKernel {
                 klo[y] = keys_[y * stride + x];
                 khi[y] = keys_[y * stride + x + half];
               }
-              std::array<Fr, 3> q{};
+              Fr q[3];
               for (std::size_t gi = 0; gi < subs.size(); ++gi) {
                 std::uint32_t ix = 0;
                 for (unsigned j = 0; j < subs[gi].count; ++j) {
@@ -269,11 +267,7 @@ class RaVirtualizationKernel final : public SumcheckKernel {
                 q[1] += bq[kSpan];
                 q[2] += bq[2 * kSpan];
               }
-              const Fr er = eq_rho_[x], der = eq_rho_[x + half] - er;
-              acc.booleanity[0] += er * q[0];
-              acc.booleanity[1] += er * q[1] + der * q[0];
-              acc.booleanity[2] += er * q[2] + der * q[1];
-              acc.booleanity[3] += der * q[2];
+              for (std::size_t k = 0; k < 3; ++k) qs[k * kBlock + i] = q[k];
               e5[i] = eq5_[x];
               de5[i] = eq5_[x + half] - e5[i];
               if (gated_) {
@@ -281,6 +275,8 @@ class RaVirtualizationKernel final : public SumcheckKernel {
                 dg[i] = gate_[x + half] - g[i];
               }
             }
+            accumulate_booleanity(x0, half, n, qs.data(), qs.data() + kBlock,
+                                  qs.data() + 2 * kBlock, acc.booleanity);
             for (std::size_t t = 0; t < pts; ++t) {
               for (std::size_t v = 0; v < n_chunks; ++v) {
                 std::copy(e5.begin(), e5.begin() + n, prod.begin());
@@ -337,6 +333,28 @@ class RaVirtualizationKernel final : public SumcheckKernel {
     return pattern_values_[pattern];
   }
 
+  // Pairs x0 .. x0 + n − 1 (n ≤ kBlock) of the booleanity part: with the pair's quadratic
+  // q0 + q1·X + q2·X² and eq(ρ)'s line er + der·X, adds the cubic's coefficients er·q0,
+  // er·q1 + der·q0, er·q2 + der·q1, der·q2 — six products over arrays per block.
+  void accumulate_booleanity(std::size_t x0, std::size_t half, std::size_t n, const Fr* q0,
+                             const Fr* q1, const Fr* q2, std::array<Fr, 4>& out) const {
+    std::array<Fr, kBlock> er, der, prod;
+    for (std::size_t i = 0; i < n; ++i) {
+      er[i] = eq_rho_[x0 + i];
+      der[i] = eq_rho_[x0 + i + half] - er[i];
+    }
+    auto add = [&](const Fr* a, const Fr* b, Fr& to) {
+      multiply_arrays(a, b, prod.data(), n);
+      for (std::size_t i = 0; i < n; ++i) to += prod[i];
+    };
+    add(er.data(), q0, out[0]);
+    add(er.data(), q1, out[1]);
+    add(der.data(), q0, out[1]);
+    add(er.data(), q2, out[2]);
+    add(der.data(), q1, out[2]);
+    add(der.data(), q2, out[3]);
+  }
+
   // The round's evaluations at X = 0 .. d from its sums.
   std::vector<Fr> combine(const Sums& sums, std::size_t d) const {
     const std::vector<Fr>& ra_sums = sums.ra;
@@ -363,27 +381,37 @@ class RaVirtualizationKernel final : public SumcheckKernel {
         for (std::size_t y = 0; y < e.size(); ++y)
           if ((p >> y) & 1) pattern_values_[p] += e[y];
     } else {
-      if (bits_.empty()) {  // materialize the 2W tables at the current size, then bind
-        std::vector<std::vector<Fr>> t(key_bits_, std::vector<Fr>(eq5_.size()));
-        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, eq5_.size(), kGrain),
+      if (bits_.empty()) {
+        // The bit tables, materialized already bound: entry x = lo + r·(hi − lo) of the pattern
+        // values at x and x + half, the products over arrays.
+        std::vector<std::vector<Fr>> t(key_bits_, std::vector<Fr>(half));
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half, kGrain),
                           [&](const tbb::blocked_range<std::size_t>& range) {
-                            for (std::size_t x = range.begin(); x < range.end(); ++x)
-                              for (std::size_t bb = 0; bb < key_bits_; ++bb) t[bb][x] = bit(bb, x);
+                            std::array<Fr, kBlock> rs, d;
+                            rs.fill(r);
+                            for (std::size_t x0 = range.begin(); x0 < range.end(); x0 += kBlock) {
+                              const std::size_t n = std::min(kBlock, range.end() - x0);
+                              for (std::size_t bb = 0; bb < key_bits_; ++bb) {
+                                Fr* out = t[bb].data() + x0;
+                                for (std::size_t i = 0; i < n; ++i) {
+                                  out[i] = bit(bb, x0 + i);
+                                  d[i] = bit(bb, x0 + i + half) - out[i];
+                                }
+                                multiply_arrays(d.data(), rs.data(), d.data(), n);
+                                for (std::size_t i = 0; i < n; ++i) out[i] += d[i];
+                              }
+                            }
                           });
         bits_ = std::move(t);
+      } else {
+        tbb::parallel_for(std::size_t{0}, key_bits_, [&](std::size_t bb) {
+          bind_top_in_place(bits_[bb], r);
+          bits_[bb].shrink_to_fit();
+        });
       }
-      tbb::parallel_for(std::size_t{0}, key_bits_, [&](std::size_t bb) {
-        for (std::size_t x = 0; x < half; ++x)
-          bits_[bb][x] = bits_[bb][x] + r * (bits_[bb][x + half] - bits_[bb][x]);
-        bits_[bb].resize(half);
-        bits_[bb].shrink_to_fit();
-      });
     }
-    for (auto* t : {&eq5_, &eq_rho_, &gate_}) {
-      if (t->empty()) continue;
-      for (std::size_t x = 0; x < half; ++x) (*t)[x] = (*t)[x] + r * ((*t)[x + half] - (*t)[x]);
-      t->resize(half);
-    }
+    for (auto* t : {&eq5_, &eq_rho_, &gate_})
+      if (!t->empty()) bind_top_in_place(*t, r);
   }
 
   KernelLabels labels_;

@@ -706,22 +706,29 @@ class StagedProver {
       static constexpr std::array<std::uint32_t, 3> kNew = {kRs1Value, kRs2Value, kRdWriteValue};
       static constexpr std::array<std::uint32_t, 3> kOld = {kRs1Value, kRs2Value, kRdReadValue};
       static constexpr std::array<std::uint32_t, 3> kTs = {kRs1ReadTs, kRs2ReadTs, kRdReadTs};
-      const std::size_t a = b % 3, n = out.size();
-      std::vector<Fr> reg(n), val(n), st(n), g(n, gamma);
-      c[kReg[a]].read(t0, reg);
-      c[b < 3 ? kNew[a] : kOld[a]].read(t0, val);
-      if (b < 3) {
-        const Fr four = Fr::from_u64(4);
-        st[0] = Fr::from_u64(4 * t0 + a + 1);
-        for (std::size_t k = 1; k < n; ++k) st[k] = st[k - 1] + four;
-      } else {
-        c[kTs[a]].read(t0, st);
+      // kRun rows at a time in buffers on the stack (no allocation per call: the tree asks for
+      // ranges from every worker thread).
+      constexpr std::size_t kRun = 256;
+      const std::size_t a = b % 3;
+      std::array<Fr, kRun> reg, val, st, g;
+      g.fill(gamma);
+      for (std::size_t k0 = 0; k0 < out.size(); k0 += kRun) {
+        const std::size_t n = std::min(kRun, out.size() - k0), t = t0 + k0;
+        c[kReg[a]].read(t, std::span<Fr>(reg.data(), n));
+        c[b < 3 ? kNew[a] : kOld[a]].read(t, std::span<Fr>(val.data(), n));
+        if (b < 3) {
+          const Fr four = Fr::from_u64(4);
+          st[0] = Fr::from_u64(4 * t + a + 1);
+          for (std::size_t k = 1; k < n; ++k) st[k] = st[k - 1] + four;
+        } else {
+          c[kTs[a]].read(t, std::span<Fr>(st.data(), n));
+        }
+        // α − (reg + γ·(value + γ·stamp)), protocol::register_fingerprint over arrays.
+        multiply_arrays(g.data(), st.data(), st.data(), n);
+        for (std::size_t k = 0; k < n; ++k) st[k] += val[k];
+        multiply_arrays(g.data(), st.data(), st.data(), n);
+        for (std::size_t k = 0; k < n; ++k) out[k0 + k] = alpha - (reg[k] + st[k]);
       }
-      // α − (reg + γ·(value + γ·stamp)), protocol::register_fingerprint over arrays.
-      multiply_arrays(g.data(), st.data(), st.data(), n);
-      for (std::size_t k = 0; k < n; ++k) st[k] += val[k];
-      multiply_arrays(g.data(), st.data(), st.data(), n);
-      for (std::size_t k = 0; k < n; ++k) out[k] = alpha - (reg[k] + st[k]);
     };
     snapshot("Stage4_prepared", {&w, pcs_data_.get()});
     // Numerators: +1 for the three accesses' new tuples, −1 for what they read, 0 for the two

@@ -236,7 +236,10 @@ class FractionLayerKernel final : public SumcheckKernel {
     for (auto& t : tables_) {
       if (t.empty()) continue;  // small numerators, bound below
       bind_top_in_place(t, c);  // products over arrays
-      t.shrink_to_fit();
+      // Only before the numerators' field tables are allocated below does the freed half lower
+      // the peak; otherwise the kernel's first round is its largest and a shrink would only
+      // copy the table (serially) each round.
+      if (small_) t.shrink_to_fit();
     }
     if (small_) {
       // P_b(c, x) = P_b(0, x) + c·(P_b(1, x) − P_b(0, x)), the differences as field elements.

@@ -449,16 +449,18 @@ void TableSpec::suffix(std::uint64_t key, unsigned n_pairs, std::span<std::int64
 
 void TableSpec::suffix_by_pairs(std::uint64_t key, unsigned n_pairs,
                                 std::span<std::int64_t> s) const {
-  std::array<std::int64_t, kMaxStates> v{};
-  for (std::size_t c = 0; c < m_; ++c) v[c] = out_[c];
+  // Mod 2^64 as suffix(): exact wherever the suffix fits in 64 bits (the read-raf's pair counts),
+  // and defined for every pair count.
+  std::array<std::uint64_t, kMaxStates> v{};
+  for (std::size_t c = 0; c < m_; ++c) v[c] = static_cast<std::uint64_t>(out_[c]);
   for (unsigned i = 0; i < n_pairs; ++i) {
     const StateMatrix& m = step(i, (key >> (2 * i + 1)) & 1, (key >> (2 * i)) & 1);
-    std::array<std::int64_t, kMaxStates> n{};
+    std::array<std::uint64_t, kMaxStates> n{};
     for (std::size_t c = 0; c < m_; ++c)
-      for (std::size_t r = 0; r < m_; ++r) n[c] += v[r] * m[r][c];
+      for (std::size_t r = 0; r < m_; ++r) n[c] += v[r] * static_cast<std::uint64_t>(m[r][c]);
     v = n;
   }
-  for (std::size_t c = 0; c < m_; ++c) s[c] = v[c];
+  for (std::size_t c = 0; c < m_; ++c) s[c] = static_cast<std::int64_t>(v[c]);
 }
 
 Fr TableSpec::evaluate_mle(std::span<const Fr> point) const {

@@ -108,7 +108,8 @@ class TableSpec {
   // The same for Boolean bits of `chunk` (2n bits, most significant first).
   void advance_state_bits(std::span<Fr> state, unsigned first_pair, unsigned n_pairs,
                           std::uint64_t chunk) const;
-  // Suffix side: S = outᵀ·M_0·…·M_{n−1} over the low n pairs of `key` (Boolean), as integers:
+  // Suffix side: S = outᵀ·M_0·…·M_{n−1} over the low n pairs of `key` (Boolean), as integers
+  // (computed mod 2^64: exact when S fits in 64 bits, as for every split the read-raf makes):
   // four pairs at a time by the product matrix of the key's byte there, the rest pair by pair.
   void suffix(std::uint64_t key, unsigned n_pairs, std::span<std::int64_t> s) const;
   // The same one pair at a time (the oracle suffix() is tested against).

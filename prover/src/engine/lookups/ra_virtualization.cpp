@@ -21,7 +21,7 @@ namespace {
 constexpr std::size_t kGrain = 1024;
 constexpr std::size_t kBlock = 32;  // pairs per array product
 // Rounds the kernel reads its bits from the keys before it builds field tables (at
-// T/2^kLazyRounds entries per bit).
+// T/2^(kLazyRounds + 1) entries per bit: built at the next bind, already bound).
 constexpr std::size_t kLazyRounds = 3;
 // Rounds that may take their chunk products from pattern tables: after k bound variables a bit
 // is one of 2^P values (P = 2^k pattern bits), a pair's two halves one of 2^(2P), and a

@@ -22,7 +22,7 @@
 //                                     zeta, point, bits);             // the verifier's side
 //
 // Bit b of cycle j is bit key_bits − 1 − b of keys[j] (r_addr's order, MSB first). The first
-// rounds read the bits from the keys; field tables exist only from T/8 entries on. The first
+// rounds read the bits from the keys; field tables exist only from T/16 entries on. The first
 // three rounds group each chunk's bits into sub-chunks (4, 2, then 1 bit) and look each
 // sub-chunk's product up in a table indexed by the bits' patterns at the pair's two halves.
 #pragma once

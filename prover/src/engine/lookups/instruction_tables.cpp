@@ -437,14 +437,19 @@ void TableSpec::suffix(std::uint64_t key, unsigned n_pairs, std::span<std::int64
         for (std::size_t c = 0; c < m; ++c) n[c] += v[r] * b[r * m + c];
     v = n;
   }
-  for (; i < n_pairs; ++i) {
+  apply_pairs(v, key, i, n_pairs);
+  for (std::size_t c = 0; c < m; ++c) s[c] = static_cast<std::int64_t>(v[c]);
+}
+
+void TableSpec::apply_pairs(std::array<std::uint64_t, kMaxStates>& v, std::uint64_t key,
+                            unsigned from, unsigned to) const {
+  for (unsigned i = from; i < to; ++i) {
     const StateMatrix& st = step(i, (key >> (2 * i + 1)) & 1, (key >> (2 * i)) & 1);
     std::array<std::uint64_t, kMaxStates> n{};
-    for (std::size_t c = 0; c < m; ++c)
-      for (std::size_t r = 0; r < m; ++r) n[c] += v[r] * static_cast<std::uint64_t>(st[r][c]);
+    for (std::size_t c = 0; c < m_; ++c)
+      for (std::size_t r = 0; r < m_; ++r) n[c] += v[r] * static_cast<std::uint64_t>(st[r][c]);
     v = n;
   }
-  for (std::size_t c = 0; c < m; ++c) s[c] = static_cast<std::int64_t>(v[c]);
 }
 
 void TableSpec::suffix_by_pairs(std::uint64_t key, unsigned n_pairs,
@@ -453,13 +458,7 @@ void TableSpec::suffix_by_pairs(std::uint64_t key, unsigned n_pairs,
   // and defined for every pair count.
   std::array<std::uint64_t, kMaxStates> v{};
   for (std::size_t c = 0; c < m_; ++c) v[c] = static_cast<std::uint64_t>(out_[c]);
-  for (unsigned i = 0; i < n_pairs; ++i) {
-    const StateMatrix& m = step(i, (key >> (2 * i + 1)) & 1, (key >> (2 * i)) & 1);
-    std::array<std::uint64_t, kMaxStates> n{};
-    for (std::size_t c = 0; c < m_; ++c)
-      for (std::size_t r = 0; r < m_; ++r) n[c] += v[r] * static_cast<std::uint64_t>(m[r][c]);
-    v = n;
-  }
+  apply_pairs(v, key, 0, n_pairs);
   for (std::size_t c = 0; c < m_; ++c) s[c] = static_cast<std::int64_t>(v[c]);
 }
 

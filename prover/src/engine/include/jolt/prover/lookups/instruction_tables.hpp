@@ -116,6 +116,10 @@ class TableSpec {
   void suffix_by_pairs(std::uint64_t key, unsigned n_pairs, std::span<std::int64_t> s) const;
 
  private:
+  // v ← vᵀ·M_from·…·M_(to−1) for the key's pairs from .. to − 1, mod 2^64.
+  void apply_pairs(std::array<std::uint64_t, kMaxStates>& v, std::uint64_t key, unsigned from,
+                   unsigned to) const;
+
   LookupTable table_{};
   unsigned word_bits_ = 0;
   std::size_t m_ = 0;

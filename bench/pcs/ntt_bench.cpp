@@ -15,6 +15,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <tbb/global_control.h>
@@ -33,6 +34,21 @@ namespace {
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
+}
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// A message of 2^n random field elements and one of 2^n random 0/1 values, from one seed.
+std::pair<std::vector<Fr>, std::vector<Fr>> random_and_bits(std::uint64_t seed, unsigned n) {
+  std::mt19937_64 rng(seed);
+  std::vector<Fr> random(std::size_t{1} << n), bits(random.size());
+  for (std::size_t i = 0; i < random.size(); ++i) {
+    random[i] = Fr::from_u64(rng()) * Fr::from_u64(rng());
+    bits[i] = (rng() & 1) != 0 ? Fr::one() : Fr::zero();
+  }
+  return {std::move(random), std::move(bits)};
 }
 }  // namespace
 
@@ -94,9 +110,7 @@ int main(int argc, char** argv) {
           lanes::set_enabled(k == 1);
           const auto t0 = std::chrono::steady_clock::now();
           bf::rs_encode(msg, 1, out, tw, 1);
-          ms[k].push_back(
-              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                  .count());
+          ms[k].push_back(ms_since(t0));
         }
       const double butterflies = static_cast<double>(out.size()) / 2 * n;  // layers after the copy
       for (int k = 0; k < (have_lanes ? 2 : 1); ++k) {
@@ -114,12 +128,7 @@ int main(int argc, char** argv) {
               have_lanes ? "ifma" : "portable");
   std::printf("%-4s %14s %14s %10s\n", "n", "random ms", "0/1 ms", "0/1/random");
   for (unsigned n : sizes) {
-    std::mt19937_64 rng(n + 100);
-    std::vector<Fr> random(std::size_t{1} << n), bits(random.size());
-    for (std::size_t i = 0; i < random.size(); ++i) {
-      random[i] = Fr::from_u64(rng()) * Fr::from_u64(rng());
-      bits[i] = (rng() & 1) != 0 ? Fr::one() : Fr::zero();
-    }
+    const auto [random, bits] = random_and_bits(n + 100, n);
     const bf::Twiddles tw = bf::twiddles(n + 2);
     std::vector<Fr> out(random.size() * 4);
     std::vector<double> ms[2];
@@ -127,9 +136,7 @@ int main(int argc, char** argv) {
       for (int k = 0; k < 2; ++k) {
         const auto t0 = std::chrono::steady_clock::now();
         bf::rs_encode(k == 0 ? random : bits, 2, out, tw, 1);
-        ms[k].push_back(
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                .count());
+        ms[k].push_back(ms_since(t0));
       }
     std::printf("%-4u %14.2f %14.2f %10.2f\n", n, median(ms[0]), median(ms[1]),
                 median(ms[1]) / median(ms[0]));
@@ -142,12 +149,8 @@ int main(int argc, char** argv) {
   std::printf("%-4s %-7s %12s %14s %12s %14s\n", "n", "message", "commit ms", "ns/butterfly",
               "plan ms", "open ms/msg");
   for (unsigned n : sizes) {
-    std::mt19937_64 rng(n + 200);
-    std::vector<Fr> random(std::size_t{1} << n), bits(random.size());
-    for (std::size_t i = 0; i < random.size(); ++i) {
-      random[i] = Fr::from_u64(rng()) * Fr::from_u64(rng());
-      bits[i] = (rng() & 1) != 0 ? Fr::one() : Fr::zero();
-    }
+    const auto [random, bits] = random_and_bits(n + 200, n);
+    std::mt19937_64 rng(n + 300);  // the query positions
     const std::size_t R = 4, M = random.size() * R;
     const bf::Twiddles tw = bf::twiddles(n);
     std::vector<bf::CosetEncoder> cosets;
@@ -167,19 +170,13 @@ int main(int argc, char** argv) {
       for (int r = 0; r < reps; ++r) {
         auto t0 = std::chrono::steady_clock::now();
         for (const auto& c : cosets) c.encode(batch, 0, coset);
-        commit_ms.push_back(
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                .count());
+        commit_ms.push_back(ms_since(t0));
         t0 = std::chrono::steady_clock::now();
         const bf::PositionEncoder enc(n, 2, at, {});
-        plan_ms.push_back(
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                .count());
+        plan_ms.push_back(ms_since(t0));
         t0 = std::chrono::steady_clock::now();
         enc.encode(msg, got);
-        open_ms.push_back(
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                .count());
+        open_ms.push_back(ms_since(t0));
       }
       const double butterflies = static_cast<double>(M) / 2 * n;  // R cosets of n layers
       std::printf("%-4u %-7s %12.2f %14.2f %12.2f %14.2f\n", n, k == 0 ? "random" : "0/1",

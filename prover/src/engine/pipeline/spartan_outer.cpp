@@ -210,6 +210,133 @@ void SpartanOuterKernel::materialise() {
                     });
 }
 
+// The streamed row rounds' products on the grid {0, 1, ∞}^m, m = kStreamedRowRounds (the
+// small-value method for a sumcheck's first rounds, here over the field). Row k = x·S + y, x the m
+// row bits bound in the streamed rounds (x_0 the most significant), y the slot. For fixed (y, t),
+// Az(x, y, t) is multilinear in x, so Az·Bz is of degree ≤ 2 in each x_i and is fixed by its values
+// on the grid, where "∞" is a variable's leading coefficient (A(…1…) − A(…0…)). grid_[u] = Σ_{y,t}
+// eq(τ_y, y)·eq(τ_cyc, t)·A(u, y, t)·B(u, y, t), one pass over the cycles for all m rounds; round j
+// then interpolates it at r_<j (streamed_round_q).
+namespace {
+constexpr std::size_t kGridDims = SpartanOuterKernel::kStreamedRowRounds;
+constexpr std::size_t kCorners = std::size_t{1} << kGridDims;
+constexpr std::size_t pow3(std::size_t n) {
+  return n == 0 ? 1 : 3 * pow3(n - 1);
+}
+constexpr std::size_t kGridPoints = pow3(kGridDims);
+
+// e[u] (u in base 3, u_0 the most significant digit; digit 2 = ∞) from the corner values v[x]
+// (x in base 2, x_0 the most significant bit), the last dimension first.
+void extend_to_grid(const std::array<Fr, kCorners>& v, std::array<Fr, kGridPoints>& e) {
+  std::array<Fr, kGridPoints> tmp;
+  Fr* cur = e.data();
+  Fr* next = tmp.data();
+  for (std::size_t x = 0; x < kCorners; ++x) cur[x] = v[x];
+  std::size_t lo = 1;  // 3^s: the extended trailing dimensions' size
+  for (std::size_t s = 0; s < kGridDims; ++s) {
+    const std::size_t hi = kCorners >> (s + 1);
+    for (std::size_t h = 0; h < hi; ++h)
+      for (std::size_t l = 0; l < lo; ++l) {
+        const Fr& a0 = cur[(2 * h) * lo + l];
+        const Fr& a1 = cur[(2 * h + 1) * lo + l];
+        Fr* out = next + h * 3 * lo + l;
+        out[0] = a0;
+        out[lo] = a1;
+        out[2 * lo] = a1 - a0;
+      }
+    std::swap(cur, next);
+    lo *= 3;
+  }
+  if (cur != e.data()) std::copy(cur, cur + kGridPoints, e.data());
+}
+
+using Grid = std::array<Fr, kGridPoints>;
+Grid add_grid(Grid x, const Grid& y) {
+  for (std::size_t i = 0; i < kGridPoints; ++i) x[i] += y[i];
+  return x;
+}
+}  // namespace
+
+void SpartanOuterKernel::accumulate_grid() {
+  constexpr std::size_t S = kTabledRowSlots;
+  const Rows& r = rows();
+  const std::size_t nrows = r.a.size();
+  const std::span<const Fr> t(tau_);
+  const std::vector<Fr> eq_y = EqPolynomial::evals(t.subspan(kGridDims, kRowBits - kGridDims));
+  const Grid g = tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, cols_.length(), 256), Grid{},
+      [&](const tbb::blocked_range<std::size_t>& rg, Grid acc) {
+        std::array<Fr, kCorners> ca, cb;
+        Grid ga, gb;
+        for_cycles(cols_, rg.begin(), rg.end(), [&](std::size_t cyc, const auto& get) {
+          for (std::size_t y = 0; y < S; ++y) {
+            // The slot's guards weighted by eq(τ_y, y)·eq(τ_cyc, t): the weight is one scalar
+            // per (y, t) and the grid values are linear in the corners. A slot whose guards are
+            // all zero adds nothing.
+            const Fr w = eq_y[y] * eq_cyc_[cyc];
+            bool any = false;
+            for (std::size_t x = 0; x < kCorners; ++x) {
+              const std::size_t k = x * S + y;
+              const Fr va = k < nrows ? r.a[k].eval(get) : Fr::zero();
+              ca[x] = va.is_zero() ? va : (va == Fr::one() ? w : w * va);
+              any = any || !va.is_zero();
+            }
+            if (!any) continue;
+            for (std::size_t x = 0; x < kCorners; ++x) {
+              const std::size_t k = x * S + y;
+              cb[x] = k < nrows ? r.b[k].eval(get) : Fr::zero();
+            }
+            extend_to_grid(ca, ga);
+            extend_to_grid(cb, gb);
+            for (std::size_t u = 0; u < kGridPoints; ++u)
+              if (!ga[u].is_zero() && !gb[u].is_zero()) acc[u] += ga[u] * gb[u];
+          }
+        });
+        return acc;
+      },
+      add_grid);
+  grid_.assign(g.begin(), g.end());
+}
+
+// q_j(c) for c = 0, 1, ∞ of streamed round j: Σ_{u ∈ {0,1,∞}^j} L_u(r_<j)·Σ_{x ∈ {0,1}^(m−1−j)}
+// eq(τ_(j+1..m), x)·grid_[u, c, x], L_0(r) = 1 − r, L_1(r) = r, L_∞(r) = r(r − 1) per variable
+// (a degree-2 polynomial from its values at 0 and 1 and its leading coefficient); returned as the
+// values at X = 0, 1, 2 (q(2) = 2q(1) − q(0) + 2q(∞)).
+std::array<Fr, 3> SpartanOuterKernel::streamed_round_q() const {
+  const std::size_t j = round_;
+  const std::size_t rest = kGridDims - 1 - j;
+  std::array<Fr, 3> at_c{};  // at X = 0, 1, ∞
+  std::size_t nu = 1;
+  for (std::size_t i = 0; i < j; ++i) nu *= 3;
+  for (std::size_t u = 0; u < nu; ++u) {
+    // L_u(r_<j), u's digits most significant first.
+    Fr l = Fr::one();
+    std::size_t digits = u;
+    for (std::size_t i = j; i-- > 0;) {
+      const Fr& ri = row_challenges_[i];
+      const std::size_t d = digits % 3;
+      digits /= 3;
+      l *= d == 0 ? Fr::one() - ri : (d == 1 ? ri : ri * (ri - Fr::one()));
+    }
+    for (std::size_t c = 0; c < 3; ++c) {
+      Fr s = Fr::zero();
+      for (std::size_t x = 0; x < (std::size_t{1} << rest); ++x) {
+        Fr e = Fr::one();
+        std::size_t idx = u * 3 + c;
+        for (std::size_t b = 0; b < rest; ++b) {
+          const std::size_t bit = (x >> (rest - 1 - b)) & 1;
+          const Fr& tb = tau_[j + 1 + b];
+          e *= bit ? tb : Fr::one() - tb;
+          idx = idx * 3 + bit;
+        }
+        s += e * grid_[idx];
+      }
+      at_c[c] += l * s;
+    }
+  }
+  return {at_c[0], at_c[1], at_c[1].dbl() - at_c[0] + at_c[2].dbl()};
+}
+
 std::vector<Fr> SpartanOuterKernel::evals_from_q(const Fr& q0, const Fr& q1, const Fr& q2) const {
   const Fr q3 = q0 - (q1 + q1 + q1) + (q2 + q2 + q2);
   const Fr& tj = tau_[round_];
@@ -231,50 +358,8 @@ std::vector<Fr> SpartanOuterKernel::prove_round(const std::optional<Fr>& bind_r,
   const std::size_t T = cols_.length();
   Acc q{};
   if (round_ < kStreamedRowRounds) {
-    // Streaming row round j: fold each cycle's rows with eq(r_<j), then pair on row bit j.
-    const std::size_t j = round_;
-    const std::vector<Fr> w = EqPolynomial::evals(row_challenges_);  // 2^j weights
-    const std::size_t sub = kNumRowsPadded >> j, half = sub / 2;
-    const Rows& r = rows();
-    const std::size_t nrows = r.a.size();
-    q = tbb::parallel_reduce(
-        tbb::blocked_range<std::size_t>(0, T, 256), Acc{},
-        [&](const tbb::blocked_range<std::size_t>& rg, Acc acc) {
-          std::array<Fr, kNumRowsPadded> fa{};
-          for_cycles(cols_, rg.begin(), rg.end(), [&](std::size_t t, const auto& get) {
-            // The guards folded into the 2^(6-j) slots left. A row's guard is a flag or a sum of
-            // flags, zero on most rows of a cycle, so the zero terms are skipped.
-            for (std::size_t k = 0; k < sub; ++k) fa[k] = Fr::zero();
-            for (std::size_t k = 0; k < nrows; ++k) {
-              const Fr va = r.a[k].eval(get);
-              if (va.is_zero()) continue;
-              if (j == 0)
-                fa[k] = va;
-              else
-                fa[k % sub] += va == Fr::one() ? w[k / sub] : w[k / sub] * va;
-            }
-            // left − right folded into slot s, evaluated only for the pairs whose guards are
-            // not both zero: all three terms of a pair vanish when a0 = a1 = 0.
-            auto fold_b = [&](std::size_t s) {
-              Fr v = Fr::zero();
-              for (std::size_t k = s; k < nrows; k += sub) {
-                const Fr vb = r.b[k].eval(get);
-                if (vb.is_zero()) continue;
-                v += j == 0 ? vb : w[k / sub] * vb;
-              }
-              return v;
-            };
-            Acc at{};
-            for (std::size_t k = 0; k < half; ++k) {
-              const Fr a0 = fa[k], a1 = fa[k + half];
-              if (a0.is_zero() && a1.is_zero()) continue;
-              add_weighted(at, eq_row_[k], pair_terms(a0, a1, fold_b(k), fold_b(k + half)));
-            }
-            add_weighted(acc, eq_cyc_[t], at);
-          });
-          return acc;
-        },
-        add);
+    if (round_ == 0) accumulate_grid();
+    q = streamed_round_q();
   } else if (round_ < kRowBits) {
     // Tabled row round: pair slot k with slot k + half, weighted by eq_row[k]·eq_cyc[t].
     const std::size_t half = az_.size() / (2 * T);

@@ -7,18 +7,20 @@
 //
 // Optimisations over NaiveKernel (its test oracle; round polynomials are identical):
 //  * the kNumRowsPadded·T tables Az, Bz are never built: the first kStreamedRowRounds row
-//    rounds stream over the cycles, evaluating each constraint row from the columns and folding
-//    it with the row challenges (terms of a zero guard skipped); then the tables Az(r_row, s, t),
-//    Bz(r_row, s, t) over the kTabledRowSlots row slots left are built in one more pass and
-//    the last row rounds and the cycle rounds bind them in place (each streamed pass reads the
-//    columns the rows name, a tabled round only the tables: 2·kTabledRowSlots field elements per
-//    cycle);
+//    rounds come from one pass over the cycles that evaluates each constraint row from the
+//    columns and sums eq-weighted Az·Bz on the grid {0, 1, ∞}^kStreamedRowRounds of those rounds'
+//    row bits (slots with all guards zero skipped); each of those rounds interpolates the grid at
+//    its challenges so far (the small-value method, over the field); then the tables Az(r_row, s,
+//    t), Bz(r_row, s, t) over the kTabledRowSlots row slots left are built in one more pass and the
+//    last row rounds and the cycle rounds bind them in place (each streamed pass reads the columns
+//    the rows name, a tabled round only the tables: 2·kTabledRowSlots field elements per cycle);
 //  * eq(τ,·) is split: a kNumRowsPadded/2-entry row table ⊗ a T-entry cycle table; the bound
 //    prefix is one scalar and the unbound suffix shrinks by summing halves (Dao–Thaler/Gruen),
 //    so no 2^(kRowBits − 1 + log T) eq table exists and eq is never bound;
 //  * s(X) = eq_bound·eq(τ_j,X)·q(X), q of degree 2 from three points;
 //  * TBB reductions over fixed cycle blocks (exact field sums: deterministic at any thread count).
 #pragma once
+#include <array>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -62,10 +64,13 @@ class SpartanOuterKernel final : public SumcheckKernel {
  private:
   void bind(const Fr& r);
   void materialise();
+  void accumulate_grid();
+  std::array<Fr, 3> streamed_round_q() const;
   std::vector<Fr> evals_from_q(const Fr& q0, const Fr& q1, const Fr& q2) const;
   const WitnessColumns& cols_;
   std::vector<Fr> tau_;
   std::vector<Fr> row_challenges_;  // r_0.. while in the row rounds
+  std::vector<Fr> grid_;            // 3^kStreamedRowRounds products, for the streamed rounds
   std::vector<Fr> az_, bz_;         // slots·T, index slot·T + t, once the rows are tabled
   std::vector<Fr> eq_row_;          // eq(τ[j+1..kRowBits), ·) during row rounds
   std::vector<Fr> eq_cyc_;          // eq(τ[max(j+1,kRowBits)..], ·)

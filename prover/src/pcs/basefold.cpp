@@ -994,6 +994,7 @@ Basefold::Basefold(Params params) : params_(params) {
 Params stacked_params() {
   Params p;
   p.leaf_group = 1;
+  p.log_inv_rate = 1;
   return p;
 }
 

@@ -518,7 +518,7 @@ TEST_CASE("basefold: behind the CommitmentScheme seam (factory, heap report, ver
   const auto pcs = jolt::prover::make_commitment_scheme(jolt::prover::PcsKind::kBasefold);
   CHECK(pcs->kind() == jolt::prover::PcsKind::kBasefold);
   CHECK(pcs->name() == "basefold");
-  CHECK(pcs->parameters().find("queries=88") != std::string::npos);
+  CHECK(pcs->parameters().find("rate=1/2 queries=185") != std::string::npos);
   CHECK(jolt::prover::parse_pcs_kind("basefold") == jolt::prover::PcsKind::kBasefold);
   const Instance in = make_instance(9, 3, 77);
   const auto spans = in.spans();

@@ -136,8 +136,8 @@ TEST_CASE("claims and points that do not match the commitment are rejected at pc
 
 TEST_CASE("the default Basefold stacks four tables per committed polynomial") {
   const auto pcs = make_commitment_scheme(PcsKind::kBasefold);
-  // Stacked tables of 2^(n+2) entries at rate 1/4 need an NTT domain of 2^(n+4) ≤ 2^28.
-  CHECK(pcs->max_num_vars() == 24);
+  // Stacked tables of 2^(n+2) entries at rate 1/2 need an NTT domain of 2^(n+3) ≤ 2^28.
+  CHECK(pcs->max_num_vars() == 25);
   CHECK(stacked(PcsKind::kReveal, 3)->max_num_vars() ==
         make_commitment_scheme(PcsKind::kReveal)->max_num_vars() - 3);
   CHECK(pcs->parameters().find("stacked 4 tables per committed polynomial") != std::string::npos);

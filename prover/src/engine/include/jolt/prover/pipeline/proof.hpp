@@ -66,7 +66,9 @@
 
 namespace jolt::prover {
 
-inline constexpr std::uint16_t kProofVersion = 11;  // 11: RAM by Twist (the RAM layout's
+inline constexpr std::uint16_t kProofVersion = 12;  // 12: Basefold at rate 1/2 behind the
+                                                    // seam (185 queries; the same layout);
+                                                    // 11: RAM by Twist (the RAM layout's
                                                     // regions, read/write checking in stage 2,
                                                     // the Val check in stage 4, the RA
                                                     // virtualization in stage 5; RamInc and the

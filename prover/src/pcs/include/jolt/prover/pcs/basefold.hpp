@@ -173,9 +173,12 @@ struct Params {
 };
 
 // The parameters behind the seam, where the tables are stacked 2^kDefaultLogStack at a time: the
-// defaults with leaf_group = 1. The prover holds leaf_group codewords while committing, each
-// 2^kDefaultLogStack times a column's; with 3 the commit's buffer alone would be 1.5 KiB per
-// cycle (measured at sha2-chain 2^18: peak 622 MiB with 3, 502 MiB with 1, for 4 % more time).
+// defaults with leaf_group = 1 and rate 1/2 (185 queries instead of 88 at the same security).
+// The prover holds leaf_group codewords while committing, each 2^kDefaultLogStack times a
+// column's; with 3 the commit's buffer alone would be 1.5 KiB per cycle (measured at sha2-chain
+// 2^18: peak 622 MiB with 3, 502 MiB with 1, for 4 % more time). Rate 1/2 halves the encoding
+// and the leaf hashing of the commitment, which dominate the prover, for a proof about 1.7 times
+// as large (docs/performance.md, "Basefold at rate 1/2").
 Params stacked_params();
 
 // The layer geometry shared by prover and verifier for n variables.

@@ -112,8 +112,10 @@ void sum_halves(std::vector<Fr>& v) {
 }
 
 using Acc = std::array<Fr, 3>;
-Acc add(Acc x, const Acc& y) {
-  for (int i = 0; i < 3; ++i) x[i] += y[i];
+// Entry-wise sum: the join of the TBB reductions over Acc and over the grid below.
+template <std::size_t N>
+std::array<Fr, N> add(std::array<Fr, N> x, const std::array<Fr, N>& y) {
+  for (std::size_t i = 0; i < N; ++i) x[i] += y[i];
   return x;
 }
 
@@ -251,10 +253,6 @@ void extend_to_grid(const std::array<Fr, kCorners>& v, std::array<Fr, kGridPoint
 }
 
 using Grid = std::array<Fr, kGridPoints>;
-Grid add_grid(Grid x, const Grid& y) {
-  for (std::size_t i = 0; i < kGridPoints; ++i) x[i] += y[i];
-  return x;
-}
 }  // namespace
 
 void SpartanOuterKernel::accumulate_grid() {
@@ -294,7 +292,7 @@ void SpartanOuterKernel::accumulate_grid() {
         });
         return acc;
       },
-      add_grid);
+      add<kGridPoints>);
   grid_.assign(g.begin(), g.end());
 }
 
@@ -306,9 +304,10 @@ std::array<Fr, 3> SpartanOuterKernel::streamed_round_q() const {
   const std::size_t j = round_;
   const std::size_t rest = kGridDims - 1 - j;
   std::array<Fr, 3> at_c{};  // at X = 0, 1, ∞
-  std::size_t nu = 1;
-  for (std::size_t i = 0; i < j; ++i) nu *= 3;
-  for (std::size_t u = 0; u < nu; ++u) {
+  // eq(τ_(j+1..m), x) over the streamed row bits after this round's, x big-endian.
+  const std::vector<Fr> eq_rest =
+      EqPolynomial::evals(std::span<const Fr>(tau_).subspan(j + 1, rest));
+  for (std::size_t u = 0; u < pow3(j); ++u) {
     // L_u(r_<j), u's digits most significant first.
     Fr l = Fr::one();
     std::size_t digits = u;
@@ -320,16 +319,10 @@ std::array<Fr, 3> SpartanOuterKernel::streamed_round_q() const {
     }
     for (std::size_t c = 0; c < 3; ++c) {
       Fr s = Fr::zero();
-      for (std::size_t x = 0; x < (std::size_t{1} << rest); ++x) {
-        Fr e = Fr::one();
-        std::size_t idx = u * 3 + c;
-        for (std::size_t b = 0; b < rest; ++b) {
-          const std::size_t bit = (x >> (rest - 1 - b)) & 1;
-          const Fr& tb = tau_[j + 1 + b];
-          e *= bit ? tb : Fr::one() - tb;
-          idx = idx * 3 + bit;
-        }
-        s += e * grid_[idx];
+      for (std::size_t x = 0; x < eq_rest.size(); ++x) {
+        std::size_t idx = u * 3 + c;  // then x's bits as base-3 digits
+        for (std::size_t b = rest; b-- > 0;) idx = idx * 3 + ((x >> b) & 1);
+        s += eq_rest[x] * grid_[idx];
       }
       at_c[c] += l * s;
     }
@@ -377,7 +370,7 @@ std::vector<Fr> SpartanOuterKernel::prove_round(const std::optional<Fr>& bind_r,
             }
             return acc;
           },
-          add);
+          add<3>);
       for (int x = 0; x < 3; ++x) q[x] += eq_row_[k] * qk[x];
     }
   } else {
@@ -390,7 +383,7 @@ std::vector<Fr> SpartanOuterKernel::prove_round(const std::optional<Fr>& bind_r,
           }
           return acc;
         },
-        add);
+        add<3>);
   }
   return evals_from_q(q[0], q[1], q[2]);
 }

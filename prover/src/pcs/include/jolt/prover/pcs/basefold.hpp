@@ -93,6 +93,10 @@
 //   m = 16: (m + 1/2)^7 < 2^28.4, ρ^{-3/2} = 8, so ε_pg < 2^(5 + 16 + 28.4 + 3 + 56 − 253) <
 //   2^-144 and ε_list < 2^-230; ε ≤ 0.5156^q + 2^-144 = 2^-(0.9556·q) = 2^-84.09 for q = 88
 //   (statistical).
+//   Behind the seam (stacked_params: ρ = 1/2, the rest as above): δ = 1 − √(1/2)·(1 + 1/32) =
+//   0.2708, each query passes with probability ≤ 0.7292 (0.4556 bits), so q = 185;
+//   ρ^{-3/2} = 2^1.5 gives ε_pg < 2^-146, L ≤ m/ρ = 32 gives ε_list < 2^-237, and
+//   ε ≤ 0.7292^185 + 2^-146 = 2^-84.29 (statistical), 2^-100.29 with the 16 bits of grinding.
 //   Unique-decoding regime (Regime::kUniqueDecoding): δ = (1 − ρ)/2 = 3/8 < d/2 with d > 1 − ρ
 //   the code's relative distance; each δ-close word decodes uniquely, the proximity-gap terms
 //   are ≤ (k−1)·M/|Fr| and n_f·M/|Fr| (the same proximity-gap paper's unique-decoding case),

@@ -3,6 +3,8 @@
 // layers forced by a small bound, and whole encodings with the lanes on and off.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <jolt/prover/pcs/basefold.hpp>
 #include <jolt/prover/pcs/fr_arrays.hpp>
 #include <random>
@@ -207,4 +209,29 @@ TEST_CASE("multiply_arrays equals Fr's multiply for every length, lanes on and o
     }
   }
   lanes::set_enabled(was);
+}
+
+TEST_CASE(
+    "zero_table and zero_tables hold zeros of the asked sizes, below and above the shared "
+    "first touch") {
+  // Sizes around the 1 MiB threshold, with byte counts that are no multiple of the workers'
+  // chunks; each size first allocated and freed filled with ones, so reused storage must be
+  // cleared too.
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, std::size_t{1} << 15,
+                        (std::size_t{1} << 15) + 3, (std::size_t{1} << 17) + 1}) {
+    CAPTURE(n);
+    { std::vector<Fr> dirty(n, Fr::one()); }
+    const std::vector<Fr> z = jolt::prover::zero_table(n);
+    REQUIRE(z.size() == n);
+    CHECK(std::all_of(z.begin(), z.end(), [](const Fr& x) { return x.is_zero(); }));
+    for (std::size_t count : {std::size_t{1}, std::size_t{3}, std::size_t{40}}) {
+      CAPTURE(count);
+      const auto zs = jolt::prover::zero_tables(count, n);
+      REQUIRE(zs.size() == count);
+      for (const auto& t : zs) {
+        REQUIRE(t.size() == n);
+        CHECK(std::all_of(t.begin(), t.end(), [](const Fr& x) { return x.is_zero(); }));
+      }
+    }
+  }
 }

@@ -384,7 +384,7 @@ class RaVirtualizationKernel final : public SumcheckKernel {
       if (bits_.empty()) {
         // The bit tables, materialized already bound: entry x = lo + r·(hi − lo) of the pattern
         // values at x and x + half, the products over arrays.
-        std::vector<std::vector<Fr>> t(key_bits_, std::vector<Fr>(half));
+        std::vector<std::vector<Fr>> t = zero_tables(key_bits_, half);
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half, kGrain),
                           [&](const tbb::blocked_range<std::size_t>& range) {
                             std::array<Fr, kBlock> rs, d;

@@ -247,7 +247,7 @@ class FractionLayerKernel final : public SumcheckKernel {
         const std::vector<std::int32_t>& s = small_p_[b];
         const std::size_t h = s.size() / 2;
         std::vector<Fr>& out = tables_[b];
-        out.resize(h);
+        out = zero_table(h);
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, h, 4096),
                           [&](const tbb::blocked_range<std::size_t>& rg) {
                             constexpr std::size_t kChunk = 64;
@@ -331,7 +331,7 @@ FractionTreeProof prove_tree(std::vector<Num> p_leaves, unsigned n, const LeafDe
   // Sizes the halves of layer j.
   auto size_layer = [&](std::size_t j) {
     const std::size_t hh = std::size_t{1} << (j - 1);
-    for (std::vector<Fr>* v : {&P[j].lo, &P[j].hi, &Q[j].lo, &Q[j].hi}) v->resize(hh);
+    for (std::vector<Fr>* v : {&P[j].lo, &P[j].hi, &Q[j].lo, &Q[j].hi}) *v = zero_table(hh);
   };
   constexpr std::size_t kLeafBlock = 1024;
   auto fill_from_leaves = [&] {
@@ -421,8 +421,8 @@ FractionTreeProof prove_tree(std::vector<Num> p_leaves, unsigned n, const LeafDe
       if (j + 1 == n) {
         // The leaf layer: its denominators as two tables, read once more.
         JOLT_SPAN("FractionTree::leaf_denominators", jolt::arg("leaves", 2 * H));
-        Q[n].lo.resize(H);
-        Q[n].hi.resize(H);
+        Q[n].lo = zero_table(H);
+        Q[n].hi = zero_table(H);
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, H, 4096),
                           [&](const tbb::blocked_range<std::size_t>& rg) {
                             q_of(rg.begin(), std::span<Fr>(Q[n].lo).subspan(rg.begin(), rg.size()));

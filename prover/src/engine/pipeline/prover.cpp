@@ -972,7 +972,7 @@ class StagedProver {
         for (const auto& g : groups) leaves.push_back(EqPolynomial::evals(g.point));
       std::size_t k = 0;
       for (const auto& g : groups) {
-        std::vector<Fr> f(T);
+        std::vector<Fr> f = zero_table(T);
         const std::size_t base = k;
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 1024),
                           [&](const tbb::blocked_range<std::size_t>& rg) {

@@ -30,7 +30,7 @@ void evals_serial(std::span<const Fr> r, const Fr& scale, Fr* out) {
 std::vector<Fr> EqPolynomial::evals(std::span<const Fr> r, const Fr& scale) {
   JOLT_SPAN("EqPolynomial::evals", jolt::arg("num_vars", r.size()));
   const std::size_t n = r.size();
-  std::vector<Fr> out(std::size_t{1} << n);
+  std::vector<Fr> out = zero_table(std::size_t{1} << n);
   if (n <= kParallelThreshold) {
     evals_serial(r, scale, out.data());
     return out;

@@ -4,13 +4,24 @@
 // results are Fr's products either way, so callers get identical values on every CPU.
 //
 //   multiply_arrays(a.data(), b.data(), out.data(), n);   // out may alias a or b
+//
+// zero_table(n): a vector of n zeros whose pages are first touched by the TBB workers (and
+// zero_tables(count, n): count such vectors, shared out together). A
+// vector's own constructor zeroes its storage on the calling thread, and for a large table the
+// page faults (and the kernel zeroing each page) are most of that time: serial work in an
+// otherwise parallel prover. The storage is allocated by the calling thread (its malloc arena),
+// only the first touch is shared out.
 #pragma once
 #include <cstddef>
+#include <vector>
 
 #include <jolt/prover/field/fr.hpp>
 
 namespace jolt::prover {
 
 void multiply_arrays(const Fr* a, const Fr* b, Fr* out, std::size_t n);
+
+std::vector<Fr> zero_table(std::size_t n);
+std::vector<std::vector<Fr>> zero_tables(std::size_t count, std::size_t n);
 
 }  // namespace jolt::prover

@@ -11,6 +11,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -272,23 +273,34 @@ std::vector<std::uint64_t> sorted_unique(std::vector<std::uint64_t> v, std::size
   return v;
 }
 
-// eq(r, x) for x ∈ {0,1}^|r|, r[0] ↔ the MSB of x.
+// eq(r, x) for x ∈ {0,1}^|r|, r[0] ↔ the MSB of x: eq(r_hi, ·) ⊗ eq(r_lo, ·), two small tables
+// by doubling, then every entry written once (one product, over arrays) in parallel over the
+// high half of x — no serial pass over the whole table.
 std::vector<Fr> eq_table(std::span<const Fr> r) {
-  std::vector<Fr> e(std::size_t{1} << r.size()), tmp(e.size());
-  e[0] = Fr::one();
-  std::size_t len = 1;
-  for (const Fr& ri : r) {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, len, kGrain),
-                      [&](const tbb::blocked_range<std::size_t>& rg) {
-                        for (std::size_t y = rg.begin(); y < rg.end(); ++y) {
-                          tmp[2 * y + 1] = e[y] * ri;
-                          tmp[2 * y] = e[y] - tmp[2 * y + 1];
-                        }
-                      });
-    len *= 2;
-    std::copy_n(tmp.begin(), len, e.begin());
-  }
-  return e;
+  auto doubling = [](std::span<const Fr> rr) {
+    std::vector<Fr> e(std::size_t{1} << rr.size());
+    e[0] = Fr::one();
+    for (std::size_t k = 0; k < rr.size(); ++k)
+      for (std::size_t i = std::size_t{1} << k; i-- > 0;) {
+        const Fr hi = e[i] * rr[k];
+        e[2 * i + 1] = hi;
+        e[2 * i] = e[i] - hi;
+      }
+    return e;
+  };
+  const std::size_t n_hi = r.size() / 2;
+  const std::vector<Fr> hi = doubling(r.first(n_hi)), lo = doubling(r.subspan(n_hi));
+  const std::size_t L = lo.size();
+  std::vector<Fr> out = zero_table(hi.size() * L);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, hi.size()),
+                    [&](const tbb::blocked_range<std::size_t>& rg) {
+                      std::vector<Fr> row(L);
+                      for (std::size_t h = rg.begin(); h < rg.end(); ++h) {
+                        std::fill(row.begin(), row.end(), hi[h]);
+                        multiply_arrays(row.data(), lo.data(), out.data() + h * L, L);
+                      }
+                    });
+  return out;
 }
 
 Fr eq1(const Fr& a, const Fr& b) {
@@ -845,19 +857,44 @@ void PositionEncoder::encode(std::span<const Fr> msg, std::span<Fr> out) const {
   // Block b (natural) is DFT_S of g[b + t·M/S], t < S (g: msg zero-padded to M), which is nonzero
   // only for t < S/rep: the rate-2^-R encoding of msg[b + t·blocks], t < sub. Then
   // C[p] = Σ_b ω_M^(p·b) · A_b[p mod S], summed by Horner from the last block down.
-  const std::size_t S = P.S, blocks = P.blocks;
-  std::vector<Fr> A(S), acc(P.positions.size());
-  for (std::size_t b = blocks; b-- > 0;) {
-    fill_bit_reversed(A.data(), 0, P.sub, P.ls - P.log_inv_rate, P.rep, P.bits ? 1 : P.rep,
-                      [&](std::size_t t) { return msg[b + t * blocks]; });
-    std::size_t first_len = 2 * P.rep;
-    if (P.bits && P.bits->apply(A.data(), P.sub, P.small.data(), P.small_lanes))
-      first_len = P.bits->next_len();
-    butterfly_layers(A.data(), S, first_len, S, P.small.data(), P.small_lanes);
-    // The Horner steps of all positions as one array product (the IFMA lanes where the CPU
-    // has them).
-    multiply_arrays(acc.data(), P.step.data(), acc.data(), P.positions.size());
-    for (std::size_t i = 0; i < P.positions.size(); ++i) acc[i] += A[P.positions[i] & (S - 1)];
+  const std::size_t S = P.S, blocks = P.blocks, np = P.positions.size();
+  // Σ_{b0 ≤ b < b1} ω_M^(p·(b − b0)) · A_b[p mod S] by Horner, into acc.
+  auto horner = [&](std::size_t b0, std::size_t b1, std::vector<Fr>& acc) {
+    std::vector<Fr> A(S);
+    acc.assign(np, Fr::zero());
+    for (std::size_t b = b1; b-- > b0;) {
+      fill_bit_reversed(A.data(), 0, P.sub, P.ls - P.log_inv_rate, P.rep, P.bits ? 1 : P.rep,
+                        [&](std::size_t t) { return msg[b + t * blocks]; });
+      std::size_t first_len = 2 * P.rep;
+      if (P.bits && P.bits->apply(A.data(), P.sub, P.small.data(), P.small_lanes))
+        first_len = P.bits->next_len();
+      butterfly_layers(A.data(), S, first_len, S, P.small.data(), P.small_lanes);
+      // The Horner steps of all positions as one array product (the IFMA lanes where the CPU
+      // has them).
+      multiply_arrays(acc.data(), P.step.data(), acc.data(), np);
+      for (std::size_t i = 0; i < np; ++i) acc[i] += A[P.positions[i] & (S - 1)];
+    }
+  };
+  // Many blocks (one large message, e.g. an opening's first oracle): runs of kRun blocks in
+  // parallel, each by Horner from its own first block, then joined by Horner over the runs with
+  // the step ω_M^(p·kRun). The same field elements as one Horner pass.
+  constexpr std::size_t kRun = 64;
+  std::vector<Fr> acc;
+  if (blocks < 2 * kRun) {
+    horner(0, blocks, acc);
+  } else {
+    const std::size_t runs = (blocks + kRun - 1) / kRun;
+    std::vector<std::vector<Fr>> part(runs);
+    tbb::parallel_for(std::size_t{0}, runs, [&](std::size_t c) {
+      horner(c * kRun, std::min(blocks, (c + 1) * kRun), part[c]);
+    });
+    std::vector<Fr> run_step(np);
+    for (std::size_t i = 0; i < np; ++i) run_step[i] = P.step[i].pow(kRun);
+    acc = std::move(part[runs - 1]);
+    for (std::size_t c = runs - 1; c-- > 0;) {
+      multiply_arrays(acc.data(), run_step.data(), acc.data(), np);
+      for (std::size_t i = 0; i < np; ++i) acc[i] += part[c][i];
+    }
   }
   std::copy(acc.begin(), acc.end(), out.begin());
 }
@@ -1041,7 +1078,8 @@ Committed Basefold::commit(const PolynomialBatch& polys) const {
   std::vector<CosetEncoder> cosets;
   for (std::size_t r = 0; r < R; ++r) cosets.emplace_back(n, params_.log_inv_rate, r, tw);
   pcs::FrArray buf(G * len);  // coset r of G tables at a time
-  std::vector<Digest> leaf(half);
+  // Every leaf digest is written by the workers (uninitialised here: their first touch).
+  auto leaf = std::make_unique_for_overwrite<Digest[]>(half);
   for (std::size_t g0 = 0; g0 < k; g0 += G) {
     const std::size_t gk = std::min(G, k - g0);
     for (std::size_t r = 0; r < R; ++r) {
@@ -1052,7 +1090,7 @@ Committed Basefold::commit(const PolynomialBatch& polys) const {
       }
       JOLT_SPAN("basefold::hash_leaves", jolt::arg("polys", gk));
       const Fr* cw = buf.data();
-      Digest* lr = leaf.data() + r * hl;
+      Digest* lr = leaf.get() + r * hl;
       if (gk == 1) {
         // One codeword per step: a leaf's two values are entries j and j + len/2 of the coset.
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, hl, 256),
@@ -1081,7 +1119,7 @@ Committed Basefold::commit(const PolynomialBatch& polys) const {
   // needs from four leaves per query): a quarter of the digests of the whole tree, the same root.
   // Level-2 node m hashes leaves 4m … 4m + 3, gathered from their cosets.
   const unsigned log_r = params_.log_inv_rate;
-  std::vector<Digest> level2(half / 4);
+  const auto level2 = std::make_unique_for_overwrite<Digest[]>(half / 4);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half / 4, 1024),
                     [&](const tbb::blocked_range<std::size_t>& rg) {
                       const std::size_t m0 = rg.begin(), nm = rg.size();
@@ -1089,10 +1127,10 @@ Committed Basefold::commit(const PolynomialBatch& polys) const {
                       for (std::size_t l = 4 * m0; l < 4 * (m0 + nm); ++l)
                         four[l - 4 * m0] = leaf[(l & (R - 1)) * hl + (l >> log_r)];
                       pcs::hash_node_pairs(four.data(), two.data(), 2 * nm);
-                      pcs::hash_node_pairs(two.data(), level2.data() + m0, nm);
+                      pcs::hash_node_pairs(two.data(), level2.get() + m0, nm);
                     });
-  std::vector<Digest>().swap(leaf);
-  data->tree = pcs::MerkleTree::from_leaves(level2);
+  leaf.reset();
+  data->tree = pcs::MerkleTree::from_leaves(std::span<const Digest>(level2.get(), half / 4));
   Committed c;
   c.root = data->tree.root();
   c.num_vars = n;
@@ -1129,7 +1167,7 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
   for (unsigned i = 0; i < k; ++i) claim += gp[i] * evals[i];
 
   const std::size_t N = std::size_t{1} << n;
-  std::vector<Fr> f(N), E;
+  std::vector<Fr> f = zero_table(N), E;
   {
     JOLT_SPAN("basefold::combine");
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, N, kGrain),
@@ -1153,7 +1191,13 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
       if (i >= 1 && (i - 1) % s.log_fold == 0) {
         const unsigned layer = static_cast<unsigned>(oracles.size()) + 1;
         Oracle o;
-        o.message = f;
+        o.message = zero_table(f.size());
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, f.size(), kGrain),
+                          [&](const tbb::blocked_range<std::size_t>& rg) {
+                            std::copy(f.begin() + static_cast<std::ptrdiff_t>(rg.begin()),
+                                      f.begin() + static_cast<std::ptrdiff_t>(rg.end()),
+                                      o.message.begin() + static_cast<std::ptrdiff_t>(rg.begin()));
+                          });
         o.tree = oracle_tree(f, s, layer, tp.corrupt_layer == layer);
         proof.roots.push_back(o.tree.root());
         transcript.absorb_bytes("basefold/root", o.tree.root());
@@ -1200,7 +1244,7 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
       claim = interpolate2(g.g0, claim - g.g0, g.g2, alpha);
       // Each fold writes fresh tables of h entries and frees the previous ones, so no buffer of
       // an earlier round's size stays allocated beside the oracles (the peak of the opening).
-      std::vector<Fr> fn(h), En(h);
+      std::vector<Fr> fn = zero_table(h), En = zero_table(h);
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, h, kGrain),
                         [&](const tbb::blocked_range<std::size_t>& rg) {
                           std::array<Fr, kArrayChunk> al, df, de;

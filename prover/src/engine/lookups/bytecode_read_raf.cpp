@@ -9,6 +9,7 @@
 
 #include <jolt/instrument.hpp>
 #include <jolt/prover/lookups/ra_virtualization.hpp>
+#include <jolt/prover/pcs/fr_arrays.hpp>
 #include <jolt/prover/poly/eq.hpp>
 #include <jolt/prover/sumcheck/naive_kernel.hpp>
 #include <jolt/prover/verify_check.hpp>
@@ -186,7 +187,7 @@ std::vector<Fr> prove_bytecode_ra(std::span<const std::uint32_t> index, unsigned
   Fr input;
   {
     JOLT_SPAN(kRaLabels.prepare, jolt::arg("index_bits", m));
-    std::vector<Fr> weights(T);
+    std::vector<Fr> weights = zero_table(T);
     for (std::size_t g = 0; g < G; ++g) {
       const std::vector<Fr> e = EqPolynomial::evals(groups[g].point);
       tbb::parallel_for(std::size_t{0}, T, [&](std::size_t j) { weights[j] += mu_pow[g] * e[j]; });

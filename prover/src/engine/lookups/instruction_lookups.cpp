@@ -9,6 +9,7 @@
 #include <array>
 #include <chrono>
 #include <jolt/instrument.hpp>
+#include <jolt/prover/pcs/fr_arrays.hpp>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -344,7 +345,7 @@ class ReadRafKernel final : public SumcheckKernel {
       chunk_eq[v] = EqPolynomial::evals(std::span<const Fr>(r_addr_.data() + v * cb, cb));
     const std::size_t n = w_.cycles();
     // eq(r_cycle, ·) is kept apart (EqWeightedKernel): the leaves are ra_0..ra_{n−1}, c.
-    std::vector<std::vector<Fr>> leaves(n_virt_ + 1, std::vector<Fr>(n));
+    std::vector<std::vector<Fr>> leaves = zero_tables(n_virt_ + 1, n);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, kGrain),
                       [&](const tbb::blocked_range<std::size_t>& range) {
                         for (std::size_t j = range.begin(); j < range.end(); ++j) {

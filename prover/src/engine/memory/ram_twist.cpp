@@ -11,6 +11,7 @@
 
 #include <jolt/instrument.hpp>
 #include <jolt/prover/lookups/ra_virtualization.hpp>
+#include <jolt/prover/pcs/fr_arrays.hpp>
 #include <jolt/prover/poly/eq.hpp>
 #include <jolt/prover/poly/multilinear.hpp>
 #include <jolt/prover/sumcheck/naive_kernel.hpp>
@@ -103,10 +104,13 @@ class ReadWriteKernel final : public SumcheckKernel {
         one_plus_gamma_(Fr::one() + gamma),
         init_(init_dense),
         eq_(EqPolynomial::evals(r_cycle)),
-        inc_(w.cycles.size()) {
+        inc_(zero_table(w.cycles.size())) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, w.cycles.size(), 4096),
+                      [&](const tbb::blocked_range<std::size_t>& rg) {
+                        for (std::size_t j = rg.begin(); j < rg.end(); ++j) inc_[j] = w.inc(j);
+                      });
     for (std::size_t j = 0; j < w.cycles.size(); ++j) {
       const RamAccess& a = w.cycles[j];
-      inc_[j] = w.inc(j);
       if (!a.accessed) continue;
       entries_.push_back(Entry{static_cast<std::uint32_t>(j), a.address, a.read, a.written,
                                Fr::one(), Fr::from_u64(a.read)});
@@ -277,11 +281,26 @@ class ReadWriteKernel final : public SumcheckKernel {
     next.reserve(entries_.size());
     for (auto& m : merged) next.insert(next.end(), m.begin(), m.end());
     entries_ = std::move(next);
+    // eq and Inc bound in the low cycle variable: x ← t[2x] + r·(t[2x + 1] − t[2x]), into fresh
+    // tables (in place, a worker's writes would overwrite another's inputs).
     for (auto* t : {&eq_, &inc_}) {
       const std::size_t half = t->size() / 2;
-      for (std::size_t x = 0; x < half; ++x)
-        (*t)[x] = (*t)[2 * x] + r * ((*t)[2 * x + 1] - (*t)[2 * x]);
-      t->resize(half);
+      std::vector<Fr> bound = zero_table(half);
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half, 4096),
+                        [&](const tbb::blocked_range<std::size_t>& rg) {
+                          constexpr std::size_t kChunk = 64;
+                          std::array<Fr, kChunk> rs, d;
+                          rs.fill(r);
+                          for (std::size_t x0 = rg.begin(); x0 < rg.end(); x0 += kChunk) {
+                            const std::size_t n = std::min(kChunk, rg.end() - x0);
+                            for (std::size_t k = 0; k < n; ++k)
+                              d[k] = (*t)[2 * (x0 + k) + 1] - (*t)[2 * (x0 + k)];
+                            multiply_arrays(d.data(), rs.data(), d.data(), n);
+                            for (std::size_t k = 0; k < n; ++k)
+                              bound[x0 + k] = (*t)[2 * (x0 + k)] + d[k];
+                          }
+                        });
+      *t = std::move(bound);
     }
   }
 

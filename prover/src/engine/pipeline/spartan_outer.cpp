@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <jolt/prover/pcs/fr_arrays.hpp>
 #include <jolt/prover/pipeline/r1cs.hpp>
 #include <jolt/prover/pipeline/spartan_outer.hpp>
 #include <jolt/prover/poly/eq.hpp>
@@ -192,8 +193,8 @@ void SpartanOuterKernel::materialise() {
   const std::size_t T = cols_.length();
   constexpr std::size_t S = kTabledRowSlots;
   const Rows& r = rows();
-  az_.assign(S * T, Fr::zero());
-  bz_.assign(S * T, Fr::zero());
+  az_ = zero_table(S * T);
+  bz_ = zero_table(S * T);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 512),
                     [&](const tbb::blocked_range<std::size_t>& rg) {
                       for_cycles(cols_, rg.begin(), rg.end(), [&](std::size_t t, const auto& get) {

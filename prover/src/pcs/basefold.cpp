@@ -839,7 +839,11 @@ PositionEncoder::PositionEncoder(unsigned log_n, unsigned log_inv_rate,
   P.small_lanes = block_lane_twiddles(P.small, P.S);
   if (BitGroupLayers::usable(rep, P.S)) P.bits.emplace(rep, P.small.data(), P.small_lanes);
   P.step.resize(positions.size());
-  for (std::size_t i = 0; i < positions.size(); ++i) P.step[i] = omega(positions[i]);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, positions.size(), 64),
+                    [&](const tbb::blocked_range<std::size_t>& rg) {
+                      for (std::size_t i = rg.begin(); i < rg.end(); ++i)
+                        P.step[i] = omega(positions[i]);
+                    });
   plan_ = std::move(plan);
 }
 
@@ -847,54 +851,63 @@ PositionEncoder::~PositionEncoder() = default;
 PositionEncoder::PositionEncoder(PositionEncoder&&) noexcept = default;
 PositionEncoder& PositionEncoder::operator=(PositionEncoder&&) noexcept = default;
 
-void PositionEncoder::encode(std::span<const Fr> msg, std::span<Fr> out) const {
+// The message and output sizes a plan accepts.
+void PositionEncoder::check(std::span<const Fr> msg, std::span<Fr> out) const {
   const Plan& P = *plan_;
   if (msg.size() != P.N || out.size() != P.positions.size())
     throw std::invalid_argument("basefold::rs_encode_at: message of " + std::to_string(msg.size()) +
                                 ", " + std::to_string(P.positions.size()) + " positions, " +
                                 std::to_string(out.size()) + " outputs (a message of " +
                                 std::to_string(P.N) + " expected)");
-  // Block b (natural) is DFT_S of g[b + t·M/S], t < S (g: msg zero-padded to M), which is nonzero
-  // only for t < S/rep: the rate-2^-R encoding of msg[b + t·blocks], t < sub. Then
-  // C[p] = Σ_b ω_M^(p·b) · A_b[p mod S], summed by Horner from the last block down.
+}
+
+// Block b (natural) is DFT_S of g[b + t·M/S], t < S (g: msg zero-padded to M), which is nonzero
+// only for t < S/rep: the rate-2^-R encoding of msg[b + t·blocks], t < sub. Then
+// C[p] = Σ_b ω_M^(p·b) · A_b[p mod S], summed by Horner from the last block down.
+std::vector<Fr> PositionEncoder::horner(std::span<const Fr> msg, std::size_t b0,
+                                        std::size_t b1) const {
+  const Plan& P = *plan_;
   const std::size_t S = P.S, blocks = P.blocks, np = P.positions.size();
-  // Σ_{b0 ≤ b < b1} ω_M^(p·(b − b0)) · A_b[p mod S] by Horner, into acc.
-  auto horner = [&](std::size_t b0, std::size_t b1, std::vector<Fr>& acc) {
-    std::vector<Fr> A(S);
-    acc.assign(np, Fr::zero());
-    for (std::size_t b = b1; b-- > b0;) {
-      fill_bit_reversed(A.data(), 0, P.sub, P.ls - P.log_inv_rate, P.rep, P.bits ? 1 : P.rep,
-                        [&](std::size_t t) { return msg[b + t * blocks]; });
-      std::size_t first_len = 2 * P.rep;
-      if (P.bits && P.bits->apply(A.data(), P.sub, P.small.data(), P.small_lanes))
-        first_len = P.bits->next_len();
-      butterfly_layers(A.data(), S, first_len, S, P.small.data(), P.small_lanes);
-      // The Horner steps of all positions as one array product (the IFMA lanes where the CPU
-      // has them).
-      multiply_arrays(acc.data(), P.step.data(), acc.data(), np);
-      for (std::size_t i = 0; i < np; ++i) acc[i] += A[P.positions[i] & (S - 1)];
-    }
-  };
-  // Many blocks (one large message, e.g. an opening's first oracle): runs of kRun blocks in
-  // parallel, each by Horner from its own first block, then joined by Horner over the runs with
-  // the step ω_M^(p·kRun). The same field elements as one Horner pass.
-  constexpr std::size_t kRun = 64;
-  std::vector<Fr> acc;
-  if (blocks < 2 * kRun) {
-    horner(0, blocks, acc);
-  } else {
-    const std::size_t runs = (blocks + kRun - 1) / kRun;
-    std::vector<std::vector<Fr>> part(runs);
-    tbb::parallel_for(std::size_t{0}, runs, [&](std::size_t c) {
-      horner(c * kRun, std::min(blocks, (c + 1) * kRun), part[c]);
-    });
-    std::vector<Fr> run_step(np);
-    for (std::size_t i = 0; i < np; ++i) run_step[i] = P.step[i].pow(kRun);
-    acc = std::move(part[runs - 1]);
-    for (std::size_t c = runs - 1; c-- > 0;) {
-      multiply_arrays(acc.data(), run_step.data(), acc.data(), np);
-      for (std::size_t i = 0; i < np; ++i) acc[i] += part[c][i];
-    }
+  std::vector<Fr> A(S), acc(np);
+  for (std::size_t b = b1; b-- > b0;) {
+    fill_bit_reversed(A.data(), 0, P.sub, P.ls - P.log_inv_rate, P.rep, P.bits ? 1 : P.rep,
+                      [&](std::size_t t) { return msg[b + t * blocks]; });
+    std::size_t first_len = 2 * P.rep;
+    if (P.bits && P.bits->apply(A.data(), P.sub, P.small.data(), P.small_lanes))
+      first_len = P.bits->next_len();
+    butterfly_layers(A.data(), S, first_len, S, P.small.data(), P.small_lanes);
+    // The Horner steps of all positions as one array product (the IFMA lanes where the CPU
+    // has them).
+    multiply_arrays(acc.data(), P.step.data(), acc.data(), np);
+    for (std::size_t i = 0; i < np; ++i) acc[i] += A[P.positions[i] & (S - 1)];
+  }
+  return acc;
+}
+
+void PositionEncoder::encode(std::span<const Fr> msg, std::span<Fr> out) const {
+  check(msg, out);
+  const std::vector<Fr> acc = horner(msg, 0, plan_->blocks);
+  std::copy(acc.begin(), acc.end(), out.begin());
+}
+
+void PositionEncoder::encode_parallel(std::span<const Fr> msg, std::span<Fr> out) const {
+  check(msg, out);
+  const Plan& P = *plan_;
+  // Runs of kRun blocks: C[p] = Σ_c ω_M^(p·c·kRun) · (run c's Horner sum from block c·kRun),
+  // itself summed by Horner over the runs. The same field elements as one pass.
+  constexpr std::size_t kRun = 32;
+  const std::size_t blocks = P.blocks, np = P.positions.size();
+  const std::size_t runs = (blocks + kRun - 1) / kRun;
+  std::vector<std::vector<Fr>> part(runs);
+  tbb::parallel_for(std::size_t{0}, runs, [&](std::size_t c) {
+    part[c] = horner(msg, c * kRun, std::min(blocks, (c + 1) * kRun));
+  });
+  std::vector<Fr> run_step(np);
+  for (std::size_t i = 0; i < np; ++i) run_step[i] = P.step[i].pow(kRun);
+  std::vector<Fr> acc = std::move(part[runs - 1]);
+  for (std::size_t c = runs - 1; c-- > 0;) {
+    multiply_arrays(acc.data(), run_step.data(), acc.data(), np);
+    for (std::size_t i = 0; i < np; ++i) acc[i] += part[c][i];
   }
   std::copy(acc.begin(), acc.end(), out.begin());
 }
@@ -907,7 +920,7 @@ void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
                                 std::to_string(out.size()) + " outputs, twiddles of 2^" +
                                 std::to_string(tw.log_size()));
   PositionEncoder(static_cast<unsigned>(std::countr_zero(msg.size())), log_inv_rate, positions, tw)
-      .encode(msg, out);
+      .encode_parallel(msg, out);
 }
 
 // ---- Params / Shape -------------------------------------------------------------------------

@@ -305,8 +305,8 @@ class CosetEncoder {
 // (S ≈ |positions|), then each position sums its M/S block outputs by Horner in ω^position —
 // about (log S − R)·M/2 butterflies and |positions|·M/S multiplications instead of
 // (log M − R)·M/2. tw = twiddles(log M), or empty: then the few powers of ω_M it reads (the
-// block's roots and ω_M^position) are computed, so no table is held. Serial (callers
-// parallelise over polynomials). One PositionEncoder (below) used once.
+// block's roots and ω_M^position) are computed, so no table is held. One PositionEncoder (below)
+// used once, by encode_parallel (a single message: its blocks shared out to the TBB workers).
 void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
                   std::span<const std::uint64_t> positions, const Twiddles& tw, std::span<Fr> out);
 
@@ -324,9 +324,16 @@ class PositionEncoder {
   PositionEncoder& operator=(PositionEncoder&&) noexcept;
   // out[i] = C[positions[i]] for C = rs_encode(msg); msg has 2^log_n entries.
   void encode(std::span<const Fr> msg, std::span<Fr> out) const;
+  // The same values, the blocks taken in runs on the TBB workers (each run's Horner sum from its
+  // own first block, the runs joined by Horner): for one message, where encode's callers
+  // parallelise over many.
+  void encode_parallel(std::span<const Fr> msg, std::span<Fr> out) const;
 
  private:
   struct Plan;
+  void check(std::span<const Fr> msg, std::span<Fr> out) const;
+  // Σ_{b0 ≤ b < b1} ω_M^(p·(b − b0)) · (block b's transform)[p mod S] for every position p.
+  std::vector<Fr> horner(std::span<const Fr> msg, std::size_t b0, std::size_t b1) const;
   std::unique_ptr<const Plan> plan_;
 };
 

@@ -1015,12 +1015,14 @@ pcs::MerkleTree oracle_tree(const std::vector<Fr>& msg, const Shape& s, unsigned
   const Twiddles tw = twiddles(log_n);
   const std::vector<std::span<const Fr>> tables = {msg};
   const SpanBatch batch(tables);
-  std::vector<Fr> coset(msg.size());
-  std::vector<Digest> digests(leaves);
+  // Both written whole by the workers (their first touch): the coset by the encoder, every
+  // digest by one of the R passes.
+  pcs::FrArray coset(msg.size());
+  const auto digests = std::make_unique_for_overwrite<Digest[]>(leaves);
   for (std::size_t r = 0; r < R; ++r) {
-    CosetEncoder(log_n, s.log_inv_rate, r, tw).encode(batch, 0, coset);
+    CosetEncoder(log_n, s.log_inv_rate, r, tw).encode(batch, 0, coset.span());
     if (shift)
-      for (Fr& x : coset) x += Fr::one();
+      for (Fr& x : coset.span()) x += Fr::one();
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, per, 256),
                       [&](const tbb::blocked_range<std::size_t>& rg) {
                         std::vector<Fr> buf(width);
@@ -1030,7 +1032,7 @@ pcs::MerkleTree oracle_tree(const std::vector<Fr>& msg, const Shape& s, unsigned
                         }
                       });
   }
-  return pcs::MerkleTree::from_leaves(digests);
+  return pcs::MerkleTree::from_leaves(std::span<const Digest>(digests.get(), leaves));
 }
 
 }  // namespace

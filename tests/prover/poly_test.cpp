@@ -31,6 +31,13 @@ TEST_CASE("EqPolynomial::evals matches evaluate (big-endian), serial and paralle
     Fr sum = Fr::zero();
     for (const Fr& v : e) sum += v;
     CHECK(sum == Fr::one());
+    // A scale multiplies every entry (the parallel path puts it in the high half's table).
+    const Fr s = rand_fr(rng);
+    const auto scaled = EqPolynomial::evals(r, s);
+    REQUIRE(scaled.size() == e.size());
+    bool all = true;
+    for (std::size_t x = 0; x < e.size(); ++x) all = all && scaled[x] == s * e[x];
+    CHECK(all);
   }
 }
 

@@ -273,36 +273,6 @@ std::vector<std::uint64_t> sorted_unique(std::vector<std::uint64_t> v, std::size
   return v;
 }
 
-// eq(r, x) for x ∈ {0,1}^|r|, r[0] ↔ the MSB of x: eq(r_hi, ·) ⊗ eq(r_lo, ·), two small tables
-// by doubling, then every entry written once (one product, over arrays) in parallel over the
-// high half of x — no serial pass over the whole table.
-std::vector<Fr> eq_table(std::span<const Fr> r) {
-  auto doubling = [](std::span<const Fr> rr) {
-    std::vector<Fr> e(std::size_t{1} << rr.size());
-    e[0] = Fr::one();
-    for (std::size_t k = 0; k < rr.size(); ++k)
-      for (std::size_t i = std::size_t{1} << k; i-- > 0;) {
-        const Fr hi = e[i] * rr[k];
-        e[2 * i + 1] = hi;
-        e[2 * i] = e[i] - hi;
-      }
-    return e;
-  };
-  const std::size_t n_hi = r.size() / 2;
-  const std::vector<Fr> hi = doubling(r.first(n_hi)), lo = doubling(r.subspan(n_hi));
-  const std::size_t L = lo.size();
-  std::vector<Fr> out = zero_table(hi.size() * L);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, hi.size()),
-                    [&](const tbb::blocked_range<std::size_t>& rg) {
-                      std::vector<Fr> row(L);
-                      for (std::size_t h = rg.begin(); h < rg.end(); ++h) {
-                        std::fill(row.begin(), row.end(), hi[h]);
-                        multiply_arrays(row.data(), lo.data(), out.data() + h * L, L);
-                      }
-                    });
-  return out;
-}
-
 Fr eq1(const Fr& a, const Fr& b) {
   return a * b + (Fr::one() - a) * (Fr::one() - b);
 }

@@ -45,4 +45,43 @@ std::vector<Fr> zero_table(std::size_t n) {
   return std::move(zero_tables(1, n)[0]);
 }
 
+namespace {
+// out[0..2^|r|) = eq(r, x)·scale by doubling: after r[0..k), out[0..2^k) holds the table over k
+// variables; each new variable becomes the least significant bit (i walks down so that reads
+// precede overwrites).
+void eq_doubling(std::span<const Fr> r, const Fr& scale, Fr* out) {
+  out[0] = scale;
+  for (std::size_t k = 0; k < r.size(); ++k)
+    for (std::size_t i = std::size_t{1} << k; i-- > 0;) {
+      const Fr hi = out[i] * r[k];
+      out[2 * i + 1] = hi;
+      out[2 * i] = out[i] - hi;  // out[i]·(1 − r_k)
+    }
+}
+}  // namespace
+
+std::vector<Fr> eq_table(std::span<const Fr> r, const Fr& scale) {
+  const std::size_t n = r.size();
+  if (n <= kEqSerialVars) {
+    std::vector<Fr> out(std::size_t{1} << n);
+    eq_doubling(r, scale, out.data());
+    return out;
+  }
+  const std::size_t n_hi = n / 2;
+  std::vector<Fr> hi(std::size_t{1} << n_hi), lo(std::size_t{1} << (n - n_hi));
+  eq_doubling(r.first(n_hi), scale, hi.data());
+  eq_doubling(r.subspan(n_hi), Fr::one(), lo.data());
+  const std::size_t L = lo.size();
+  std::vector<Fr> out = zero_table(hi.size() * L);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, hi.size()),
+                    [&](const tbb::blocked_range<std::size_t>& rg) {
+                      std::vector<Fr> row(L);
+                      for (std::size_t h = rg.begin(); h < rg.end(); ++h) {
+                        std::fill(row.begin(), row.end(), hi[h]);
+                        multiply_arrays(row.data(), lo.data(), out.data() + h * L, L);
+                      }
+                    });
+  return out;
+}
+
 }  // namespace jolt::prover

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include <jolt/instrument.hpp>
+#include <jolt/prover/pcs/fr_arrays.hpp>
 #include <jolt/prover/pcs/ligero.hpp>
 #include <jolt/prover/pcs/reed_solomon.hpp>
 #include <jolt/prover/verify_check.hpp>
@@ -73,22 +74,6 @@ Fr inner_product(std::span<const Fr> a, std::span<const Fr> b) {
 }
 
 }  // namespace
-
-std::vector<Fr> eq_table(std::span<const Fr> r) {
-  // After processing r[0..k), entry y < 2^k holds eq(r[0..k), y) with r[0] on y's MSB; each new
-  // coordinate appends a low bit.
-  std::vector<Fr> t(std::size_t{1} << r.size());
-  t[0] = Fr::one();
-  for (std::size_t k = 0; k < r.size(); ++k) {
-    const std::size_t half = std::size_t{1} << k;
-    for (std::size_t y = half; y-- > 0;) {
-      const Fr hi = t[y] * r[k];
-      t[2 * y + 1] = hi;
-      t[2 * y] = t[y] - hi;  // t[y]·(1 − r_k)
-    }
-  }
-  return t;
-}
 
 std::string LigeroParams::describe() const {
   return "rate=1/" + std::to_string(1u << log_inv_rate) +

@@ -4,6 +4,7 @@
 // malformed bytes.
 #include <doctest/doctest.h>
 
+#include <jolt/prover/pcs/fr_arrays.hpp>
 #include <jolt/prover/pcs/ligero.hpp>
 #include <jolt/prover/transcript/transcript.hpp>
 #include <string>
@@ -16,6 +17,7 @@ using jolt::prover::Fr;
 using jolt::prover::Transcript;
 using jolt::prover::VerifyError;
 using namespace jolt::prover::pcs;
+using jolt::prover::eq_table;
 
 using pcs_test::check_of;
 using pcs_test::evaluate;

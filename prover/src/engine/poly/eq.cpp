@@ -1,4 +1,5 @@
-// eq and eq+1: tables by doubling (parallel above a threshold) and O(n) evaluations.
+// eq and eq+1: tables (pcs/fr_arrays.hpp's eq_table, parallel above kEqSerialVars variables)
+// and O(n) evaluations.
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
@@ -10,49 +11,9 @@
 
 namespace jolt::prover {
 
-namespace {
-// Serial doubling: after r[0..k), out[0..2^k) = eq(r[0..k), x) · scale, x big-endian; each new
-// variable becomes the least significant bit (walk i downwards so reads precede overwrites).
-void evals_serial(std::span<const Fr> r, const Fr& scale, Fr* out) {
-  out[0] = scale;
-  for (std::size_t k = 0; k < r.size(); ++k) {
-    const std::size_t len = std::size_t{1} << k;
-    const Fr rk = r[k];
-    for (std::size_t i = len; i-- > 0;) {
-      const Fr hi = out[i] * rk;
-      out[2 * i + 1] = hi;
-      out[2 * i] = out[i] - hi;
-    }
-  }
-}
-}  // namespace
-
 std::vector<Fr> EqPolynomial::evals(std::span<const Fr> r, const Fr& scale) {
   JOLT_SPAN("EqPolynomial::evals", jolt::arg("num_vars", r.size()));
-  const std::size_t n = r.size();
-  std::vector<Fr> out = zero_table(std::size_t{1} << n);
-  if (n <= kParallelThreshold) {
-    evals_serial(r, scale, out.data());
-    return out;
-  }
-  // Tensor split eq(r) = eq(r_hi) ⊗ eq(r_lo): two small serial tables, then every output entry
-  // is written exactly once (one multiplication, over arrays: the IFMA lanes where the CPU has
-  // them), in parallel over the high index. Touching the output once matters: first-touch page
-  // faults dominate large tables.
-  const std::size_t n_hi = n / 2, n_lo = n - n_hi;
-  std::vector<Fr> hi(std::size_t{1} << n_hi), lo(std::size_t{1} << n_lo);
-  evals_serial(r.subspan(0, n_hi), scale, hi.data());
-  evals_serial(r.subspan(n_hi), Fr::one(), lo.data());
-  const std::size_t L = lo.size();
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, hi.size()),
-                    [&](const tbb::blocked_range<std::size_t>& rg) {
-                      std::vector<Fr> row(L);
-                      for (std::size_t h = rg.begin(); h < rg.end(); ++h) {
-                        std::fill(row.begin(), row.end(), hi[h]);
-                        multiply_arrays(row.data(), lo.data(), out.data() + h * L, L);
-                      }
-                    });
-  return out;
+  return eq_table(r, scale);
 }
 
 Fr EqPolynomial::evaluate(std::span<const Fr> r, std::span<const Fr> x) {

@@ -5,8 +5,9 @@
 //   Fr v = EqPolynomial::evaluate(r, x_point);         // O(n)
 //   Fr s = EqPlusOnePolynomial::evaluate(r, x_point);  // eq+1(r, x) in O(n)
 //
-// evals runs with TBB above kParallelThreshold variables and is deterministic (exact field
-// arithmetic, same values whatever the thread count). It opens span `EqPolynomial::evals`.
+// evals is eq_table (pcs/fr_arrays.hpp): with TBB above kEqSerialVars variables and
+// deterministic (exact field arithmetic, same values whatever the thread count). It opens span
+// `EqPolynomial::evals`.
 #pragma once
 #include <cstddef>
 #include <span>
@@ -17,7 +18,6 @@
 namespace jolt::prover {
 
 struct EqPolynomial {
-  static constexpr std::size_t kParallelThreshold = 14;  // variables
   // Table of eq(r, x)·scale over x ∈ {0,1}^n, x big-endian (r[0] ↔ the MSB).
   static std::vector<Fr> evals(std::span<const Fr> r, const Fr& scale = Fr::one());
   static Fr evaluate(std::span<const Fr> r, std::span<const Fr> x);

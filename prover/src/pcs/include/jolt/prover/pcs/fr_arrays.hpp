@@ -11,8 +11,15 @@
 // page faults (and the kernel zeroing each page) are most of that time: serial work in an
 // otherwise parallel prover. The storage is allocated by the calling thread (its malloc arena),
 // only the first touch is shared out.
+//
+// eq_table(r, scale): eq(r, x)·scale for x ∈ {0,1}^|r|, r[0] on the most significant bit of x —
+// the one equality table of the prover (EqPolynomial::evals, Basefold's and Ligero's openings).
+// Up to kEqSerialVars variables by doubling on the calling thread; above, eq(r_hi, ·) ⊗
+// eq(r_lo, ·): two small tables by doubling, then every entry written once (one product, over
+// arrays) by the workers. The same field elements either way, whatever the thread count.
 #pragma once
 #include <cstddef>
+#include <span>
 #include <vector>
 
 #include <jolt/prover/field/fr.hpp>
@@ -23,5 +30,8 @@ void multiply_arrays(const Fr* a, const Fr* b, Fr* out, std::size_t n);
 
 std::vector<Fr> zero_table(std::size_t n);
 std::vector<std::vector<Fr>> zero_tables(std::size_t count, std::size_t n);
+
+inline constexpr std::size_t kEqSerialVars = 14;
+std::vector<Fr> eq_table(std::span<const Fr> r, const Fr& scale = Fr::one());
 
 }  // namespace jolt::prover

@@ -201,7 +201,4 @@ class LigeroPCS final : public CommitmentScheme {
   LigeroParams params_;
 };
 
-// eq(r, x) over x ∈ {0,1}^|r| with r[0] ↔ the MSB of x (big-endian, as scheme.hpp).
-std::vector<Fr> eq_table(std::span<const Fr> r);
-
 }  // namespace jolt::prover::pcs

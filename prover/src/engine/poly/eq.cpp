@@ -1,10 +1,5 @@
 // eq and eq+1: tables (pcs/fr_arrays.hpp's eq_table, parallel above kEqSerialVars variables)
 // and O(n) evaluations.
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-
-#include <algorithm>
-
 #include <jolt/instrument.hpp>
 #include <jolt/prover/pcs/fr_arrays.hpp>
 #include <jolt/prover/poly/eq.hpp>

@@ -834,14 +834,29 @@ void PositionEncoder::check(std::span<const Fr> msg, std::span<Fr> out) const {
 // Block b (natural) is DFT_S of g[b + t·M/S], t < S (g: msg zero-padded to M), which is nonzero
 // only for t < S/rep: the rate-2^-R encoding of msg[b + t·blocks], t < sub. Then
 // C[p] = Σ_b ω_M^(p·b) · A_b[p mod S], summed by Horner from the last block down.
+// A block's entries lie `blocks` apart in msg, so the blocks are gathered kGather adjacent ones
+// at a time: each read of msg is then kGather consecutive entries (whole cache lines) instead of
+// one entry per line.
 std::vector<Fr> PositionEncoder::horner(std::span<const Fr> msg, std::size_t b0,
                                         std::size_t b1) const {
+  constexpr std::size_t kGather = 8;
   const Plan& P = *plan_;
-  const std::size_t S = P.S, blocks = P.blocks, np = P.positions.size();
-  std::vector<Fr> A(S), acc(np);
+  const std::size_t S = P.S, blocks = P.blocks, np = P.positions.size(), sub = P.sub;
+  std::vector<Fr> A(S), acc(np), gathered(kGather * sub);  // gathered[g·sub + t]
+  std::size_t g_lo = b1, g_hi = b1;                        // blocks [g_lo, g_hi) are in `gathered`
   for (std::size_t b = b1; b-- > b0;) {
-    fill_bit_reversed(A.data(), 0, P.sub, P.ls - P.log_inv_rate, P.rep, P.bits ? 1 : P.rep,
-                      [&](std::size_t t) { return msg[b + t * blocks]; });
+    if (b < g_lo) {
+      g_hi = b + 1;
+      g_lo = g_hi - std::min(kGather, g_hi - b0);
+      const std::size_t w = g_hi - g_lo;
+      for (std::size_t t = 0; t < sub; ++t) {
+        const Fr* row = msg.data() + g_lo + t * blocks;
+        for (std::size_t g = 0; g < w; ++g) gathered[g * sub + t] = row[g];
+      }
+    }
+    const Fr* col = gathered.data() + (b - g_lo) * sub;
+    fill_bit_reversed(A.data(), 0, sub, P.ls - P.log_inv_rate, P.rep, P.bits ? 1 : P.rep,
+                      [&](std::size_t t) { return col[t]; });
     std::size_t first_len = 2 * P.rep;
     if (P.bits && P.bits->apply(A.data(), P.sub, P.small.data(), P.small_lanes))
       first_len = P.bits->next_len();

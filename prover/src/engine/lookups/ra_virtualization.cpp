@@ -38,7 +38,7 @@ class RaVirtualizationKernel final : public SumcheckKernel {
  public:
   // A round's partial sums over a range of pairs (parallel_reduce's body and join).
   struct Sums {
-    std::vector<Fr> ra;              // chunk-major: ra[v·(d + 1) + t]
+    std::vector<Fr> ra;              // ra[t]: the RA part at X = t, the chunks summed
     std::array<Fr, 4> booleanity{};  // coefficients of X^0 .. X^3
     static Sums join(Sums a, const Sums& b) {
       for (std::size_t t = 0; t < a.ra.size(); ++t) a.ra[t] += b.ra[t];
@@ -68,9 +68,13 @@ class RaVirtualizationKernel final : public SumcheckKernel {
     // booleanity sum that does not depend on ρ).
     Fr p = in.zeta;
     for (std::size_t b = 0; b < key_bits_; ++b, p = p * in.zeta) zeta_pow_.push_back(p);
-    for (const Fr& r : r_addr_) {
-      one_minus_r_.push_back(Fr::one() - r);
-      two_r_minus_one_.push_back(r.dbl() - Fr::one());
+    // Bit b's factor (1 − r_b) + (2r_b − 1)·bit, times β^v for the first bit of chunk v: each
+    // chunk's product then carries its β^v and the chunks are summed before the weight.
+    for (std::size_t b = 0; b < r_addr_.size(); ++b) {
+      const Fr& r = r_addr_[b];
+      const Fr scale = b % cb_ == 0 ? beta_pow_[b / cb_] : Fr::one();
+      one_minus_r_.push_back(scale * (Fr::one() - r));
+      two_r_minus_one_.push_back(scale * (r.dbl() - Fr::one()));
     }
   }
 
@@ -92,15 +96,16 @@ class RaVirtualizationKernel final : public SumcheckKernel {
     // Per pair (x, x + half) each bit, each factor r_b·bit + (1 − r_b)(1 − bit) and each eq is
     // affine in X. Pairs are taken kBlock at a time so that the products run over arrays
     // (multiply_arrays: the IFMA lanes where the CPU has them). The RA part is evaluated at
-    // X = 0 .. d, per chunk; the booleanity part is accumulated as the coefficients of
+    // X = 0 .. d: the chunks' products (β^v in their first factor) summed, then times the weight
+    // (and the gate); the booleanity part is accumulated as the coefficients of
     // eq(ρ)·Σ ζ^b (bit² − bit), a cubic, and evaluated at the end.
-    Sums zero{std::vector<Fr>(n_chunks * (d + 1)), {}};
+    Sums zero{std::vector<Fr>(d + 1), {}};
     Sums s = tbb::parallel_reduce(
         tbb::blocked_range<std::size_t>(0, half, kGrain), zero,
         [&](const tbb::blocked_range<std::size_t>& range, Sums acc) {
           std::vector<Fr> f(key_bits_ * kBlock), df(key_bits_ * kBlock);
           std::vector<Fr> lo(kBlock), diff(kBlock), tmp(kBlock), tmp2(kBlock);
-          std::vector<Fr> prod(kBlock), e5(kBlock), de5(kBlock), q(3 * kBlock);
+          std::vector<Fr> prod(kBlock), ra(kBlock), e5(kBlock), de5(kBlock), q(3 * kBlock);
           std::vector<Fr> g(gated_ ? kBlock : 0), dg(gated_ ? kBlock : 0);
           for (std::size_t x0 = range.begin(); x0 < range.end(); x0 += kBlock) {
             const std::size_t n = std::min(kBlock, range.end() - x0);
@@ -144,14 +149,22 @@ class RaVirtualizationKernel final : public SumcheckKernel {
             }
             for (std::size_t t = 0; t <= d; ++t) {
               for (std::size_t v = 0; v < n_chunks; ++v) {
-                multiply_arrays(f.data() + (v * cb_) * kBlock, e5.data(), prod.data(), n);
-                for (std::size_t qb = 1; qb < cb_; ++qb)
-                  multiply_arrays(prod.data(), f.data() + (v * cb_ + qb) * kBlock, prod.data(), n);
-                if (gated_) multiply_arrays(prod.data(), g.data(), prod.data(), n);
-                Fr sum;
-                for (std::size_t i = 0; i < n; ++i) sum += prod[i];
-                acc.ra[v * (d + 1) + t] += sum;
+                const Fr* fv = f.data() + (v * cb_) * kBlock;
+                Fr* to = v == 0 ? ra.data() : prod.data();
+                if (cb_ == 1)
+                  std::copy_n(fv, n, to);
+                else
+                  multiply_arrays(fv, fv + kBlock, to, n);
+                for (std::size_t qb = 2; qb < cb_; ++qb)
+                  multiply_arrays(to, fv + qb * kBlock, to, n);
+                if (v > 0)
+                  for (std::size_t i = 0; i < n; ++i) ra[i] += prod[i];
               }
+              multiply_arrays(ra.data(), e5.data(), ra.data(), n);
+              if (gated_) multiply_arrays(ra.data(), g.data(), ra.data(), n);
+              Fr sum;
+              for (std::size_t i = 0; i < n; ++i) sum += ra[i];
+              acc.ra[t] += sum;
               if (t == d) break;
               for (std::size_t k = 0; k < key_bits_; ++k)
                 for (std::size_t i = 0; i < n; ++i) f[k * kBlock + i] += df[k * kBlock + i];
@@ -232,12 +245,12 @@ class RaVirtualizationKernel final : public SumcheckKernel {
     });
 
     const std::size_t stride = eq5_.size(), patterns = std::size_t{1} << bound_;
-    Sums zero{std::vector<Fr>(n_chunks * pts), {}};
+    Sums zero{std::vector<Fr>(pts), {}};
     Sums sums = tbb::parallel_reduce(
         tbb::blocked_range<std::size_t>(0, half, kGrain), zero,
         [&](const tbb::blocked_range<std::size_t>& range, Sums acc) {
           std::vector<std::uint32_t> idx(subs.size() * kBlock);
-          std::vector<Fr> prod(kBlock), tmp(kBlock), e5(kBlock), de5(kBlock);
+          std::vector<Fr> prod(kBlock), ra(kBlock), tmp(kBlock), e5(kBlock), de5(kBlock);
           std::vector<Fr> g(gated_ ? kBlock : 0), dg(gated_ ? kBlock : 0);
           std::array<std::uint64_t, 1u << (kTabledRounds - 1)> klo{}, khi{};
           std::array<Fr, 3 * kBlock> qs;  // the block's booleanity coefficients, X^0, X^1, X^2
@@ -278,19 +291,28 @@ class RaVirtualizationKernel final : public SumcheckKernel {
             accumulate_booleanity(x0, half, n, qs.data(), qs.data() + kBlock,
                                   qs.data() + 2 * kBlock, acc.booleanity);
             for (std::size_t t = 0; t < pts; ++t) {
+              // Each chunk's product (β^v in its first sub-chunk's table), the chunks summed,
+              // then times the weight and the gate.
               for (std::size_t v = 0; v < n_chunks; ++v) {
-                std::copy(e5.begin(), e5.begin() + n, prod.begin());
+                Fr* to = v == 0 ? ra.data() : prod.data();
                 for (std::size_t gi = chunk_sub[v]; gi < chunk_sub[v + 1]; ++gi) {
                   const Fr* tab = tables.data() + (gi * pts + t) * kSpan;
                   const std::uint32_t* ix = idx.data() + gi * kBlock;
+                  if (gi == chunk_sub[v]) {
+                    for (std::size_t i = 0; i < n; ++i) to[i] = tab[ix[i]];
+                    continue;
+                  }
                   for (std::size_t i = 0; i < n; ++i) tmp[i] = tab[ix[i]];
-                  multiply_arrays(prod.data(), tmp.data(), prod.data(), n);
+                  multiply_arrays(to, tmp.data(), to, n);
                 }
-                if (gated_) multiply_arrays(prod.data(), g.data(), prod.data(), n);
-                Fr sum;
-                for (std::size_t i = 0; i < n; ++i) sum += prod[i];
-                acc.ra[v * pts + t] += sum;
+                if (v > 0)
+                  for (std::size_t i = 0; i < n; ++i) ra[i] += prod[i];
               }
+              multiply_arrays(ra.data(), e5.data(), ra.data(), n);
+              if (gated_) multiply_arrays(ra.data(), g.data(), ra.data(), n);
+              Fr sum;
+              for (std::size_t i = 0; i < n; ++i) sum += ra[i];
+              acc.ra[t] += sum;
               for (std::size_t i = 0; i < n; ++i) e5[i] += de5[i];
               if (gated_)
                 for (std::size_t i = 0; i < n; ++i) g[i] += dg[i];
@@ -362,9 +384,7 @@ class RaVirtualizationKernel final : public SumcheckKernel {
     std::vector<Fr> evals(d + 1);
     for (std::size_t t = 0; t <= d; ++t) {
       const Fr x = Fr::from_u64(t);
-      Fr ra;
-      for (std::size_t v = 0; v < beta_pow_.size(); ++v)
-        ra += beta_pow_[v] * ra_sums[v * (d + 1) + t];
+      const Fr& ra = ra_sums[t];
       evals[t] = ra + booleanity[0] + x * (booleanity[1] + x * (booleanity[2] + x * booleanity[3]));
     }
     return evals;

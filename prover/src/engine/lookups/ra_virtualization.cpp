@@ -160,11 +160,7 @@ class RaVirtualizationKernel final : public SumcheckKernel {
                 if (v > 0)
                   for (std::size_t i = 0; i < n; ++i) ra[i] += prod[i];
               }
-              multiply_arrays(ra.data(), e5.data(), ra.data(), n);
-              if (gated_) multiply_arrays(ra.data(), g.data(), ra.data(), n);
-              Fr sum;
-              for (std::size_t i = 0; i < n; ++i) sum += ra[i];
-              acc.ra[t] += sum;
+              acc.ra[t] += weighted_sum(ra.data(), e5.data(), g.data(), n);
               if (t == d) break;
               for (std::size_t k = 0; k < key_bits_; ++k)
                 for (std::size_t i = 0; i < n; ++i) f[k * kBlock + i] += df[k * kBlock + i];
@@ -308,11 +304,7 @@ class RaVirtualizationKernel final : public SumcheckKernel {
                 if (v > 0)
                   for (std::size_t i = 0; i < n; ++i) ra[i] += prod[i];
               }
-              multiply_arrays(ra.data(), e5.data(), ra.data(), n);
-              if (gated_) multiply_arrays(ra.data(), g.data(), ra.data(), n);
-              Fr sum;
-              for (std::size_t i = 0; i < n; ++i) sum += ra[i];
-              acc.ra[t] += sum;
+              acc.ra[t] += weighted_sum(ra.data(), e5.data(), g.data(), n);
               for (std::size_t i = 0; i < n; ++i) e5[i] += de5[i];
               if (gated_)
                 for (std::size_t i = 0; i < n; ++i) g[i] += dg[i];
@@ -353,6 +345,15 @@ class RaVirtualizationKernel final : public SumcheckKernel {
     for (unsigned y = 0; y < (1u << bound_); ++y)
       pattern |= static_cast<unsigned>((keys_[y * stride + x] >> sh) & 1) << y;
     return pattern_values_[pattern];
+  }
+
+  // Σ_i ra[i]·e5[i]·g[i] over a block of n pairs (g read only with a gate); overwrites ra.
+  Fr weighted_sum(Fr* ra, const Fr* e5, const Fr* g, std::size_t n) const {
+    multiply_arrays(ra, e5, ra, n);
+    if (gated_) multiply_arrays(ra, g, ra, n);
+    Fr sum;
+    for (std::size_t i = 0; i < n; ++i) sum += ra[i];
+    return sum;
   }
 
   // Pairs x0 .. x0 + n − 1 (n ≤ kBlock) of the booleanity part: with the pair's quadratic

@@ -843,12 +843,11 @@ std::vector<Fr> PositionEncoder::horner(std::span<const Fr> msg, std::size_t b0,
   const Plan& P = *plan_;
   const std::size_t S = P.S, blocks = P.blocks, np = P.positions.size(), sub = P.sub;
   std::vector<Fr> A(S), acc(np), gathered(kGather * sub);  // gathered[g·sub + t]
-  std::size_t g_lo = b1, g_hi = b1;                        // blocks [g_lo, g_hi) are in `gathered`
+  std::size_t g_lo = b1;                                   // blocks g_lo .. b are in `gathered`
   for (std::size_t b = b1; b-- > b0;) {
     if (b < g_lo) {
-      g_hi = b + 1;
-      g_lo = g_hi - std::min(kGather, g_hi - b0);
-      const std::size_t w = g_hi - g_lo;
+      const std::size_t w = std::min(kGather, b + 1 - b0);
+      g_lo = b + 1 - w;
       for (std::size_t t = 0; t < sub; ++t) {
         const Fr* row = msg.data() + g_lo + t * blocks;
         for (std::size_t g = 0; g < w; ++g) gathered[g * sub + t] = row[g];

@@ -30,7 +30,8 @@ namespace jolt::prover::basefold {
 namespace {
 
 constexpr std::uint8_t kMagic[4] = {'J', 'B', 'F', 'D'};
-constexpr std::uint32_t kVersion = 2;  // 2: the parameters include leaf_group
+constexpr std::uint32_t kVersion = 3;  // 3: leaf steps chained through BLAKE2b's salt and
+                                       // personal; 2: the parameters include leaf_group
 constexpr std::size_t kGrain = 1024;
 // Products over arrays (multiply_arrays) this many at a time.
 constexpr std::size_t kArrayChunk = 64;
@@ -1029,7 +1030,6 @@ Basefold::Basefold(Params params) : params_(params) {
 
 Params stacked_params() {
   Params p;
-  p.leaf_group = 1;
   p.log_inv_rate = 1;
   return p;
 }
@@ -1090,13 +1090,20 @@ Committed Basefold::commit(const PolynomialBatch& polys) const {
       JOLT_SPAN("basefold::hash_leaves", jolt::arg("polys", gk));
       const Fr* cw = buf.data();
       Digest* lr = leaf.get() + r * hl;
-      if (gk == 1) {
-        // One codeword per step: a leaf's two values are entries j and j + len/2 of the coset.
+      if (gk <= 2) {
+        // One BLAKE2b block per step: a leaf's two values of codeword i are entries j and
+        // j + len/2 of its coset.
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, hl, 256),
                           [&](const tbb::blocked_range<std::size_t>& rg) {
+                            std::array<const Fr*, 4> columns{};
+                            for (std::size_t i = 0; i < gk; ++i) {
+                              columns[2 * i] = cw + i * len + rg.begin();
+                              columns[2 * i + 1] = cw + i * len + hl + rg.begin();
+                            }
                             Digest* d = lr + rg.begin();
-                            pcs::hash_leaf_pair_steps(g0 == 0 ? nullptr : d, cw + rg.begin(),
-                                                      cw + hl + rg.begin(), d, rg.size());
+                            pcs::hash_leaf_steps(g0 == 0 ? nullptr : d,
+                                                 std::span<const Fr* const>(columns.data(), 2 * gk),
+                                                 d, rg.size());
                           });
         continue;
       }

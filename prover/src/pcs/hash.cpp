@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 #include <jolt/prover/pcs/hash.hpp>
 
@@ -26,13 +27,19 @@ Digest blake2b_256(std::span<const std::uint8_t> bytes) {
   return d;
 }
 
-Digest hash_leaf_step(const Digest* prev, std::span<const Fr> values) {
+namespace {
+// BLAKE2b-256 of an optional tag byte then the elements' Montgomery limbs, salt ‖ personal =
+// *chain (zero when null).
+Digest hash_elements(const std::uint8_t* tag, const Digest* chain, std::span<const Fr> values) {
   ensure_sodium();
-  crypto_generichash_state st;
-  crypto_generichash_init(&st, nullptr, 0, 32);
-  const std::uint8_t tag = prev == nullptr ? 0x00 : 0x02;
-  crypto_generichash_update(&st, &tag, 1);
-  if (prev != nullptr) crypto_generichash_update(&st, prev->data(), prev->size());
+  static_assert(crypto_generichash_blake2b_SALTBYTES + crypto_generichash_blake2b_PERSONALBYTES ==
+                sizeof(Digest));
+  Digest sp{};
+  if (chain != nullptr) sp = *chain;
+  crypto_generichash_blake2b_state st;
+  crypto_generichash_blake2b_init_salt_personal(&st, nullptr, 0, 32, sp.data(),
+                                                sp.data() + crypto_generichash_blake2b_SALTBYTES);
+  if (tag != nullptr) crypto_generichash_blake2b_update(&st, tag, 1);
   // Stream through a small buffer of little-endian Montgomery limbs.
   constexpr std::size_t kChunk = 64;
   std::uint8_t buf[kChunk * 32];
@@ -45,15 +52,21 @@ Digest hash_leaf_step(const Digest* prev, std::span<const Fr> values) {
           buf[e * 32 + static_cast<std::size_t>(w) * 8 + static_cast<std::size_t>(b)] =
               static_cast<std::uint8_t>(l[w] >> (8 * b));
     }
-    crypto_generichash_update(&st, buf, n * 32);
+    crypto_generichash_blake2b_update(&st, buf, n * 32);
   }
   Digest d;
-  crypto_generichash_final(&st, d.data(), d.size());
+  crypto_generichash_blake2b_final(&st, d.data(), d.size());
   return d;
+}
+}  // namespace
+
+Digest hash_leaf_step(const Digest* prev, std::span<const Fr> values) {
+  return hash_elements(nullptr, prev, values);
 }
 
 Digest hash_leaf(std::span<const Fr> values) {
-  return hash_leaf_step(nullptr, values);
+  const std::uint8_t tag = 0x00;
+  return hash_elements(&tag, nullptr, values);
 }
 
 Digest hash_node(const Digest& left, const Digest& right) {
@@ -105,36 +118,36 @@ void hash_node_pairs(const Digest* children, Digest* out, std::size_t n) {
     for (; i + 8 <= n; i += 8) {
       for (std::size_t e = 0; e < 8; ++e)
         std::memcpy(bytes + 128 * e + 1, children[2 * (i + e)].data(), 64);
-      lanes::blake2b_256_x8(blocks, 65, out + i);
+      lanes::blake2b_256_x8(blocks, 65, nullptr, out + i);
     }
   }
   for (; i < n; ++i) out[i] = hash_node(children[2 * i], children[2 * i + 1]);
 }
 
-void hash_leaf_pair_steps(const Digest* prev, const Fr* lo, const Fr* hi, Digest* out,
-                          std::size_t n) {
+void hash_leaf_steps(const Digest* prev, std::span<const Fr* const> columns, Digest* out,
+                     std::size_t n) {
+  const std::size_t nc = columns.size();
+  if (nc < 1 || nc > 4)
+    throw std::invalid_argument("pcs::hash_leaf_steps: " + std::to_string(nc) +
+                                " columns (one to four make a BLAKE2b block)");
   std::size_t i = 0;
   if (hash_lanes_enabled()) {
-    // The step's bytes, as hash_leaf_step writes them: tag, the previous digest (chained steps),
-    // then each value's four Montgomery limbs little-endian — x86's byte order in memory.
-    const std::size_t off = prev == nullptr ? 1 : 33;
-    const std::uint64_t length = off + 64;
+    // The step's bytes, as hash_leaf_step writes them: each value's four Montgomery limbs
+    // little-endian (x86's byte order in memory); the chaining value goes to the lanes' salt and
+    // personal.
     alignas(64) std::uint64_t blocks[8 * 16] = {};
     auto* bytes = reinterpret_cast<std::uint8_t*>(blocks);
-    for (int e = 0; e < 8; ++e) bytes[128 * e] = prev == nullptr ? 0x00 : 0x02;
     for (; i + 8 <= n; i += 8) {
-      for (std::size_t e = 0; e < 8; ++e) {
-        std::uint8_t* b = bytes + 128 * e;
-        if (prev != nullptr) std::memcpy(b + 1, prev[i + e].data(), 32);
-        std::memcpy(b + off, lo[i + e].mont_limbs(), 32);
-        std::memcpy(b + off + 32, hi[i + e].mont_limbs(), 32);
-      }
-      lanes::blake2b_256_x8(blocks, length, out + i);
+      for (std::size_t e = 0; e < 8; ++e)
+        for (std::size_t c = 0; c < nc; ++c)
+          std::memcpy(bytes + 128 * e + 32 * c, columns[c][i + e].mont_limbs(), 32);
+      lanes::blake2b_256_x8(blocks, 32 * nc, prev == nullptr ? nullptr : prev + i, out + i);
     }
   }
+  Fr vals[4];
   for (; i < n; ++i) {
-    const Fr vals[2] = {lo[i], hi[i]};
-    out[i] = hash_leaf_step(prev == nullptr ? nullptr : &prev[i], vals);
+    for (std::size_t c = 0; c < nc; ++c) vals[c] = columns[c][i];
+    out[i] = hash_leaf_step(prev == nullptr ? nullptr : &prev[i], std::span<const Fr>(vals, nc));
   }
 }
 

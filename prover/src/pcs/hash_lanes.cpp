@@ -47,18 +47,27 @@ JOLT_HASH_LANES_INLINE void mix(__m512i& a, __m512i& b, __m512i& c, __m512i& d, 
 }
 
 // BLAKE2b-256 (no key) of eight single-block messages of `length` ≤ 128 bytes: block e is
-// blocks[16·e .. 16·e + 16) as little-endian words, zero past length; digest e to out[e].
+// blocks[16·e .. 16·e + 16) as little-endian words, zero past length; salt ‖ personal of message e
+// chain[e] (zero without chain); digest e to out[e].
 JOLT_HASH_LANES_FN void blake2b_256_x8_impl(const std::uint64_t* blocks, std::uint64_t length,
-                                            Digest* out) {
+                                            const Digest* chain, Digest* out) {
   const __m512i lane_words = _mm512_set_epi64(112, 96, 80, 64, 48, 32, 16, 0);
   __m512i m[16];
   for (int i = 0; i < 16; ++i)
     m[i] = _mm512_i64gather_epi64(lane_words, reinterpret_cast<const long long*>(blocks + i), 8);
-  // Parameter block: digest length 32, no key, fanout 1, depth 1.
+  // Parameter block: digest length 32, no key, fanout 1, depth 1; words 4..7 (salt, personal)
+  // from chain[e], as little-endian words.
   const std::uint64_t h0 = kIV[0] ^ 0x01010000ULL ^ 32ULL;
   __m512i v[16];
   v[0] = _mm512_set1_epi64(static_cast<long long>(h0));
   for (int i = 1; i < 8; ++i) v[i] = _mm512_set1_epi64(static_cast<long long>(kIV[i]));
+  if (chain != nullptr) {
+    const __m512i lane_digests = _mm512_set_epi64(28, 24, 20, 16, 12, 8, 4, 0);
+    const auto* words = reinterpret_cast<const long long*>(chain->data());
+    for (int i = 0; i < 4; ++i)
+      v[4 + i] = _mm512_xor_si512(v[4 + i], _mm512_i64gather_epi64(lane_digests, words + i, 8));
+  }
+  // (The digest is h[0..3], which the salt and personal do not enter.)
   for (int i = 0; i < 8; ++i) v[8 + i] = _mm512_set1_epi64(static_cast<long long>(kIV[i]));
   v[12] = _mm512_set1_epi64(static_cast<long long>(kIV[4] ^ length));  // t0 = length, t1 = 0
   v[14] = _mm512_set1_epi64(static_cast<long long>(~kIV[6]));          // last block
@@ -78,6 +87,7 @@ JOLT_HASH_LANES_FN void blake2b_256_x8_impl(const std::uint64_t* blocks, std::ui
                                 : _mm512_set1_epi64(static_cast<long long>(kIV[i]));
     _mm512_store_si512(h[i], _mm512_xor_si512(init, _mm512_xor_si512(v[i], v[i + 8])));
   }
+  // out may alias chain: every lane's chain words were read above.
   for (int e = 0; e < 8; ++e)
     for (int i = 0; i < 4; ++i) std::memcpy(out[e].data() + 8 * i, &h[i][e], 8);
 }
@@ -92,10 +102,11 @@ bool available() {
   return has;
 }
 
-void blake2b_256_x8(const std::uint64_t* blocks, std::uint64_t length, Digest* out) {
+void blake2b_256_x8(const std::uint64_t* blocks, std::uint64_t length, const Digest* chain,
+                    Digest* out) {
   if (!available()) throw std::logic_error("pcs::lanes::blake2b_256_x8 without AVX-512 F");
   if (length > 128) throw std::invalid_argument("pcs::lanes::blake2b_256_x8: more than one block");
-  blake2b_256_x8_impl(blocks, length, out);
+  blake2b_256_x8_impl(blocks, length, chain, out);
 }
 
 }  // namespace jolt::prover::pcs::lanes

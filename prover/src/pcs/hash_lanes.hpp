@@ -1,6 +1,6 @@
 // BLAKE2b-256 of eight single-block messages at a time on AVX-512 F (a 64-bit lane per message),
-// for hash.cpp's hash_leaf_pair_steps; libsodium's crypto_generichash is the reference it is
-// tested against (tests/prover/pcs/merkle_test.cpp).
+// for hash.cpp's hash_leaf_steps and hash_node_pairs; libsodium's crypto_generichash is the
+// reference it is tested against (tests/prover/pcs/merkle_test.cpp).
 #pragma once
 #include <cstdint>
 
@@ -11,8 +11,10 @@ namespace jolt::prover::pcs::lanes {
 // True when this CPU runs AVX-512 F (blake2b_256_x8 may be called).
 bool available();
 // BLAKE2b-256 (no key) of eight messages of `length` ≤ 128 bytes, one block each: message e is
-// blocks[16·e .. 16·e + 16) as little-endian 64-bit words, zero past length; its digest goes to
-// out[e].
-void blake2b_256_x8(const std::uint64_t* blocks, std::uint64_t length, Digest* out);
+// blocks[16·e .. 16·e + 16) as little-endian 64-bit words, zero past length; its salt ‖ personal
+// (the parameter block's last 32 bytes) is chain[e] (all zero when chain is null); its digest goes
+// to out[e], which may be chain[e].
+void blake2b_256_x8(const std::uint64_t* blocks, std::uint64_t length, const Digest* chain,
+                    Digest* out);
 
 }  // namespace jolt::prover::pcs::lanes

@@ -1,6 +1,7 @@
 // Merkle trees: paths verify for every leaf; a changed leaf, sibling, index, root or path length
 // is rejected; BLAKE2b-256 matches a known answer.
 #include <doctest/doctest.h>
+#include <sodium.h>
 
 #include <jolt/prover/pcs/hash.hpp>
 #include <jolt/prover/pcs/merkle_tree.hpp>
@@ -72,9 +73,35 @@ TEST_CASE("Merkle tree rejects a non-power-of-two leaf count") {
   CHECK_THROWS_AS(MerkleTree::from_leaves(leaves), std::invalid_argument);
 }
 
-// hash_leaf_pair_steps (eight BLAKE2b compressions at a time on AVX-512 lanes where the CPU has
-// them) must give hash_leaf_step's digest at every position: unchained and chained, batches that
-// are and are not multiples of eight, in place, with the lanes on and off.
+// A leaf step is plain BLAKE2b-256 of the elements' Montgomery limbs (32 bytes each, little-endian)
+// with salt ‖ personal = the previous digest (zero for the first step): an independent consumer can
+// recompute it with any BLAKE2b that takes a salt and a personalization (here libsodium's).
+TEST_CASE("a leaf step is BLAKE2b-256 salted and personalised by the previous digest") {
+  std::mt19937_64 rng(23);
+  const std::vector<Fr> v = {pcs_test::random_fr(rng), -Fr::one(), Fr::zero()};
+  std::vector<std::uint8_t> bytes;
+  for (const Fr& x : v)
+    for (int w = 0; w < 4; ++w)
+      for (int b = 0; b < 8; ++b)
+        bytes.push_back(static_cast<std::uint8_t>(x.mont_limbs()[w] >> (8 * b)));
+  auto blake = [&](const Digest& sp) {
+    Digest d;
+    crypto_generichash_blake2b_salt_personal(d.data(), d.size(), bytes.data(), bytes.size(),
+                                             nullptr, 0, sp.data(), sp.data() + 16);
+    return d;
+  };
+  const Digest first = hash_leaf_step(nullptr, v);
+  CHECK(first == blake(Digest{}));
+  const Digest second = hash_leaf_step(&first, v);
+  CHECK(second == blake(first));
+  CHECK(second != first);
+  // Domain separation from the tagged one-step leaf hash.
+  CHECK(first != hash_leaf(v));
+}
+
+// hash_leaf_steps (eight BLAKE2b compressions at a time on AVX-512 lanes where the CPU has them)
+// must give hash_leaf_step's digest at every position: one to four columns, unchained and chained,
+// batches that are and are not multiples of eight, in place, with the lanes on and off.
 TEST_CASE("batched leaf steps equal hash_leaf_step, with the lanes on and off") {
   std::mt19937_64 rng(29);
   const bool lanes = hash_lanes_enabled();
@@ -84,31 +111,40 @@ TEST_CASE("batched leaf steps equal hash_leaf_step, with the lanes on and off") 
   for (const bool on : {true, false}) {
     set_hash_lanes_enabled(on);
     CHECK(hash_lanes_enabled() == (on && lanes));
-    for (const std::size_t n : {0u, 1u, 7u, 8u, 9u, 16u, 31u, 64u}) {
-      CAPTURE(on);
-      CAPTURE(n);
-      std::vector<Fr> lo(n), hi(n);
-      for (std::size_t i = 0; i < n; ++i) {
-        lo[i] = i % 5 == 0 ? -Fr::one() : pcs_test::random_fr(rng);
-        hi[i] = i % 7 == 0 ? Fr::zero() : pcs_test::random_fr(rng);
+    for (const std::size_t nc : {1u, 2u, 3u, 4u})
+      for (const std::size_t n : {0u, 1u, 7u, 8u, 9u, 16u, 31u, 64u}) {
+        CAPTURE(on);
+        CAPTURE(nc);
+        CAPTURE(n);
+        std::vector<std::vector<Fr>> cols(nc, std::vector<Fr>(n));
+        for (std::size_t c = 0; c < nc; ++c)
+          for (std::size_t i = 0; i < n; ++i)
+            cols[c][i] = (i + c) % 5 == 0   ? -Fr::one()
+                         : (i + c) % 7 == 0 ? Fr::zero()
+                                            : pcs_test::random_fr(rng);
+        std::vector<const Fr*> ptr, rev;
+        for (std::size_t c = 0; c < nc; ++c) {
+          ptr.push_back(cols[c].data());
+          rev.push_back(cols[nc - 1 - c].data());
+        }
+        auto values = [&](const std::vector<const Fr*>& p, std::size_t i) {
+          std::vector<Fr> v;
+          for (const Fr* col : p) v.push_back(col[i]);
+          return v;
+        };
+        std::vector<Digest> first(n), want_first(n);
+        hash_leaf_steps(nullptr, ptr, first.data(), n);
+        for (std::size_t i = 0; i < n; ++i) want_first[i] = hash_leaf_step(nullptr, values(ptr, i));
+        CHECK(first == want_first);
+        // Chained, in place: out is prev.
+        std::vector<Digest> chained = first, want(n);
+        hash_leaf_steps(chained.data(), rev, chained.data(), n);
+        for (std::size_t i = 0; i < n; ++i) want[i] = hash_leaf_step(&first[i], values(rev, i));
+        CHECK(chained == want);
       }
-      std::vector<Digest> first(n), want_first(n);
-      hash_leaf_pair_steps(nullptr, lo.data(), hi.data(), first.data(), n);
-      for (std::size_t i = 0; i < n; ++i) {
-        const Fr v[2] = {lo[i], hi[i]};
-        want_first[i] = hash_leaf_step(nullptr, v);
-      }
-      CHECK(first == want_first);
-      // Chained, in place: out is prev.
-      std::vector<Digest> chained = first, want(n);
-      hash_leaf_pair_steps(chained.data(), hi.data(), lo.data(), chained.data(), n);
-      for (std::size_t i = 0; i < n; ++i) {
-        const Fr v[2] = {hi[i], lo[i]};
-        want[i] = hash_leaf_step(&first[i], v);
-      }
-      CHECK(chained == want);
-    }
   }
+  std::vector<const Fr*> five(5, nullptr);
+  CHECK_THROWS_AS(hash_leaf_steps(nullptr, five, nullptr, 0), std::invalid_argument);
   set_hash_lanes_enabled(true);
 }
 

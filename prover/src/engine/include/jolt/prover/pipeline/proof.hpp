@@ -66,7 +66,11 @@
 
 namespace jolt::prover {
 
-inline constexpr std::uint16_t kProofVersion = 12;  // 12: Basefold at rate 1/2 behind the
+inline constexpr std::uint16_t kProofVersion = 13;  // 13: Basefold's layer-0 leaf digests
+                                                    // two tables per BLAKE2b block (leaf_group
+                                                    // 2, steps chained through salt and
+                                                    // personal; the same layout); 12: Basefold
+                                                    // at rate 1/2 behind the
                                                     // seam (185 queries; the same layout);
                                                     // 11: RAM by Twist (the RAM layout's
                                                     // regions, read/write checking in stage 2,

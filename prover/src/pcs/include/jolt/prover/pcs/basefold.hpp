@@ -28,8 +28,9 @@
 // codeword is ever held whole), and ONE Merkle tree is built over M/2 leaves: leaf ℓ holds the
 // pairs (C_i[ℓ], C_i[ℓ+M/2]) of every polynomial i, so one path opens the pair that the first fold
 // step combines, for every polynomial. Its digest is chained over the groups of G polynomials: d_0
-// = hash_leaf(C_0[ℓ], C_0[ℓ+M/2], …, C_{G−1}[ℓ+M/2]), d_g = hash_leaf_step(d_{g−1}, group g's
-// pairs) (hash.hpp), leaf digest = the last d_g; so each group's cosets are hashed into the
+// = hash_leaf_step(none, C_0[ℓ], C_0[ℓ+M/2], …, C_{G−1}[ℓ+M/2]), d_g = hash_leaf_step(d_{g−1},
+// group g's pairs) (hash.hpp: BLAKE2b of the values, the chaining value in its salt and
+// personal; one compression per step for G ≤ 2), leaf digest = the last d_g; so each group's cosets are hashed into the
 // leaves (C_i[ℓ] and C_i[ℓ+M/2] lie in one coset) and dropped before the next coset is encoded.
 // The commitment is the root (32 bytes).
 // Prover data = that tree only, from level 2 up (M/8 digests at its bottom, a quarter of the
@@ -160,11 +161,12 @@ struct Params {
   unsigned johnson_m = 16;  // m ≥ 3: the Johnson regime's distance from √ρ (list size ≤ m/ρ)
   unsigned log_fold = 4;    // a: variables folded per committed oracle after the first
   unsigned final_log_max = 8;  // s: the final message has ≤ 2^s entries
-  unsigned leaf_group = 3;     // G: polynomials per step of a layer-0 leaf digest (and per
+  unsigned leaf_group = 2;     // G: polynomials per step of a layer-0 leaf digest (and per
                                // encoding pass: the prover holds G codewords at a time). A
-                               // step hashes 1 + 32 + 64·G bytes: G = 3 fills two BLAKE2b
-                               // blocks (0.67 compressions per polynomial; G = 8: 0.63,
-                               // unchained: 0.51) with a buffer of 3 codewords.
+                               // step hashes 64·G bytes (the chaining value rides in the
+                               // parameter block, hash.hpp): G = 2 fills one BLAKE2b block
+                               // (0.5 compressions per polynomial; G = 1: 1, G = 3: 0.67)
+                               // with a buffer of 2 codewords.
   // q = ⌈(λ − pow_bits) / −log2(1 − δ)⌉ with δ = decoding_radius(): 88 for the defaults
   // (Johnson, m = 16), 124 in the unique-decoding regime.
   unsigned num_queries() const;
@@ -177,12 +179,11 @@ struct Params {
 };
 
 // The parameters behind the seam, where the tables are stacked 2^kDefaultLogStack at a time: the
-// defaults with leaf_group = 1 and rate 1/2 (185 queries instead of 88 at the same security).
-// The prover holds leaf_group codewords while committing, each 2^kDefaultLogStack times a
-// column's; with 3 the commit's buffer alone would be 1.5 KiB per cycle (measured at sha2-chain
-// 2^18: peak 622 MiB with 3, 502 MiB with 1, for 4 % more time). Rate 1/2 halves the encoding
-// and the leaf hashing of the commitment, which dominate the prover, for a proof about 1.7 times
-// as large (docs/performance.md, "Basefold at rate 1/2").
+// defaults (leaf_group = 2) with rate 1/2 (185 queries instead of 88 at the same security).
+// The prover holds leaf_group cosets of codewords while committing, each 2^kDefaultLogStack times
+// a column's (docs/performance.md, "leaf digests two tables per BLAKE2b block", has the cost). Rate
+// 1/2 halves the encoding and the leaf hashing of the commitment, which dominate the prover, for a
+// proof about 1.7 times as large (docs/performance.md, "Basefold at rate 1/2").
 Params stacked_params();
 
 // The layer geometry shared by prover and verifier for n variables.
@@ -191,7 +192,7 @@ struct Shape {
   unsigned num_polys = 0;
   unsigned log_inv_rate = 2;
   unsigned log_fold = 4;
-  unsigned leaf_group = 3;    // G
+  unsigned leaf_group = 2;    // G
   unsigned coset_layers = 0;  // L
   unsigned num_rounds = 0;    // n_f = 1 + a·L
   static Shape make(unsigned num_vars, unsigned num_polys, const Params& p);

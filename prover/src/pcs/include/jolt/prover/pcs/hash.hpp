@@ -3,8 +3,8 @@
 //
 //   using namespace jolt::prover::pcs;
 //   Digest leaf = hash_leaf(column_values);           // H(0x00 ‖ elements)
-//   Digest d = hash_leaf_step(nullptr, group0);       // = hash_leaf(group0)
-//   d = hash_leaf_step(&d, group1);                   // H(0x02 ‖ d ‖ elements): chained
+//   Digest d = hash_leaf_step(nullptr, group0);       // H_{salt‖personal = 0}(elements)
+//   d = hash_leaf_step(&d, group1);                   // H_{salt‖personal = d}(elements): chained
 //   Digest node = hash_node(leaf, other);             // H(0x01 ‖ left ‖ right)
 //   Digest raw  = blake2b_256(bytes);                 // plain BLAKE2b-256
 //   std::string hex = to_hex(node);
@@ -13,6 +13,12 @@
 // Montgomery map x ↦ xR mod r is a bijection on Fr, so this binds the values exactly like the
 // canonical encoding while sparing one multiplication per element. All functions are pure and
 // thread-safe (libsodium is initialised once, thread-safely, on first use).
+//
+// Domain separation: hash_leaf and hash_node prefix a tag byte (their messages are 1 + 32·m bytes
+// long, odd); a leaf step's message is its elements alone (32·m bytes, even) and its chaining
+// value rides in BLAKE2b's parameter block (salt ‖ personal), so no leaf step input equals a leaf
+// or node input, and two chains of the same number of steps collide only through a BLAKE2b
+// collision in some step. A step of up to four elements is one BLAKE2b compression.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -28,24 +34,24 @@ using Digest = std::array<std::uint8_t, 32>;
 
 Digest blake2b_256(std::span<const std::uint8_t> bytes);
 Digest hash_leaf(std::span<const Fr> values);
-// One step of a leaf digest chained over groups of values: hash_leaf(values) for the first group
-// (prev == nullptr), H(0x02 ‖ *prev ‖ elements) for each later one. Every step input has a fixed
-// length for a fixed group shape, and the tag differs from both a one-step leaf (0x00) and a node
-// (0x01), so a collision of chained digests gives a BLAKE2b collision in some step.
+// One step of a leaf digest chained over groups of values: BLAKE2b-256 of the elements with
+// salt ‖ personal = *prev (its first 16 bytes the salt), 32 zero bytes for the first step
+// (prev == nullptr). Every step input has a fixed length for a fixed group shape.
 Digest hash_leaf_step(const Digest* prev, std::span<const Fr> values);
 Digest hash_node(const Digest& left, const Digest& right);
 std::string to_hex(const Digest& d);
 
-// hash_leaf_step over the two values lo[i], hi[i] for n positions at once:
-// out[i] = hash_leaf_step(prev ? &prev[i] : nullptr, {lo[i], hi[i]}); out may be prev. Each step
-// is one BLAKE2b block, so where the CPU has AVX-512 F eight positions share one compression
-// (a 64-bit lane each); the rest, and CPUs without it, go through hash_leaf_step.
-void hash_leaf_pair_steps(const Digest* prev, const Fr* lo, const Fr* hi, Digest* out,
-                          std::size_t n);
+// hash_leaf_step over the values columns[0][i], columns[1][i], … (one to four columns) for n
+// positions at once: out[i] = hash_leaf_step(prev ? &prev[i] : nullptr, {columns[c][i] …}); out
+// may be prev. Each step is one BLAKE2b block, so where the CPU has AVX-512 F eight positions
+// share one compression (a 64-bit lane each); the rest, and CPUs without it, go through
+// hash_leaf_step.
+void hash_leaf_steps(const Digest* prev, std::span<const Fr* const> columns, Digest* out,
+                     std::size_t n);
 // hash_node of consecutive children for n parents at once: out[i] = hash_node(children[2i],
 // children[2i + 1]), eight per compression on the same lanes; out must not overlap children.
 void hash_node_pairs(const Digest* children, Digest* out, std::size_t n);
-// Whether hash_leaf_pair_steps and hash_node_pairs use the AVX-512 lanes; the switch is for tests
+// Whether hash_leaf_steps and hash_node_pairs use the AVX-512 lanes; the switch is for tests
 // and benchmarks that compare both paths (not thread-safe against a running call).
 bool hash_lanes_enabled();
 void set_hash_lanes_enabled(bool on);

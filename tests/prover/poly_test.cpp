@@ -77,4 +77,30 @@ TEST_CASE("UniPoly interpolation") {
   UniPoly p = UniPoly::from_evals(ev);
   for (std::size_t i = 0; i < ev.size(); ++i) CHECK(p.evaluate(Fr::from_u64(i)) == ev[i]);
   CHECK(p.at_zero_plus_one() == ev[0] + ev[1]);
+  // Node counts with a cached interpolation matrix (≤ 16) and beyond it, zero values included:
+  // the polynomial of degree < n through every node, and the same one either way (a node count
+  // just past the cache against the same values through the cached path's answer).
+  std::mt19937_64 rng(41);
+  for (std::size_t n : {1u, 2u, 3u, 5u, 9u, 16u, 17u, 20u}) {
+    CAPTURE(n);
+    std::vector<Fr> v(n);
+    for (std::size_t i = 0; i < n; ++i)
+      v[i] = i % 3 == 1 ? Fr::zero() : Fr::from_u64(rng()) * Fr::from_u64(rng());
+    const UniPoly q = UniPoly::from_evals(v);
+    REQUIRE(q.coeffs.size() == n);
+    for (std::size_t i = 0; i < n; ++i) CHECK(q.evaluate(Fr::from_u64(i)) == v[i]);
+    // A point off the nodes, against the Lagrange form computed directly.
+    const Fr x = Fr::from_u64(rng());
+    Fr want = Fr::zero();
+    for (std::size_t i = 0; i < n; ++i) {
+      Fr num = Fr::one(), den = Fr::one();
+      for (std::size_t j = 0; j < n; ++j)
+        if (j != i) {
+          num *= x - Fr::from_u64(j);
+          den *= Fr::from_i64(static_cast<std::int64_t>(i) - static_cast<std::int64_t>(j));
+        }
+      want += v[i] * num * den.inverse();
+    }
+    CHECK(q.evaluate(x) == want);
+  }
 }

@@ -752,11 +752,19 @@ void CosetEncoder::encode(const PolynomialBatch& polys, std::size_t i, std::span
   rs_transform(out, 1, *tw_, 1, kSlots);
 }
 
+// C[p] = Σ_b ω_M^(p·b)·A_b[p mod S] = E + ω_M^p·O with E, O the sums over the even and the odd
+// blocks in steps of ω_M^(2p): p and p + M/2 (the pair a layer-0 leaf opens) share E and O (the
+// same step and, S dividing M/2, the same slot) and differ in the sign of ω_M^p. So the Horner
+// steps run once per base q = p mod M/2 instead of once per position (with one block, S = M,
+// every position is its own base and O = 0).
 struct PositionEncoder::Plan {
   std::size_t N = 0, rep = 0, S = 0, blocks = 0, sub = 0;
   unsigned ls = 0, log_inv_rate = 0;
   std::vector<std::uint64_t> positions;
-  std::vector<Fr> step;  // ω_M^position, one per position
+  std::vector<Fr> step;                // ω_M^position, one per position
+  std::vector<std::uint64_t> base;     // the distinct p mod M/2 (p with one block)
+  std::vector<Fr> base_step;           // ω_M^(2·base)
+  std::vector<std::uint32_t> base_of;  // per position: the index of its base
   std::vector<Fr> small;
   std::vector<std::uint64_t> small_lanes;
   std::optional<BitGroupLayers> bits;
@@ -786,12 +794,29 @@ PositionEncoder::PositionEncoder(unsigned log_n, unsigned log_inv_rate,
     if (tw.empty()) return omega_m.pow(e);
     return e < M / 2 ? tw.at(e) : -tw.at(e - M / 2);
   };
-  // S ≈ |positions| balances (log S − R)·M/2 butterflies against |positions|·M/S Horner steps.
-  const std::size_t want = std::bit_ceil(std::max<std::size_t>(positions.size(), 2 * rep));
+  // The bases if the blocks are at least two (S ≤ M/2); S ≈ |bases| balances (log S − R)·M/2
+  // butterflies against |bases|·M/S Horner steps.
+  P.base.assign(positions.begin(), positions.end());
+  for (std::uint64_t& q : P.base) q &= M / 2 - 1;
+  std::sort(P.base.begin(), P.base.end());
+  P.base.erase(std::unique(P.base.begin(), P.base.end()), P.base.end());
+  const std::size_t want = std::bit_ceil(std::max<std::size_t>(P.base.size(), 2 * rep));
   P.N = N;
   P.rep = rep;
-  P.S = std::min(M, want);
+  P.S = std::min(M / 2, want);
+  if (P.S < 2 * rep) {  // codewords too short for two blocks: one block, no pairs
+    P.S = M;
+    P.base.assign(positions.begin(), positions.end());
+    std::sort(P.base.begin(), P.base.end());
+    P.base.erase(std::unique(P.base.begin(), P.base.end()), P.base.end());
+  }
   P.blocks = M / P.S;
+  const std::uint64_t pair_mod = P.blocks >= 2 ? M / 2 : M;
+  P.base_of.resize(positions.size());
+  for (std::size_t i = 0; i < positions.size(); ++i)
+    P.base_of[i] = static_cast<std::uint32_t>(
+        std::lower_bound(P.base.begin(), P.base.end(), positions[i] & (pair_mod - 1)) -
+        P.base.begin());
   P.sub = P.S / rep;
   P.ls = static_cast<unsigned>(std::countr_zero(P.S));
   P.log_inv_rate = log_inv_rate;
@@ -815,6 +840,12 @@ PositionEncoder::PositionEncoder(unsigned log_n, unsigned log_inv_rate,
                       for (std::size_t i = rg.begin(); i < rg.end(); ++i)
                         P.step[i] = omega(positions[i]);
                     });
+  P.base_step.resize(P.base.size());
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, P.base.size(), 64),
+                    [&](const tbb::blocked_range<std::size_t>& rg) {
+                      for (std::size_t u = rg.begin(); u < rg.end(); ++u)
+                        P.base_step[u] = omega(2 * P.base[u]);
+                    });
   plan_ = std::move(plan);
 }
 
@@ -834,7 +865,8 @@ void PositionEncoder::check(std::span<const Fr> msg, std::span<Fr> out) const {
 
 // Block b (natural) is DFT_S of g[b + t·M/S], t < S (g: msg zero-padded to M), which is nonzero
 // only for t < S/rep: the rate-2^-R encoding of msg[b + t·blocks], t < sub. Then
-// C[p] = Σ_b ω_M^(p·b) · A_b[p mod S], summed by Horner from the last block down.
+// C[p] = Σ_b ω_M^(p·b) · A_b[p mod S], summed by Horner from the last block down, the even and
+// the odd blocks apart (Plan).
 // A block's entries lie `blocks` apart in msg, so the blocks are gathered kGather adjacent ones
 // at a time: each read of msg is then kGather consecutive entries (whole cache lines) instead of
 // one entry per line.
@@ -842,9 +874,9 @@ std::vector<Fr> PositionEncoder::horner(std::span<const Fr> msg, std::size_t b0,
                                         std::size_t b1) const {
   constexpr std::size_t kGather = 8;
   const Plan& P = *plan_;
-  const std::size_t S = P.S, blocks = P.blocks, np = P.positions.size(), sub = P.sub;
-  std::vector<Fr> A(S), acc(np), gathered(kGather * sub);  // gathered[g·sub + t]
-  std::size_t g_lo = b1;                                   // blocks g_lo .. b are in `gathered`
+  const std::size_t S = P.S, blocks = P.blocks, nu = P.base.size(), sub = P.sub;
+  std::vector<Fr> A(S), acc(2 * nu), gathered(kGather * sub);  // gathered[g·sub + t]
+  std::size_t g_lo = b1;                                       // blocks g_lo .. b are in `gathered`
   for (std::size_t b = b1; b-- > b0;) {
     if (b < g_lo) {
       const std::size_t w = std::min(kGather, b + 1 - b0);
@@ -861,40 +893,51 @@ std::vector<Fr> PositionEncoder::horner(std::span<const Fr> msg, std::size_t b0,
     if (P.bits && P.bits->apply(A.data(), P.sub, P.small.data(), P.small_lanes))
       first_len = P.bits->next_len();
     butterfly_layers(A.data(), S, first_len, S, P.small.data(), P.small_lanes);
-    // The Horner steps of all positions as one array product (the IFMA lanes where the CPU
-    // has them).
-    multiply_arrays(acc.data(), P.step.data(), acc.data(), np);
-    for (std::size_t i = 0; i < np; ++i) acc[i] += A[P.positions[i] & (S - 1)];
+    // The Horner steps of all bases as one array product (the IFMA lanes where the CPU has
+    // them), into E for an even block, O for an odd one.
+    Fr* sums = acc.data() + ((b - b0) % 2) * nu;
+    multiply_arrays(sums, P.base_step.data(), sums, nu);
+    for (std::size_t u = 0; u < nu; ++u) sums[u] += A[P.base[u] & (S - 1)];
   }
   return acc;
 }
 
+void PositionEncoder::finish(const std::vector<Fr>& sums, std::span<Fr> out) const {
+  const Plan& P = *plan_;
+  const std::size_t nu = P.base.size();
+  for (std::size_t i = 0; i < P.positions.size(); ++i) {
+    const std::uint32_t u = P.base_of[i];
+    out[i] = sums[u] + P.step[i] * sums[nu + u];
+  }
+}
+
 void PositionEncoder::encode(std::span<const Fr> msg, std::span<Fr> out) const {
   check(msg, out);
-  const std::vector<Fr> acc = horner(msg, 0, plan_->blocks);
-  std::copy(acc.begin(), acc.end(), out.begin());
+  finish(horner(msg, 0, plan_->blocks), out);
 }
 
 void PositionEncoder::encode_parallel(std::span<const Fr> msg, std::span<Fr> out) const {
   check(msg, out);
   const Plan& P = *plan_;
-  // Runs of kRun blocks: C[p] = Σ_c ω_M^(p·c·kRun) · (run c's Horner sum from block c·kRun),
-  // itself summed by Horner over the runs. The same field elements as one pass.
+  // Runs of kRun blocks (even): E = Σ_c ω_M^(2q·c·kRun/2) · (run c's E from block c·kRun),
+  // likewise O, themselves summed by Horner over the runs. The same field elements as one pass.
   constexpr std::size_t kRun = 32;
-  const std::size_t blocks = P.blocks, np = P.positions.size();
+  static_assert(kRun % 2 == 0);
+  const std::size_t blocks = P.blocks, nu = P.base.size();
   const std::size_t runs = (blocks + kRun - 1) / kRun;
   std::vector<std::vector<Fr>> part(runs);
   tbb::parallel_for(std::size_t{0}, runs, [&](std::size_t c) {
     part[c] = horner(msg, c * kRun, std::min(blocks, (c + 1) * kRun));
   });
-  std::vector<Fr> run_step(np);
-  for (std::size_t i = 0; i < np; ++i) run_step[i] = P.step[i].pow(kRun);
+  std::vector<Fr> run_step(2 * nu);
+  for (std::size_t u = 0; u < nu; ++u)
+    run_step[u] = run_step[nu + u] = P.base_step[u].pow(kRun / 2);
   std::vector<Fr> acc = std::move(part[runs - 1]);
   for (std::size_t c = runs - 1; c-- > 0;) {
-    multiply_arrays(acc.data(), run_step.data(), acc.data(), np);
-    for (std::size_t i = 0; i < np; ++i) acc[i] += part[c][i];
+    multiply_arrays(acc.data(), run_step.data(), acc.data(), 2 * nu);
+    for (std::size_t u = 0; u < 2 * nu; ++u) acc[u] += part[c][u];
   }
-  std::copy(acc.begin(), acc.end(), out.begin());
+  finish(acc, out);
 }
 
 void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,

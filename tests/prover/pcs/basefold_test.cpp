@@ -148,6 +148,10 @@ TEST_CASE("basefold: the codeword at chosen positions equals the whole encoding 
         std::vector<std::uint64_t> at(count);
         for (auto& p : at) p = rng() % M;
         at[0] = M - 1;
+        // Partners p, p + M/2 (the pairs a layer-0 leaf opens share their Horner sums) and a
+        // repeated position, as the opening asks for them.
+        for (std::size_t i = 1; i + 1 < count; i += 3) at[i] = (at[i + 1] + M / 2) % M;
+        if (count > 4) at[4] = at[3];
         std::vector<Fr> got(count);
         bf::rs_encode_at(msg, R, at, tw, got);
         bool same = true;

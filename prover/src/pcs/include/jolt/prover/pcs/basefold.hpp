@@ -30,14 +30,14 @@
 // step combines, for every polynomial. Its digest is chained over the groups of G polynomials: d_0
 // = hash_leaf_step(none, C_0[ℓ], C_0[ℓ+M/2], …, C_{G−1}[ℓ+M/2]), d_g = hash_leaf_step(d_{g−1},
 // group g's pairs) (hash.hpp: BLAKE2b of the values, the chaining value in its salt and
-// personal; one compression per step for G ≤ 2), leaf digest = the last d_g; so each group's cosets are hashed into the
-// leaves (C_i[ℓ] and C_i[ℓ+M/2] lie in one coset) and dropped before the next coset is encoded.
-// The commitment is the root (32 bytes).
-// Prover data = that tree only, from level 2 up (M/8 digests at its bottom, a quarter of the
-// digests of the whole tree): no codeword, no leaf digest and no copy of the tables is kept
-// (open() is handed the tables again and answers the layer-0 queries with rs_encode_at: each
-// table's codeword at the pairs of the four leaves under each opened leaf's level-2 node — at
-// most 8q positions — from which it also recomputes the level-0 and level-1 siblings).
+// personal; one compression per step for G ≤ 2), leaf digest = the last d_g; so each group's cosets
+// are hashed into the leaves (C_i[ℓ] and C_i[ℓ+M/2] lie in one coset) and dropped before the next
+// coset is encoded. The commitment is the root (32 bytes). Prover data = that tree only, from level
+// 2 up (M/8 digests at its bottom, a quarter of the digests of the whole tree): no codeword, no
+// leaf digest and no copy of the tables is kept (open() is handed the tables again and answers the
+// layer-0 queries with rs_encode_at: each table's codeword at the pairs of the four leaves under
+// each opened leaf's level-2 node — at most 8q positions — from which it also recomputes the
+// level-0 and level-1 siblings).
 //
 // Open (open and verify run the same transcript sequence):
 //   absorb "basefold/statement" (parameters(), root, n, k), "basefold/point", "basefold/evals";
@@ -333,8 +333,12 @@ class PositionEncoder {
  private:
   struct Plan;
   void check(std::span<const Fr> msg, std::span<Fr> out) const;
-  // Σ_{b0 ≤ b < b1} ω_M^(p·(b − b0)) · (block b's transform)[p mod S] for every position p.
+  // For every base q (Plan): E_q then O_q, the Horner sums in steps of ω_M^(2q) of
+  // (block b's transform)[q mod S] over the even and the odd blocks b in [b0, b1) (b0 even),
+  // each from its first block.
   std::vector<Fr> horner(std::span<const Fr> msg, std::size_t b0, std::size_t b1) const;
+  // out[i] from the bases' sums over all blocks: E + ω_M^p·O for position p.
+  void finish(const std::vector<Fr>& sums, std::span<Fr> out) const;
   std::unique_ptr<const Plan> plan_;
 };
 

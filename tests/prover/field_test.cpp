@@ -76,6 +76,41 @@ TEST_CASE("Fr matches GMP on random values") {
   }
 }
 
+// pow starts at the exponent's highest set bit: exponents of every length from 0 to 256 bits,
+// against GMP's powm, and the edge cases 0, 1 and a zero base.
+TEST_CASE("Fr pow matches GMP for exponents of every length") {
+  Mpz p;
+  mpz_set_str(p.v, kModulusDec, 10);
+  std::mt19937_64 rng(43);
+  for (int bits = 0; bits <= 256; ++bits) {
+    CAPTURE(bits);
+    std::array<std::uint64_t, 4> e{};
+    for (int i = 0; i < bits; ++i) {
+      const bool top = i == bits - 1;  // the highest bit set, the others random
+      if (top || (rng() & 1) != 0) e[i / 64] |= std::uint64_t{1} << (i % 64);
+    }
+    const Fr a = random_fr(rng);
+    Mpz ma, me, r;
+    to_mpz(a, ma.v);
+    mpz_set_ui(me.v, 0);
+    for (int i = 3; i >= 0; --i) {
+      mpz_mul_2exp(me.v, me.v, 64);
+      Mpz limb;
+      mpz_import(limb.v, 1, 1, sizeof(std::uint64_t), 0, 0, &e[static_cast<std::size_t>(i)]);
+      mpz_add(me.v, me.v, limb.v);
+    }
+    mpz_powm(r.v, ma.v, me.v, p.v);
+    CHECK(same(a.pow(e), r.v));
+    if (bits <= 64) CHECK(a.pow(e[0]) == a.pow(e));
+  }
+  const Fr a = random_fr(rng);
+  CHECK(a.pow(0) == Fr::one());
+  CHECK(Fr::zero().pow(0) == Fr::one());
+  CHECK(a.pow(1) == a);
+  CHECK(Fr::zero().pow(5) == Fr::zero());
+  CHECK(a.pow(5) == a * a * a * a * a);
+}
+
 TEST_CASE("Fr conversions from integers and bytes") {
   Mpz p, r;
   mpz_set_str(p.v, kModulusDec, 10);

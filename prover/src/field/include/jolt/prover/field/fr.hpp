@@ -18,6 +18,7 @@
 #define JOLT_FR_HAVE_ADX_PATH 1
 #endif
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -260,13 +261,22 @@ class Fr {
   Fr square() const { return mul_raw(*this); }
   Fr dbl() const { return *this + *this; }
 
-  // this^e for a 256-bit exponent given as little-endian limbs.
+  // this^e for a 256-bit exponent given as little-endian limbs: square-and-multiply from e's
+  // highest set bit (a 20-bit exponent costs 20 squarings, not 256).
   Fr pow(const std::array<std::uint64_t, 4>& e) const {
-    Fr acc = one();
-    for (int i = 3; i >= 0; --i)
+    int i = 3;
+    while (i >= 0 && e[static_cast<std::size_t>(i)] == 0) --i;
+    if (i < 0) return one();
+    const std::uint64_t top = e[static_cast<std::size_t>(i)];
+    Fr acc = *this;  // the highest set bit
+    for (int j = 62 - std::countl_zero(top); j >= 0; --j) {
+      acc = acc.square();
+      if ((top >> j) & 1) acc = acc * *this;
+    }
+    for (--i; i >= 0; --i)
       for (int j = 63; j >= 0; --j) {
         acc = acc.square();
-        if ((e[i] >> j) & 1) acc = acc * *this;
+        if ((e[static_cast<std::size_t>(i)] >> j) & 1) acc = acc * *this;
       }
     return acc;
   }

@@ -794,24 +794,27 @@ PositionEncoder::PositionEncoder(unsigned log_n, unsigned log_inv_rate,
     if (tw.empty()) return omega_m.pow(e);
     return e < M / 2 ? tw.at(e) : -tw.at(e - M / 2);
   };
+  // The distinct positions mod `mod` (a power of two), sorted.
+  auto distinct = [&](std::uint64_t mod) {
+    std::vector<std::uint64_t> v(positions.begin(), positions.end());
+    for (std::uint64_t& q : v) q &= mod - 1;
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    return v;
+  };
   // The bases if the blocks are at least two (S ≤ M/2); S ≈ |bases| balances (log S − R)·M/2
-  // butterflies against |bases|·M/S Horner steps.
-  P.base.assign(positions.begin(), positions.end());
-  for (std::uint64_t& q : P.base) q &= M / 2 - 1;
-  std::sort(P.base.begin(), P.base.end());
-  P.base.erase(std::unique(P.base.begin(), P.base.end()), P.base.end());
-  const std::size_t want = std::bit_ceil(std::max<std::size_t>(P.base.size(), 2 * rep));
+  // butterflies against |bases|·M/S Horner steps. Codewords too short for two blocks of 2·rep
+  // entries take one block, each position its own base.
+  P.base = distinct(M / 2);
   P.N = N;
   P.rep = rep;
-  P.S = std::min(M / 2, want);
-  if (P.S < 2 * rep) {  // codewords too short for two blocks: one block, no pairs
+  P.S = std::min(M / 2, std::bit_ceil(std::max<std::size_t>(P.base.size(), 2 * rep)));
+  const std::uint64_t pair_mod = P.S < 2 * rep ? M : M / 2;
+  if (pair_mod == M) {
     P.S = M;
-    P.base.assign(positions.begin(), positions.end());
-    std::sort(P.base.begin(), P.base.end());
-    P.base.erase(std::unique(P.base.begin(), P.base.end()), P.base.end());
+    P.base = distinct(M);
   }
   P.blocks = M / P.S;
-  const std::uint64_t pair_mod = P.blocks >= 2 ? M / 2 : M;
   P.base_of.resize(positions.size());
   for (std::size_t i = 0; i < positions.size(); ++i)
     P.base_of[i] = static_cast<std::uint32_t>(

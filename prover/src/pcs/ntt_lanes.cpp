@@ -358,29 +358,31 @@ JOLT_LANES_FN void strip_layers(Fr* v, std::size_t M, std::size_t B, std::size_t
   unsigned bound = 1;
   for (std::size_t len = 2 * B; len <= M; len <<= 1) {
     const unsigned c = next_layer_bound(bound, g, groups, max_bound);
-    // Twiddle of row r, column j: ω^((r·B + j)·step), an even power unless step is 1.
+    // Twiddle of row r, column j: ω^((r·B + j)·step), an even power unless step is 1. Each is
+    // gathered (or formed) once and applied to the rows/len·B butterflies that share it.
     const std::size_t hrows = len / 2 / B, step = (M / len) * tw_stride;
-    for (std::size_t c0 = 0; c0 < rows; c0 += 2 * hrows)
-      for (std::size_t r = 0; r < hrows; ++r) {
-        Lanes row{};
-        if (step == 1) row = load8_strided(even + r * B / 2, 0);  // broadcast
-        for (std::size_t u = 0; u < gw; ++u) {
+    for (std::size_t r = 0; r < hrows; ++r) {
+      Lanes row{};
+      if (step == 1) row = load8_strided(even + r * B / 2, 0);  // broadcast
+      for (std::size_t u = 0; u < gw; ++u) {
+        Lanes w;
+        if (step == 1) {
+          // row, low < r: the product < 2r, one conditional subtraction.
+          w = mont_mul(row, load8(low + j0 + 8 * u));
+          subtract_where_at_least(w, 1);
+        } else {
+          w = load8_strided(even + (r * B + j0 + 8 * u) * (step / 2), step / 2);
+        }
+        for (std::size_t c0 = 0; c0 < rows; c0 += 2 * hrows) {
           std::uint64_t* lo_p = g + ((c0 + r) * gw + u) * kWordsPerGroup;
           std::uint64_t* hi_p = g + ((c0 + r + hrows) * gw + u) * kWordsPerGroup;
           Lanes lo = load_group(lo_p), hi = load_group(hi_p);
-          Lanes w;
-          if (step == 1) {
-            // row, low < r: the product < 2r, one conditional subtraction.
-            w = mont_mul(row, load8(low + j0 + 8 * u));
-            subtract_where_at_least(w, 1);
-          } else {
-            w = load8_strided(even + (r * B + j0 + 8 * u) * (step / 2), step / 2);
-          }
           butterfly(lo, hi, w, c);
           store_group(lo_p, lo);
           store_group(hi_p, hi);
         }
       }
+    }
   }
   for (std::size_t c = 0; c < rows; ++c)
     for (std::size_t u = 0; u < gw; ++u) {

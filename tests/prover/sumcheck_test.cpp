@@ -176,7 +176,9 @@ TEST_CASE("optimised outer Spartan kernel agrees with the naive oracle") {
   // Corrupt two cycles so the sum is non-zero and the polynomials are not trivial.
   cols[r1cs::kRamAddress][3] += Fr::one();
   cols[r1cs::kNextExpandedPC][17] += Fr::from_u64(5);
-  expect_outer_kernel_matches_oracle(WitnessColumns::from_dense(cols), tau);
+  const WitnessColumns wc = WitnessColumns::from_dense(cols);
+  CHECK(SpartanOuterKernel(wc, tau).integer_rows());  // the prover's path on a real trace
+  expect_outer_kernel_matches_oracle(wc, tau);
 }
 
 // The kernel skips terms whose guard or left − right is zero and adds a guard of one without a
@@ -194,8 +196,52 @@ TEST_CASE("optimised outer Spartan kernel agrees with the naive oracle on dense 
         x = (zero_every != 0 && rng() % zero_every == 0) ? Fr::zero() : rand_fr(rng);
     std::vector<Fr> tau(r1cs::kRowBits + log_t);
     for (auto& x : tau) x = rand_fr(rng);
-    expect_outer_kernel_matches_oracle(WitnessColumns::from_dense(cols), tau);
+    const WitnessColumns wc = WitnessColumns::from_dense(cols);
+    CHECK_FALSE(SpartanOuterKernel(wc, tau).integer_rows());
+    expect_outer_kernel_matches_oracle(wc, tau);
   }
+}
+
+// With every column the rows read stored as integers (or as small signed field elements) the
+// kernel evaluates the rows as exact 128-bit integers and adds the grid's and the tables'
+// weighted values as 64-bit pieces; values near 2^64 (the upper piece) and negative entries must
+// give the oracle's round polynomials exactly, and a column of large field elements must send
+// the kernel back to the field.
+TEST_CASE("optimised outer Spartan kernel agrees with the naive oracle on integer witnesses") {
+  std::mt19937_64 rng(31);
+  const std::size_t log_t = 5, T = std::size_t{1} << log_t;
+  // The guards (the rows' left sides) read flags; the right sides read words of every kind.
+  std::vector<bool> guard(r1cs::kNumColumns, false);
+  for (const auto& row : r1cs::constraints())
+    for (const auto& term : row.a.terms) guard[term.first] = true;
+  std::vector<std::vector<Fr>> cols(r1cs::kNumColumns, std::vector<Fr>(T));
+  for (std::size_t c = 0; c < cols.size(); ++c)
+    for (auto& x : cols[c]) {
+      switch (guard[c] ? 0 : 1 + c % 3) {
+        case 0:
+          x = Fr::from_u64(rng() % 2);  // flags
+          break;
+        case 1:
+          x = Fr::from_u64(rng() % 256);
+          break;
+        case 2:
+          x = Fr::from_u64(~std::uint64_t{0} - rng() % 16);  // near 2^64
+          break;
+        default:
+          x = Fr::from_i64(static_cast<std::int64_t>(rng() % 2001) - 1000);  // signed
+      }
+    }
+  std::vector<Fr> tau(r1cs::kRowBits + log_t);
+  for (auto& x : tau) x = rand_fr(rng);
+  const WitnessColumns wc = WitnessColumns::from_dense(cols);
+  CHECK(SpartanOuterKernel(wc, tau).integer_rows());
+  expect_outer_kernel_matches_oracle(wc, tau);
+
+  // One large field element in a column the rows read: the field path, the same polynomials.
+  cols[r1cs::kImm][7] = rand_fr(rng);
+  const WitnessColumns wide = WitnessColumns::from_dense(cols);
+  CHECK_FALSE(SpartanOuterKernel(wide, tau).integer_rows());
+  expect_outer_kernel_matches_oracle(wide, tau);
 }
 
 // Expr::evaluate skips monomials with a zero leaf and takes coefficients ±1 without a product;

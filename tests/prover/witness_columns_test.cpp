@@ -9,6 +9,7 @@
 #include <jolt/prover/pipeline/witness_columns.hpp>
 #include <jolt/prover/poly/eq.hpp>
 #include <random>
+#include <stdexcept>
 
 #include "mini_trace.hpp"
 
@@ -53,6 +54,14 @@ void check_same(const WitnessColumn& c, const std::vector<Fr>& dense) {
   std::vector<Fr> blk(n);
   c.read(begin, blk);
   for (std::size_t j = 0; j < n; ++j) CHECK(blk[j] == dense[begin + j]);
+  // The same block as integers (the outer Spartan kernel's rows), or refused for field entries.
+  std::vector<std::uint64_t> ints(n);
+  if (c.width() == ColumnWidth::kField) {
+    CHECK_THROWS_AS(c.read_u64(begin, ints), std::logic_error);
+  } else {
+    c.read_u64(begin, ints);
+    for (std::size_t j = 0; j < n; ++j) CHECK(ints[j] == dense[begin + j].to_canonical_limbs()[0]);
+  }
   const Fr coeff = random_fr(rng);
   std::vector<Fr> acc(n), want_acc(n);
   for (std::size_t j = 0; j < n; ++j) {

@@ -5,12 +5,15 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <cmath>
 #include <jolt/prover/pcs/fr_arrays.hpp>
 #include <jolt/prover/pipeline/r1cs.hpp>
 #include <jolt/prover/pipeline/spartan_outer.hpp>
 #include <jolt/prover/poly/eq.hpp>
 #include <jolt/prover/poly/multilinear.hpp>
 #include <jolt/prover/sumcheck/naive_kernel.hpp>
+#include <optional>
 
 namespace jolt::prover {
 
@@ -19,11 +22,34 @@ namespace {
 using r1cs::kNumRowsPadded;
 using r1cs::kRowBits;
 
+__extension__ typedef __int128 i128;
+__extension__ typedef unsigned __int128 u128;
+
 // A constraint side with ±1 coefficients (almost all of them) as additions/subtractions.
 struct Lin {
   Fr c;
   std::vector<std::uint32_t> plus, minus;
   std::vector<std::pair<std::uint32_t, Fr>> other;
+  std::int64_t c_int = 0;                                         // c as an integer
+  std::vector<std::pair<std::uint32_t, std::int64_t>> other_int;  // other's coefficients
+  // The exact integer value from integer column values get(i) (the caller checks that no sum
+  // leaves the 128-bit range: int_bound).
+  template <class Get>
+  i128 eval_int(const Get& get) const {
+    i128 v = c_int;
+    for (std::uint32_t i : plus) v += get(i);
+    for (std::uint32_t i : minus) v -= get(i);
+    for (const auto& [i, w] : other_int) v += static_cast<i128>(w) * get(i);
+    return v;
+  }
+  // A bound on |eval_int| when column i's values are at most col_max[i].
+  double int_bound(const std::vector<double>& col_max) const {
+    double b = std::abs(static_cast<double>(c_int));
+    for (std::uint32_t i : plus) b += col_max[i];
+    for (std::uint32_t i : minus) b += col_max[i];
+    for (const auto& [i, w] : other_int) b += std::abs(static_cast<double>(w)) * col_max[i];
+    return b;
+  }
   // get(i) = column i's value at the cycle being evaluated.
   template <class Get>
   Fr eval(const Get& get) const {
@@ -36,14 +62,16 @@ struct Lin {
 };
 
 Lin to_lin(const r1cs::LinearForm& f) {
-  Lin l{Fr::from_i64(f.constant), {}, {}, {}};
+  Lin l{Fr::from_i64(f.constant), {}, {}, {}, f.constant, {}};
   for (auto [c, k] : f.terms) {
-    if (k == 1)
+    if (k == 1) {
       l.plus.push_back(c);
-    else if (k == -1)
+    } else if (k == -1) {
       l.minus.push_back(c);
-    else
+    } else {
       l.other.push_back({c, Fr::from_i64(k)});
+      l.other_int.push_back({c, k});
+    }
   }
   return l;
 }
@@ -67,6 +95,7 @@ const Rows& rows() {
           for (std::uint32_t& i : l.plus) visit(i);
           for (std::uint32_t& i : l.minus) visit(i);
           for (auto& term : l.other) visit(term.first);
+          for (auto& term : l.other_int) visit(term.first);
         }
     };
     each_term([&x](std::uint32_t& i) { x.used.push_back(i); });
@@ -104,6 +133,119 @@ void for_cycles(const WitnessColumns& cols, std::size_t begin, std::size_t end, 
       f(t0 + v, [here](std::uint32_t i) -> const Fr& { return here[i]; });
     }
   }
+}
+
+// v as a signed integer of magnitude < 2^64 (v or −(r − v)), if it is one.
+std::optional<i128> small_signed(const Fr& v) {
+  const auto c = v.to_canonical_limbs();
+  if ((c[1] | c[2] | c[3]) == 0) return static_cast<i128>(c[0]);
+  const auto n = (-v).to_canonical_limbs();
+  if ((n[1] | n[2] | n[3]) == 0) return -static_cast<i128>(n[0]);
+  return std::nullopt;
+}
+
+// for_cycles with the columns' integer values (integer_rows_fit: every used column is stored
+// in an integer width or holds small signed integers as field elements).
+template <class F>
+void for_cycles_int(const WitnessColumns& cols, std::size_t begin, std::size_t end, F&& f) {
+  constexpr std::size_t kBlock = 16;
+  const std::vector<std::uint32_t>& used = rows().used;
+  const std::size_t ncols = used.size();
+  std::vector<i128> blk(ncols * kBlock);
+  std::array<std::uint64_t, kBlock> one_column;
+  for (std::size_t t0 = begin; t0 < end; t0 += kBlock) {
+    const std::size_t n = std::min(kBlock, end - t0);
+    for (std::size_t i = 0; i < ncols; ++i) {
+      const WitnessColumn& c = cols[used[i]];
+      if (c.width() == ColumnWidth::kField) {
+        const std::span<const Fr> v = c.field_entries();
+        for (std::size_t u = 0; u < n; ++u) blk[u * ncols + i] = *small_signed(v[t0 + u]);
+        continue;
+      }
+      c.read_u64(t0, std::span<std::uint64_t>(one_column.data(), n));
+      for (std::size_t u = 0; u < n; ++u) blk[u * ncols + i] = one_column[u];
+    }
+    for (std::size_t u = 0; u < n; ++u) {
+      const i128* here = blk.data() + u * ncols;
+      f(t0 + u, [here](std::uint32_t i) -> i128 { return here[i]; });
+    }
+  }
+}
+
+// Whether every row side's integer value, extended over the grid's three dimensions (each at
+// most doubling it), and the product of the two sides stay inside the 128-bit range for these
+// columns: then the grid and the tables take the rows' exact integer values.
+bool integer_rows_fit(const WitnessColumns& cols) {
+  const Rows& r = rows();
+  std::vector<double> col_max(r.used.size());
+  for (std::size_t i = 0; i < r.used.size(); ++i) {
+    const WitnessColumn& c = cols[r.used[i]];
+    switch (c.width()) {
+      case ColumnWidth::k8:
+        col_max[i] = c.packed_bits() ? 1.0 : 255.0;
+        break;
+      case ColumnWidth::k32:
+        col_max[i] = 4294967295.0;
+        break;
+      case ColumnWidth::k64:
+        col_max[i] = 18446744073709551615.0;
+        break;
+      case ColumnWidth::kField: {
+        // Field columns whose entries are all small signed integers (the immediates: a negative
+        // one is r − |imm|) are read as those integers.
+        const std::span<const Fr> v = c.field_entries();
+        std::atomic<bool> small{true};
+        const double m = tbb::parallel_reduce(
+            tbb::blocked_range<std::size_t>(0, v.size(), 4096), 0.0,
+            [&](const tbb::blocked_range<std::size_t>& rg, double acc) {
+              for (std::size_t t = rg.begin(); t < rg.end(); ++t) {
+                const auto s = small_signed(v[t]);
+                if (!s) {
+                  small.store(false, std::memory_order_relaxed);
+                  return acc;
+                }
+                acc = std::max(acc, std::abs(static_cast<double>(*s)));
+              }
+              return acc;
+            },
+            [](double a, double b) { return std::max(a, b); });
+        if (!small.load()) return false;
+        col_max[i] = m;
+        break;
+      }
+    }
+  }
+  constexpr double kLimit = 0x1p120;  // below 2^127 with room for rounding in the bound
+  for (std::size_t k = 0; k < r.a.size(); ++k) {
+    const double a = 8 * r.a[k].int_bound(col_max), b = 8 * r.b[k].int_bound(col_max);
+    if (a > kLimit || b > kLimit || a * b > kLimit) return false;
+  }
+  return true;
+}
+
+// v in the field, |v| < 2^127.
+Fr field_of(i128 v) {
+  const u128 m = v < 0 ? static_cast<u128>(-v) : static_cast<u128>(v);
+  const Fr f = Fr::from_u128(static_cast<std::uint64_t>(m), static_cast<std::uint64_t>(m >> 64));
+  return v < 0 ? -f : f;
+}
+
+// acc ±= w·|v| for an integer v, |v| < 2^127: w_hi = w·2^64 for the upper half, formed on
+// first use.
+void add_scaled(Fr::SmallProductSum& acc, const Fr& w, std::optional<Fr>& w_hi, i128 v) {
+  const bool neg = v < 0;
+  const u128 m = neg ? static_cast<u128>(-v) : static_cast<u128>(v);
+  const auto lo = static_cast<std::uint64_t>(m), hi = static_cast<std::uint64_t>(m >> 64);
+  if (neg)
+    acc.subtract_product(w, lo);
+  else
+    acc.add_product(w, lo);
+  if (hi == 0) return;
+  if (!w_hi) w_hi = w * Fr::from_u128(0, 1);
+  if (neg)
+    acc.subtract_product(*w_hi, hi);
+  else
+    acc.add_product(*w_hi, hi);
 }
 
 void sum_halves(std::vector<Fr>& v) {
@@ -166,6 +308,7 @@ SpartanOuterKernel::SpartanOuterKernel(const WitnessColumns& columns, std::vecto
   const std::span<const Fr> t(tau_);
   eq_row_ = EqPolynomial::evals(t.subspan(1, kRowBits - 1));
   eq_cyc_ = EqPolynomial::evals(t.subspan(kRowBits));
+  int_rows_ = integer_rows_fit(cols_);
 }
 
 void SpartanOuterKernel::bind(const Fr& r) {
@@ -195,6 +338,35 @@ void SpartanOuterKernel::materialise() {
   const Rows& r = rows();
   az_ = zero_table(S * T);
   bz_ = zero_table(S * T);
+  if (int_rows_) {
+    // The rows' exact integer values: Az's guards are almost all 0 or ±1 (an addition of the
+    // weight), Bz's slot sums w·value are added as 64-bit pieces and reduced once per slot.
+    std::vector<std::optional<Fr>> w_hi(w.size());
+    for (std::size_t x = 0; x < w.size(); ++x) w_hi[x] = w[x] * Fr::from_u128(0, 1);
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, T, 512), [&](const tbb::blocked_range<std::size_t>& rg) {
+          for_cycles_int(cols_, rg.begin(), rg.end(), [&](std::size_t t, const auto& get) {
+            std::array<Fr, S> a{};
+            std::array<Fr::SmallProductSum, S> b{};
+            for (std::size_t k = 0; k < r.a.size(); ++k) {
+              const std::size_t x = k / S, s = k % S;
+              const i128 va = r.a[k].eval_int(get), vb = r.b[k].eval_int(get);
+              if (va == 1)
+                a[s] += w[x];
+              else if (va == -1)
+                a[s] -= w[x];
+              else if (va != 0)
+                a[s] += w[x] * field_of(va);
+              if (vb != 0) add_scaled(b[s], w[x], w_hi[x], vb);
+            }
+            for (std::size_t s = 0; s < S; ++s) {
+              az_[s * T + t] = a[s];
+              bz_[s * T + t] = b[s].value();
+            }
+          });
+        });
+    return;
+  }
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 512),
                     [&](const tbb::blocked_range<std::size_t>& rg) {
                       for_cycles(cols_, rg.begin(), rg.end(), [&](std::size_t t, const auto& get) {
@@ -230,19 +402,20 @@ constexpr std::size_t kGridPoints = pow3(kGridDims);
 
 // e[u] (u in base 3, u_0 the most significant digit; digit 2 = ∞) from the corner values v[x]
 // (x in base 2, x_0 the most significant bit), the last dimension first.
-void extend_to_grid(const std::array<Fr, kCorners>& v, std::array<Fr, kGridPoints>& e) {
-  std::array<Fr, kGridPoints> tmp;
-  Fr* cur = e.data();
-  Fr* next = tmp.data();
+template <class V>
+void extend_to_grid(const std::array<V, kCorners>& v, std::array<V, kGridPoints>& e) {
+  std::array<V, kGridPoints> tmp;
+  V* cur = e.data();
+  V* next = tmp.data();
   for (std::size_t x = 0; x < kCorners; ++x) cur[x] = v[x];
   std::size_t lo = 1;  // 3^s: the extended trailing dimensions' size
   for (std::size_t s = 0; s < kGridDims; ++s) {
     const std::size_t hi = kCorners >> (s + 1);
     for (std::size_t h = 0; h < hi; ++h)
       for (std::size_t l = 0; l < lo; ++l) {
-        const Fr& a0 = cur[(2 * h) * lo + l];
-        const Fr& a1 = cur[(2 * h + 1) * lo + l];
-        Fr* out = next + h * 3 * lo + l;
+        const V a0 = cur[(2 * h) * lo + l];
+        const V a1 = cur[(2 * h + 1) * lo + l];
+        V* out = next + h * 3 * lo + l;
         out[0] = a0;
         out[lo] = a1;
         out[2 * lo] = a1 - a0;
@@ -262,6 +435,48 @@ void SpartanOuterKernel::accumulate_grid() {
   const std::size_t nrows = r.a.size();
   const std::span<const Fr> t(tau_);
   const std::vector<Fr> eq_y = EqPolynomial::evals(t.subspan(kGridDims, kRowBits - kGridDims));
+  if (int_rows_) {
+    // The rows' exact integer values (integer_rows_fit): the grid's products are 128-bit
+    // integers, each added as w·product into a wide sum reduced once per range — four 64-bit
+    // products a term instead of a Montgomery product (and the corners' extension in integer
+    // additions).
+    using Sums = std::array<Fr::SmallProductSum, kGridPoints>;
+    const Sums sums = tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, cols_.length(), 256), Sums{},
+        [&](const tbb::blocked_range<std::size_t>& rg, Sums acc) {
+          std::array<i128, kCorners> ca, cb;
+          std::array<i128, kGridPoints> ga, gb;
+          for_cycles_int(cols_, rg.begin(), rg.end(), [&](std::size_t cyc, const auto& get) {
+            for (std::size_t y = 0; y < S; ++y) {
+              bool any = false;
+              for (std::size_t x = 0; x < kCorners; ++x) {
+                const std::size_t k = x * S + y;
+                ca[x] = k < nrows ? r.a[k].eval_int(get) : 0;
+                any = any || ca[x] != 0;
+              }
+              if (!any) continue;
+              for (std::size_t x = 0; x < kCorners; ++x) {
+                const std::size_t k = x * S + y;
+                cb[x] = k < nrows ? r.b[k].eval_int(get) : 0;
+              }
+              extend_to_grid(ca, ga);
+              extend_to_grid(cb, gb);
+              const Fr w = eq_y[y] * eq_cyc_[cyc];
+              std::optional<Fr> w_hi;
+              for (std::size_t u = 0; u < kGridPoints; ++u)
+                if (ga[u] != 0 && gb[u] != 0) add_scaled(acc[u], w, w_hi, ga[u] * gb[u]);
+            }
+          });
+          return acc;
+        },
+        [](Sums a, const Sums& b) {
+          for (std::size_t u = 0; u < kGridPoints; ++u) a[u].add(b[u]);
+          return a;
+        });
+    grid_.resize(kGridPoints);
+    for (std::size_t u = 0; u < kGridPoints; ++u) grid_[u] = sums[u].value();
+    return;
+  }
   const Grid g = tbb::parallel_reduce(
       tbb::blocked_range<std::size_t>(0, cols_.length(), 256), Grid{},
       [&](const tbb::blocked_range<std::size_t>& rg, Grid acc) {

@@ -256,6 +256,27 @@ void WitnessColumn::read(std::size_t begin, std::span<Fr> out) const {
   }
 }
 
+void WitnessColumn::read_u64(std::size_t begin, std::span<std::uint64_t> out) const {
+  switch (w_) {
+    case ColumnWidth::k8:
+      if (packed_) {
+        for_each_bit(bits_, begin, out.size(), [&](std::size_t j, unsigned b) { out[j] = b; });
+        return;
+      }
+      std::copy_n(u8_.begin() + static_cast<std::ptrdiff_t>(begin), out.size(), out.begin());
+      return;
+    case ColumnWidth::k32:
+      std::copy_n(u32_.begin() + static_cast<std::ptrdiff_t>(begin), out.size(), out.begin());
+      return;
+    case ColumnWidth::k64:
+      std::copy_n(u64_.begin() + static_cast<std::ptrdiff_t>(begin), out.size(), out.begin());
+      return;
+    case ColumnWidth::kField:
+      break;
+  }
+  throw std::logic_error("WitnessColumn::read_u64: the column is stored as field elements");
+}
+
 std::vector<Fr> WitnessColumn::to_vector() const {
   std::vector<Fr> v(n_);
   read(0, v);

@@ -54,6 +54,9 @@ class SpartanOuterKernel final : public SumcheckKernel {
   // {eq(τ, r), Az(r), Bz(r)} — the same leaf order as the naive oracle.
   std::vector<Fr> output_claims() const override;
   void visit_heap(jolt::HeapVisitor& v) const override;
+  // Whether the rows are evaluated as exact 128-bit integers (every column the rows read is
+  // stored in an integer width and the rows' values fit) rather than in the field.
+  bool integer_rows() const { return int_rows_; }
 
   // The reference kernel for the same relation: NaiveKernel over the full tables eq(τ, ·), Az
   // and Bz (3·kNumRowsPadded·T entries), with the same labels and identical round polynomials
@@ -76,6 +79,7 @@ class SpartanOuterKernel final : public SumcheckKernel {
   std::vector<Fr> eq_cyc_;          // eq(τ[max(j+1,kRowBits)..], ·)
   Fr eq_bound_ = Fr::one();         // Π_{i<j} eq(τ_i, r_i)
   std::size_t round_ = 0;
+  bool int_rows_ = false;  // the rows evaluate in 128-bit integers (every used column narrow)
 };
 
 }  // namespace jolt::prover

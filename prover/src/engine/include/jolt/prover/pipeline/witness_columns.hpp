@@ -54,6 +54,8 @@ class WitnessColumn {
 
   // out[j] = entry begin + j.
   void read(std::size_t begin, std::span<Fr> out) const;
+  // The same as integers; throws std::logic_error for a column stored as Fr.
+  void read_u64(std::size_t begin, std::span<std::uint64_t> out) const;
   std::vector<Fr> to_vector() const;
   // Σ_t weights[t]·entry t over t < weights.size() ≤ size().
   Fr dot(std::span<const Fr> weights) const;

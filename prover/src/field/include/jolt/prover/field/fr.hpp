@@ -372,6 +372,7 @@ class Fr {
       Fr lo;
       for (int i = 0; i < 4; ++i) lo.l_[i] = w[i];
       while (fr_detail::geq_modulus(lo.l_)) fr_detail::sub_modulus(lo.l_);
+      if ((w[4] | w[5]) == 0) return lo;
       return lo + from_u128(w[4], w[5]);
     }
     Wide plus_{}, minus_{};

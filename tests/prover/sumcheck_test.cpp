@@ -279,8 +279,9 @@ TEST_CASE("an expression evaluates to the sum of its monomials, whatever its coe
 TEST_CASE("eq-weighted kernel: the naive kernel's round polynomials with eq kept apart") {
   std::mt19937_64 rng(61);
   const Fr one = Fr::one();
-  for (std::size_t n : {1u, 3u, 7u}) {
-    for (std::size_t num_terms : {1u, 4u}) {
+  // Up to 2^8 entries: the single-monomial terms' blocks of pairs, whole and partial.
+  for (std::size_t n : {1u, 3u, 7u, 8u}) {
+    for (std::size_t num_terms : {1u, 5u}) {
       CAPTURE(n);
       CAPTURE(num_terms);
       std::vector<std::vector<Fr>> leaves(3, std::vector<Fr>(std::size_t{1} << n));
@@ -302,6 +303,9 @@ TEST_CASE("eq-weighted kernel: the naive kernel's round polynomials with eq kept
         terms.push_back({{}, e1});
         terms.push_back({{}, e2});
         terms.push_back({{}, e3});
+        Expr e4;  // one monomial with a coefficient and a repeated leaf: 3·L0·L1²
+        e4.add_monomial(Monomial{Fr::from_u64(3), {0, 1, 1}});
+        terms.push_back({{}, e4});
       }
       for (std::size_t g = 0; g < terms.size(); ++g) {
         for (std::size_t i = 0; i < n; ++i)

@@ -4,6 +4,8 @@
 #include <tbb/parallel_reduce.h>
 
 #include <algorithm>
+#include <array>
+#include <jolt/prover/pcs/fr_arrays.hpp>
 #include <jolt/prover/poly/eq.hpp>
 #include <jolt/prover/poly/multilinear.hpp>
 #include <jolt/prover/sumcheck/eq_weighted_kernel.hpp>
@@ -19,6 +21,9 @@ namespace {
 Fr eq1(const Fr& r, const Fr& x) {
   return EqPolynomial::evaluate({&r, 1}, {&x, 1});
 }
+
+// Pairs per block of the single-monomial terms' products over arrays.
+constexpr std::size_t kBlock = 64;
 
 }  // namespace
 
@@ -85,22 +90,75 @@ std::vector<Fr> EqWeightedKernel::prove_round(const std::optional<Fr>& bind_r, s
     width += t.degree + 1;
     max_pts = std::max(max_pts, t.degree + 1);
   }
+  // Terms of one monomial (a product of leaves: the claim reductions' single leaves, the
+  // read-raf's chunk product) run over blocks of pairs with their products over arrays
+  // (multiply_arrays: the IFMA lanes where the CPU has them); the others by Expr::evaluate per
+  // pair, reading only the leaves they use.
+  std::vector<std::size_t> single, general;
+  std::vector<bool> general_leaf(nl, false);
+  for (std::size_t g = 0; g < terms_.size(); ++g) {
+    const auto& ms = terms_[g].expr.monomials();
+    if (ms.size() == 1 && !ms[0].leaves.empty()) {
+      single.push_back(g);
+    } else {
+      general.push_back(g);
+      for (const Monomial& m : ms)
+        for (std::uint32_t l : m.leaves) general_leaf[l] = true;
+    }
+  }
+  std::vector<std::uint32_t> general_used;
+  for (std::uint32_t l : used_)
+    if (general_leaf[l]) general_used.push_back(l);
   using Acc = std::vector<Fr>;
   auto body = [&](const tbb::blocked_range<std::size_t>& rg, Acc acc) {
-    std::vector<Fr> vals(nl), diff(nl);
-    for (std::size_t i = rg.begin(); i < rg.end(); ++i) {
-      for (std::uint32_t l : used_) {
-        vals[l] = leaves_[l][i];
-        diff[l] = leaves_[l][i + half] - vals[l];
+    if (!general.empty()) {
+      std::vector<Fr> vals(nl), diff(nl);
+      for (std::size_t i = rg.begin(); i < rg.end(); ++i) {
+        for (std::uint32_t l : general_used) {
+          vals[l] = leaves_[l][i];
+          diff[l] = leaves_[l][i + half] - vals[l];
+        }
+        for (std::size_t x = 0; x < max_pts; ++x) {
+          if (x > 0)
+            for (std::uint32_t l : general_used) vals[l] += diff[l];
+          for (std::size_t g : general) {
+            const Term& t = terms_[g];
+            if (x > t.degree) continue;
+            const Fr e = t.expr.evaluate(vals);
+            if (!e.is_zero()) acc[offset[g] + x] += t.suffix[i] * e;
+          }
+        }
       }
-      for (std::size_t x = 0; x < max_pts; ++x) {
-        if (x > 0)
-          for (std::uint32_t l : used_) vals[l] += diff[l];
-        for (std::size_t g = 0; g < terms_.size(); ++g) {
-          const Term& t = terms_[g];
-          if (x > t.degree) continue;
-          const Fr e = t.expr.evaluate(vals);
-          if (!e.is_zero()) acc[offset[g] + x] += t.suffix[i] * e;
+    }
+    if (single.empty()) return acc;
+    // Per leaf of the monomial: its value at X = x (lo + x·(hi − lo)) and the step.
+    std::vector<std::array<Fr, kBlock>> val, step;
+    std::array<Fr, kBlock> prod;
+    for (std::size_t i0 = rg.begin(); i0 < rg.end(); i0 += kBlock) {
+      const std::size_t n = std::min(kBlock, rg.end() - i0);
+      for (std::size_t g : single) {
+        const Term& t = terms_[g];
+        const std::vector<std::uint32_t>& ls = t.expr.monomials()[0].leaves;
+        val.resize(ls.size());
+        step.resize(ls.size());
+        for (std::size_t k = 0; k < ls.size(); ++k) {
+          const Fr* lo = leaves_[ls[k]].data() + i0;
+          const Fr* hi = lo + half;
+          for (std::size_t u = 0; u < n; ++u) {
+            val[k][u] = lo[u];
+            step[k][u] = hi[u] - lo[u];
+          }
+        }
+        for (std::size_t x = 0; x <= t.degree; ++x) {
+          if (x > 0)
+            for (std::size_t k = 0; k < ls.size(); ++k)
+              for (std::size_t u = 0; u < n; ++u) val[k][u] += step[k][u];
+          multiply_arrays(val[0].data(), t.suffix.data() + i0, prod.data(), n);
+          for (std::size_t k = 1; k < ls.size(); ++k)
+            multiply_arrays(prod.data(), val[k].data(), prod.data(), n);
+          Fr s;
+          for (std::size_t u = 0; u < n; ++u) s += prod[u];
+          acc[offset[g] + x] += s;
         }
       }
     }
@@ -110,8 +168,14 @@ std::vector<Fr> EqWeightedKernel::prove_round(const std::optional<Fr>& bind_r, s
     for (std::size_t i = 0; i < a.size(); ++i) a[i] += b[i];
     return a;
   };
-  const Acc q = tbb::parallel_reduce(tbb::blocked_range<std::size_t>(0, half, 1024),
-                                     Acc(width, Fr::zero()), body, join);
+  Acc q = tbb::parallel_reduce(tbb::blocked_range<std::size_t>(0, half, 1024),
+                               Acc(width, Fr::zero()), body, join);
+  // The single-monomial terms' sums times their coefficient.
+  for (std::size_t g : single) {
+    const Fr& c = terms_[g].expr.monomials()[0].coeff;
+    if (c != Fr::one())
+      for (std::size_t x = 0; x <= terms_[g].degree; ++x) q[offset[g] + x] *= c;
+  }
   std::vector<Fr> evals(degree_ + 1, Fr::zero());
   for (std::size_t g = 0; g < terms_.size(); ++g) {
     const Term& t = terms_[g];

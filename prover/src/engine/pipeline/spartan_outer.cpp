@@ -111,28 +111,38 @@ const Rows& rows() {
 }
 
 // Calls f(t, get) for every cycle t in [begin, end), get(i) = the column at position i of
-// rows().used at t. Those columns are gathered kBlock cycles at a time into a small cycle-major
-// buffer, so the rows read one cached line per cycle instead of one line from each of ~50 column
-// arrays (more streams than the hardware prefetchers follow; docs/performance.md has the
-// measurement).
-template <class F>
-void for_cycles(const WitnessColumns& cols, std::size_t begin, std::size_t end, F&& f) {
-  constexpr std::size_t kBlock = 16;
+// rows().used at t, as read(column, t0, out) gives it (V: Fr or i128). Those columns are gathered
+// kBlock cycles at a time into a small cycle-major buffer, so the rows read one cached line per
+// cycle instead of one line from each of ~50 column arrays (more streams than the hardware
+// prefetchers follow; docs/performance.md has the measurement).
+constexpr std::size_t kGatherBlock = 16;
+template <class V, class Read, class F>
+void gather_cycles(const WitnessColumns& cols, std::size_t begin, std::size_t end, Read&& read,
+                   F&& f) {
+  constexpr std::size_t kBlock = kGatherBlock;
   const std::vector<std::uint32_t>& used = rows().used;
   const std::size_t ncols = used.size();
-  std::vector<Fr> blk(ncols * kBlock);
-  std::array<Fr, kBlock> one_column;
+  std::vector<V> blk(ncols * kBlock);
+  std::array<V, kBlock> one_column;
   for (std::size_t t0 = begin; t0 < end; t0 += kBlock) {
     const std::size_t n = std::min(kBlock, end - t0);
     for (std::size_t i = 0; i < ncols; ++i) {
-      cols[used[i]].read(t0, std::span<Fr>(one_column.data(), n));
+      read(cols[used[i]], t0, std::span<V>(one_column.data(), n));
       for (std::size_t v = 0; v < n; ++v) blk[v * ncols + i] = one_column[v];
     }
     for (std::size_t v = 0; v < n; ++v) {
-      const Fr* here = blk.data() + v * ncols;
-      f(t0 + v, [here](std::uint32_t i) -> const Fr& { return here[i]; });
+      const V* here = blk.data() + v * ncols;
+      f(t0 + v, [here](std::uint32_t i) -> const V& { return here[i]; });
     }
   }
+}
+
+// The columns in the field.
+template <class F>
+void for_cycles(const WitnessColumns& cols, std::size_t begin, std::size_t end, F&& f) {
+  gather_cycles<Fr>(
+      cols, begin, end,
+      [](const WitnessColumn& c, std::size_t t0, std::span<Fr> out) { c.read(t0, out); }, f);
 }
 
 // v as a signed integer of magnitude < 2^64 (v or −(r − v)), if it is one.
@@ -144,32 +154,23 @@ std::optional<i128> small_signed(const Fr& v) {
   return std::nullopt;
 }
 
-// for_cycles with the columns' integer values (integer_rows_fit: every used column is stored
-// in an integer width or holds small signed integers as field elements).
+// The columns' integer values (integer_rows_fit: every used column is stored in an integer width
+// or holds small signed integers as field elements).
 template <class F>
 void for_cycles_int(const WitnessColumns& cols, std::size_t begin, std::size_t end, F&& f) {
-  constexpr std::size_t kBlock = 16;
-  const std::vector<std::uint32_t>& used = rows().used;
-  const std::size_t ncols = used.size();
-  std::vector<i128> blk(ncols * kBlock);
-  std::array<std::uint64_t, kBlock> one_column;
-  for (std::size_t t0 = begin; t0 < end; t0 += kBlock) {
-    const std::size_t n = std::min(kBlock, end - t0);
-    for (std::size_t i = 0; i < ncols; ++i) {
-      const WitnessColumn& c = cols[used[i]];
-      if (c.width() == ColumnWidth::kField) {
-        const std::span<const Fr> v = c.field_entries();
-        for (std::size_t u = 0; u < n; ++u) blk[u * ncols + i] = *small_signed(v[t0 + u]);
-        continue;
-      }
-      c.read_u64(t0, std::span<std::uint64_t>(one_column.data(), n));
-      for (std::size_t u = 0; u < n; ++u) blk[u * ncols + i] = one_column[u];
-    }
-    for (std::size_t u = 0; u < n; ++u) {
-      const i128* here = blk.data() + u * ncols;
-      f(t0 + u, [here](std::uint32_t i) -> i128 { return here[i]; });
-    }
-  }
+  gather_cycles<i128>(
+      cols, begin, end,
+      [](const WitnessColumn& c, std::size_t t0, std::span<i128> out) {
+        if (c.width() == ColumnWidth::kField) {
+          const std::span<const Fr> v = c.field_entries();
+          for (std::size_t u = 0; u < out.size(); ++u) out[u] = *small_signed(v[t0 + u]);
+          return;
+        }
+        std::array<std::uint64_t, kGatherBlock> ints;
+        c.read_u64(t0, std::span<std::uint64_t>(ints.data(), out.size()));
+        std::copy_n(ints.begin(), out.size(), out.begin());
+      },
+      f);
 }
 
 // Whether every row side's integer value, extended over the grid's three dimensions (each at

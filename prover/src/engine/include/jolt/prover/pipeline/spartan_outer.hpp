@@ -10,10 +10,14 @@
 //    rounds come from one pass over the cycles that evaluates each constraint row from the
 //    columns and sums eq-weighted Az·Bz on the grid {0, 1, ∞}^kStreamedRowRounds of those rounds'
 //    row bits (slots with all guards zero skipped); each of those rounds interpolates the grid at
-//    its challenges so far (the small-value method, over the field); then the tables Az(r_row, s,
-//    t), Bz(r_row, s, t) over the kTabledRowSlots row slots left are built in one more pass and the
+//    its challenges so far (the small-value method); then the tables Az(r_row, s, t),
+//    Bz(r_row, s, t) over the kTabledRowSlots row slots left are built in one more pass and the
 //    last row rounds and the cycle rounds bind them in place (each streamed pass reads the columns
 //    the rows name, a tabled round only the tables: 2·kTabledRowSlots field elements per cycle);
+//  * both passes evaluate the rows as exact 128-bit integers when every column they read is
+//    stored narrow or holds small signed field elements and the rows' values fit (integer_rows();
+//    the prover's witnesses), each weighted value added as 64-bit pieces into a wide sum reduced
+//    once per grid point or slot (Fr::SmallProductSum); other witnesses take the field path;
 //  * eq(τ,·) is split: a kNumRowsPadded/2-entry row table ⊗ a T-entry cycle table; the bound
 //    prefix is one scalar and the unbound suffix shrinks by summing halves (Dao–Thaler/Gruen),
 //    so no 2^(kRowBits − 1 + log T) eq table exists and eq is never bound;

@@ -8,7 +8,9 @@
 // so no eq table of the full size is built (each term keeps the table of its point's unbound
 // suffix, half the size, and halves it by adding its two halves after each round), the leaves
 // hold no eq column to bind, and q_g is evaluated at deg E_g + 1 points only (the rest of s_j's
-// points by interpolation). The round polynomials are NaiveKernel's over the leaves
+// points by interpolation). A term whose E_g is one monomial (a product of leaves) is summed over
+// blocks of pairs with its products over arrays (the IFMA lanes where the CPU has them); the
+// others by Expr::evaluate per pair. The round polynomials are NaiveKernel's over the leaves
 // [eq(r_0, ·), …, eq(r_{G−1}, ·), leaf_0, …, leaf_k] with the expression Σ_g eq_g·E_g, and
 // output_claims() lists the values in that order (tests/prover/sumcheck_test.cpp).
 //

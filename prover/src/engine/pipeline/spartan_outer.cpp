@@ -231,9 +231,19 @@ Fr field_of(i128 v) {
   return v < 0 ? -f : f;
 }
 
-// acc ±= w·|v| for an integer v, |v| < 2^127: w_hi = w·2^64 for the upper half, formed on
-// first use.
-void add_scaled(Fr::SmallProductSum& acc, const Fr& w, std::optional<Fr>& w_hi, i128 v) {
+// 2^64 in the field: w·2^64 takes the upper 64 bits of a 128-bit value (add_scaled).
+const Fr& two_to_64() {
+  static const Fr v = Fr::from_u128(0, 1);
+  return v;
+}
+
+bool wider_than_64_bits(i128 v) {
+  return (v < 0 ? static_cast<u128>(-v) : static_cast<u128>(v)) >> 64 != 0;
+}
+
+// acc += w·v for an integer v, |v| < 2^127, as 64-bit pieces; w_hi = w·2^64 is read only when
+// |v| ≥ 2^64.
+void add_scaled(Fr::SmallProductSum& acc, const Fr& w, const Fr& w_hi, i128 v) {
   const bool neg = v < 0;
   const u128 m = neg ? static_cast<u128>(-v) : static_cast<u128>(v);
   const auto lo = static_cast<std::uint64_t>(m), hi = static_cast<std::uint64_t>(m >> 64);
@@ -242,11 +252,10 @@ void add_scaled(Fr::SmallProductSum& acc, const Fr& w, std::optional<Fr>& w_hi, 
   else
     acc.add_product(w, lo);
   if (hi == 0) return;
-  if (!w_hi) w_hi = w * Fr::from_u128(0, 1);
   if (neg)
-    acc.subtract_product(*w_hi, hi);
+    acc.subtract_product(w_hi, hi);
   else
-    acc.add_product(*w_hi, hi);
+    acc.add_product(w_hi, hi);
 }
 
 void sum_halves(std::vector<Fr>& v) {
@@ -342,8 +351,8 @@ void SpartanOuterKernel::materialise() {
   if (int_rows_) {
     // The rows' exact integer values: Az's guards are almost all 0 or ±1 (an addition of the
     // weight), Bz's slot sums w·value are added as 64-bit pieces and reduced once per slot.
-    std::vector<std::optional<Fr>> w_hi(w.size());
-    for (std::size_t x = 0; x < w.size(); ++x) w_hi[x] = w[x] * Fr::from_u128(0, 1);
+    std::vector<Fr> w_hi(w.size());
+    for (std::size_t x = 0; x < w.size(); ++x) w_hi[x] = w[x] * two_to_64();
     tbb::parallel_for(
         tbb::blocked_range<std::size_t>(0, T, 512), [&](const tbb::blocked_range<std::size_t>& rg) {
           for_cycles_int(cols_, rg.begin(), rg.end(), [&](std::size_t t, const auto& get) {
@@ -446,7 +455,7 @@ void SpartanOuterKernel::accumulate_grid() {
         tbb::blocked_range<std::size_t>(0, cols_.length(), 256), Sums{},
         [&](const tbb::blocked_range<std::size_t>& rg, Sums acc) {
           std::array<i128, kCorners> ca, cb;
-          std::array<i128, kGridPoints> ga, gb;
+          std::array<i128, kGridPoints> ga, gb, prod;
           for_cycles_int(cols_, rg.begin(), rg.end(), [&](std::size_t cyc, const auto& get) {
             for (std::size_t y = 0; y < S; ++y) {
               bool any = false;
@@ -462,10 +471,15 @@ void SpartanOuterKernel::accumulate_grid() {
               }
               extend_to_grid(ca, ga);
               extend_to_grid(cb, gb);
+              bool wide = false;
+              for (std::size_t u = 0; u < kGridPoints; ++u) {
+                prod[u] = ga[u] * gb[u];
+                wide = wide || wider_than_64_bits(prod[u]);
+              }
               const Fr w = eq_y[y] * eq_cyc_[cyc];
-              std::optional<Fr> w_hi;
+              const Fr w_hi = wide ? w * two_to_64() : Fr::zero();
               for (std::size_t u = 0; u < kGridPoints; ++u)
-                if (ga[u] != 0 && gb[u] != 0) add_scaled(acc[u], w, w_hi, ga[u] * gb[u]);
+                if (prod[u] != 0) add_scaled(acc[u], w, w_hi, prod[u]);
             }
           });
           return acc;

@@ -37,6 +37,10 @@ EqWeightedKernel::EqWeightedKernel(const KernelLabels& labels, std::vector<EqTer
   for (const auto& l : leaves_)
     if (l.size() != leaves_[0].size())
       throw std::invalid_argument("EqWeightedKernel: leaf sizes differ");
+  // Terms of one monomial (a product of leaves: the claim reductions' single leaves, the
+  // read-raf's chunk product) run over blocks of pairs with their products over arrays
+  // (multiply_arrays: the IFMA lanes where the CPU has them); the others by Expr::evaluate per
+  // pair, reading only the leaves they use (general_used_).
   std::vector<bool> used(leaves_.size(), false);
   for (EqTerm& t : terms) {
     if (t.point.size() != rounds_)
@@ -44,8 +48,14 @@ EqWeightedKernel::EqWeightedKernel(const KernelLabels& labels, std::vector<EqTer
                                   " coordinates for " + std::to_string(rounds_) + " rounds");
     if (t.expr.num_leaves() > leaves_.size())
       throw std::invalid_argument("EqWeightedKernel: expression uses a missing leaf");
-    for (const Monomial& m : t.expr.monomials())
-      for (std::uint32_t l : m.leaves) used[l] = true;
+    const auto& ms = t.expr.monomials();
+    if (ms.size() == 1 && !ms[0].leaves.empty()) {
+      single_.push_back(terms_.size());
+    } else {
+      general_.push_back(terms_.size());
+      for (const Monomial& m : ms)
+        for (std::uint32_t l : m.leaves) used[l] = true;
+    }
     Term term;
     term.degree = t.expr.degree();
     term.suffix = EqPolynomial::evals(std::span<const Fr>(t.point).subspan(1));
@@ -56,7 +66,7 @@ EqWeightedKernel::EqWeightedKernel(const KernelLabels& labels, std::vector<EqTer
     terms_.push_back(std::move(term));
   }
   for (std::uint32_t l = 0; l < leaves_.size(); ++l)
-    if (used[l]) used_.push_back(l);
+    if (used[l]) general_used_.push_back(l);
 }
 
 void EqWeightedKernel::bind(const Fr& r) {
@@ -90,38 +100,19 @@ std::vector<Fr> EqWeightedKernel::prove_round(const std::optional<Fr>& bind_r, s
     width += t.degree + 1;
     max_pts = std::max(max_pts, t.degree + 1);
   }
-  // Terms of one monomial (a product of leaves: the claim reductions' single leaves, the
-  // read-raf's chunk product) run over blocks of pairs with their products over arrays
-  // (multiply_arrays: the IFMA lanes where the CPU has them); the others by Expr::evaluate per
-  // pair, reading only the leaves they use.
-  std::vector<std::size_t> single, general;
-  std::vector<bool> general_leaf(nl, false);
-  for (std::size_t g = 0; g < terms_.size(); ++g) {
-    const auto& ms = terms_[g].expr.monomials();
-    if (ms.size() == 1 && !ms[0].leaves.empty()) {
-      single.push_back(g);
-    } else {
-      general.push_back(g);
-      for (const Monomial& m : ms)
-        for (std::uint32_t l : m.leaves) general_leaf[l] = true;
-    }
-  }
-  std::vector<std::uint32_t> general_used;
-  for (std::uint32_t l : used_)
-    if (general_leaf[l]) general_used.push_back(l);
   using Acc = std::vector<Fr>;
   auto body = [&](const tbb::blocked_range<std::size_t>& rg, Acc acc) {
-    if (!general.empty()) {
+    if (!general_.empty()) {
       std::vector<Fr> vals(nl), diff(nl);
       for (std::size_t i = rg.begin(); i < rg.end(); ++i) {
-        for (std::uint32_t l : general_used) {
+        for (std::uint32_t l : general_used_) {
           vals[l] = leaves_[l][i];
           diff[l] = leaves_[l][i + half] - vals[l];
         }
         for (std::size_t x = 0; x < max_pts; ++x) {
           if (x > 0)
-            for (std::uint32_t l : general_used) vals[l] += diff[l];
-          for (std::size_t g : general) {
+            for (std::uint32_t l : general_used_) vals[l] += diff[l];
+          for (std::size_t g : general_) {
             const Term& t = terms_[g];
             if (x > t.degree) continue;
             const Fr e = t.expr.evaluate(vals);
@@ -130,13 +121,13 @@ std::vector<Fr> EqWeightedKernel::prove_round(const std::optional<Fr>& bind_r, s
         }
       }
     }
-    if (single.empty()) return acc;
+    if (single_.empty()) return acc;
     // Per leaf of the monomial: its value at X = x (lo + x·(hi − lo)) and the step.
     std::vector<std::array<Fr, kBlock>> val, step;
     std::array<Fr, kBlock> prod;
     for (std::size_t i0 = rg.begin(); i0 < rg.end(); i0 += kBlock) {
       const std::size_t n = std::min(kBlock, rg.end() - i0);
-      for (std::size_t g : single) {
+      for (std::size_t g : single_) {
         const Term& t = terms_[g];
         const std::vector<std::uint32_t>& ls = t.expr.monomials()[0].leaves;
         val.resize(ls.size());
@@ -171,7 +162,7 @@ std::vector<Fr> EqWeightedKernel::prove_round(const std::optional<Fr>& bind_r, s
   Acc q = tbb::parallel_reduce(tbb::blocked_range<std::size_t>(0, half, 1024),
                                Acc(width, Fr::zero()), body, join);
   // The single-monomial terms' sums times their coefficient.
-  for (std::size_t g : single) {
+  for (std::size_t g : single_) {
     const Fr& c = terms_[g].expr.monomials()[0].coeff;
     if (c != Fr::one())
       for (std::size_t x = 0; x <= terms_[g].degree; ++x) q[offset[g] + x] *= c;

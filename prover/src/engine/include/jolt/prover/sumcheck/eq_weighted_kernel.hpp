@@ -59,7 +59,8 @@ class EqWeightedKernel final : public SumcheckKernel {
   KernelLabels labels_;
   std::vector<Term> terms_;
   std::vector<std::vector<Fr>> leaves_;
-  std::vector<std::uint32_t> used_;  // leaves some expression reads
+  std::vector<std::size_t> single_, general_;  // terms of one monomial, the others
+  std::vector<std::uint32_t> general_used_;    // leaves the general terms read
   std::size_t rounds_ = 0, degree_ = 0, bound_ = 0;
 };
 

@@ -29,9 +29,14 @@ __extension__ typedef unsigned __int128 u128;
 struct Lin {
   Fr c;
   std::vector<std::uint32_t> plus, minus;
-  std::vector<std::pair<std::uint32_t, Fr>> other;
-  std::int64_t c_int = 0;                                         // c as an integer
-  std::vector<std::pair<std::uint32_t, std::int64_t>> other_int;  // other's coefficients
+  // The other coefficients, in the field and as integers.
+  struct Term {
+    std::uint32_t col;
+    Fr coeff;
+    std::int64_t coeff_int;
+  };
+  std::vector<Term> other;
+  std::int64_t c_int = 0;  // c as an integer
   // The exact integer value from integer column values get(i) (the caller checks that no sum
   // leaves the 128-bit range: int_bound).
   template <class Get>
@@ -39,7 +44,7 @@ struct Lin {
     i128 v = c_int;
     for (std::uint32_t i : plus) v += get(i);
     for (std::uint32_t i : minus) v -= get(i);
-    for (const auto& [i, w] : other_int) v += static_cast<i128>(w) * get(i);
+    for (const Term& o : other) v += static_cast<i128>(o.coeff_int) * get(o.col);
     return v;
   }
   // A bound on |eval_int| when column i's values are at most col_max[i].
@@ -47,7 +52,7 @@ struct Lin {
     double b = std::abs(static_cast<double>(c_int));
     for (std::uint32_t i : plus) b += col_max[i];
     for (std::uint32_t i : minus) b += col_max[i];
-    for (const auto& [i, w] : other_int) b += std::abs(static_cast<double>(w)) * col_max[i];
+    for (const Term& o : other) b += std::abs(static_cast<double>(o.coeff_int)) * col_max[o.col];
     return b;
   }
   // get(i) = column i's value at the cycle being evaluated.
@@ -56,21 +61,20 @@ struct Lin {
     Fr v = c;
     for (std::uint32_t i : plus) v += get(i);
     for (std::uint32_t i : minus) v -= get(i);
-    for (const auto& [i, w] : other) v += w * get(i);
+    for (const Term& o : other) v += o.coeff * get(o.col);
     return v;
   }
 };
 
 Lin to_lin(const r1cs::LinearForm& f) {
-  Lin l{Fr::from_i64(f.constant), {}, {}, {}, f.constant, {}};
+  Lin l{Fr::from_i64(f.constant), {}, {}, {}, f.constant};
   for (auto [c, k] : f.terms) {
     if (k == 1) {
       l.plus.push_back(c);
     } else if (k == -1) {
       l.minus.push_back(c);
     } else {
-      l.other.push_back({c, Fr::from_i64(k)});
-      l.other_int.push_back({c, k});
+      l.other.push_back({c, Fr::from_i64(k), k});
     }
   }
   return l;
@@ -94,8 +98,7 @@ const Rows& rows() {
         for (Lin& l : *side) {
           for (std::uint32_t& i : l.plus) visit(i);
           for (std::uint32_t& i : l.minus) visit(i);
-          for (auto& term : l.other) visit(term.first);
-          for (auto& term : l.other_int) visit(term.first);
+          for (auto& term : l.other) visit(term.col);
         }
     };
     each_term([&x](std::uint32_t& i) { x.used.push_back(i); });
@@ -224,9 +227,14 @@ bool integer_rows_fit(const WitnessColumns& cols) {
   return true;
 }
 
+// |v| for |v| < 2^127.
+u128 magnitude(i128 v) {
+  return v < 0 ? static_cast<u128>(-v) : static_cast<u128>(v);
+}
+
 // v in the field, |v| < 2^127.
 Fr field_of(i128 v) {
-  const u128 m = v < 0 ? static_cast<u128>(-v) : static_cast<u128>(v);
+  const u128 m = magnitude(v);
   const Fr f = Fr::from_u128(static_cast<std::uint64_t>(m), static_cast<std::uint64_t>(m >> 64));
   return v < 0 ? -f : f;
 }
@@ -238,14 +246,14 @@ const Fr& two_to_64() {
 }
 
 bool wider_than_64_bits(i128 v) {
-  return (v < 0 ? static_cast<u128>(-v) : static_cast<u128>(v)) >> 64 != 0;
+  return magnitude(v) >> 64 != 0;
 }
 
 // acc += w·v for an integer v, |v| < 2^127, as 64-bit pieces; w_hi = w·2^64 is read only when
 // |v| ≥ 2^64.
 void add_scaled(Fr::SmallProductSum& acc, const Fr& w, const Fr& w_hi, i128 v) {
   const bool neg = v < 0;
-  const u128 m = neg ? static_cast<u128>(-v) : static_cast<u128>(v);
+  const u128 m = magnitude(v);
   const auto lo = static_cast<std::uint64_t>(m), hi = static_cast<std::uint64_t>(m >> 64);
   if (neg)
     acc.subtract_product(w, lo);

@@ -409,3 +409,74 @@ TEST_CASE(
     for (const Config& c : configs) check_config(c);
   }
 }
+
+TEST_CASE(
+    "RA virtualization: W given as its eq point (split per round) gives the rounds and outputs of "
+    "W as a table") {
+  // Configs of every shape above, with tables and without; then points with a coordinate 0 (the
+  // round evaluates q(1) itself) or 1, and T = 2 .. 2^4 (rounds too small for tables).
+  std::vector<Config> configs = {
+      {12, 64, 16, false, Keys::Random, 31},    {11, 64, 16, false, Keys::MostlyZero, 32},
+      {12, 11, 11, false, Keys::Repeating, 33}, {12, 12, 12, true, Keys::Random, 34},
+      {12, 8, 4, false, Keys::Random, 35},      {11, 5, 5, true, Keys::Random, 36},
+      {12, 3, 1, false, Keys::Random, 37},      {12, 2, 2, true, Keys::MostlyZero, 38},
+  };
+  for (unsigned log_t = 1; log_t <= 4; ++log_t)
+    configs.push_back({log_t, 8, 4, log_t % 2 == 0, Keys::Random, 40 + log_t});
+  for (std::size_t n = 0; n < configs.size() + 2; ++n) {
+    const Config c =
+        n < configs.size() ? configs[n] : Config{12, 16, 8, n % 2 == 0, Keys::Random, 50 + n};
+    const std::string desc = describe(c);
+    INFO(desc);
+    Instance in = make_instance(c);
+    std::mt19937_64 rng(c.seed ^ 0xe9);
+    std::vector<Fr> point = rand_point(rng, c.log_t);
+    if (n >= configs.size()) {
+      point[0] = Fr::zero();
+      point[c.log_t - 1] = Fr::zero();
+      point[1] = Fr::one();
+    }
+    in.weights = EqPolynomial::evals(point);
+    const Fr sum = expected_sum(in);
+    auto split = [&](bool tables) {
+      RaVirtualizationInput r;
+      r.keys = in.keys;
+      r.key_bits = c.key_bits;
+      r.chunk_bits = c.chunk_bits;
+      r.weight_point = point;
+      r.r_addr = in.r_addr;
+      r.beta_powers = in.beta_powers;
+      r.rho = in.rho;
+      r.zeta = in.zeta;
+      r.gate = in.gate;
+      r.pattern_tables = tables;
+      return make_ra_virtualization_kernel(std::move(r), kLabels);
+    };
+    auto table = make_kernel(in, true);
+    auto split_direct = split(false), split_tabled = split(true);
+    const Driven d = drive({table.get(), split_direct.get(), split_tabled.get()}, sum, c.seed);
+    check_same(d.traces[1], d.traces[0], "split, direct vs W as a table");
+    check_same(d.traces[2], d.traces[0], "split, pattern tables vs W as a table");
+    check_as_verifier(in, d, d.traces[2], sum, "split, pattern tables");
+  }
+}
+
+TEST_CASE(
+    "RA virtualization: a weight point with a weight table, or of the wrong length, is refused") {
+  const Instance in = make_instance({4, 8, 4, false, Keys::Random, 60});
+  std::mt19937_64 rng(61);
+  for (const std::size_t coords : {std::size_t{4}, std::size_t{3}}) {
+    RaVirtualizationInput r;
+    r.keys = in.keys;
+    r.key_bits = 8;
+    r.chunk_bits = 4;
+    r.weight_point = rand_point(rng, coords);
+    if (coords == 4) r.weights = in.weights;
+    r.r_addr = in.r_addr;
+    r.beta_powers = in.beta_powers;
+    r.rho = in.rho;
+    r.zeta = in.zeta;
+    CHECK_THROWS_WITH_AS(make_ra_virtualization_kernel(std::move(r), kLabels),
+                         doctest::Contains("weight point"), std::invalid_argument);
+  }
+}

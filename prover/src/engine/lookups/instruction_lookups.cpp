@@ -491,12 +491,13 @@ InstructionKeyBitsProverOutput prove_instruction_key_bits(const InstructionLooku
   RaVirtualizationInput in{w.keys,
                            key_bits_of(w.word_bits),
                            chunk_bits(w.word_bits),
-                           EqPolynomial::evals(rr.r_cycle),
+                           {},
                            rr.r_addr,
                            beta_powers(beta, n_virt),
                            rho,
                            zeta,
                            {}};
+  in.weight_point = rr.r_cycle;  // W = eq(r_cycle, ·): the rounds split its factor off
   static const KernelLabels kLabels{"InstructionRaVirtualization::prepare",
                                     "InstructionRaVirtualization::prove_round",
                                     "InstructionRaVirtualization::finish_rounds"};

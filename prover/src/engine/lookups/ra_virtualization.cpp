@@ -13,6 +13,7 @@
 #include <jolt/prover/pcs/fr_arrays.hpp>
 #include <jolt/prover/poly/eq.hpp>
 #include <jolt/prover/poly/multilinear.hpp>
+#include <jolt/prover/sumcheck/univariate.hpp>
 
 namespace jolt::prover::lookups {
 
@@ -36,9 +37,19 @@ static_assert(kTabledRounds <= 3 && kTabledRounds <= kLazyRounds);
 // read from the keys for the first kLazyRounds rounds.
 class RaVirtualizationKernel final : public SumcheckKernel {
  public:
+  // The points X = t (t ≤ last) at which a round sums its RA part: all of 0 .. d, or with W
+  // split (weight_point) 0 .. d − 1 but 1, q(1) following from the claim (unless r_j = 0).
+  struct Points {
+    std::vector<char> at;  // at[t]: t is summed
+    std::size_t last = 0;
+    std::size_t count() const {
+      return static_cast<std::size_t>(std::count(at.begin(), at.end(), 1));
+    }
+  };
+
   // A round's partial sums over a range of pairs (parallel_reduce's body and join).
   struct Sums {
-    std::vector<Fr> ra;              // ra[t]: the RA part at X = t, the chunks summed
+    std::vector<Fr> ra;              // ra[t]: the RA part at X = t (split: q(t)), the chunks summed
     std::array<Fr, 4> booleanity{};  // coefficients of X^0 .. X^3
     static Sums join(Sums a, const Sums& b) {
       for (std::size_t t = 0; t < a.ra.size(); ++t) a.ra[t] += b.ra[t];
@@ -58,7 +69,9 @@ class RaVirtualizationKernel final : public SumcheckKernel {
         eq_rho_(EqPolynomial::evals(in.rho)),
         beta_pow_(std::move(in.beta_powers)),
         gated_(!in.gate.empty()),
-        pattern_tables_(in.pattern_tables) {
+        pattern_tables_(in.pattern_tables),
+        weight_point_(std::move(in.weight_point)) {
+    if (!weight_point_.empty()) eq5_ = EqPolynomial::evals(weight_point_);
     if (gated_) {
       gate_.resize(in.gate.size());
       for (std::size_t j = 0; j < gate_.size(); ++j) gate_[j] = Fr::from_u64(in.gate[j]);
@@ -84,21 +97,24 @@ class RaVirtualizationKernel final : public SumcheckKernel {
     return ra_virtualization_degree(static_cast<unsigned>(cb_), gated_);
   }
 
-  std::vector<Fr> prove_round(const std::optional<Fr>& bind, std::size_t, const Fr&) override {
+  std::vector<Fr> prove_round(const std::optional<Fr>& bind, std::size_t,
+                              const Fr& claim) override {
     if (bind) bind_all(*bind);
     const std::size_t d = degree();
     const std::size_t half = eq5_.size() / 2;
+    const Points pts = ra_points(d);
     // A table round pays for itself once the pairs outnumber the tables' entries per bit.
     if (pattern_tables_ && bits_.empty() && bound_ < kTabledRounds &&
         half * (std::size_t{4} >> bound_) >= 512)
-      return prove_round_tabled(d, half);
+      return prove_round_tabled(d, half, pts, claim);
     const std::size_t n_chunks = beta_pow_.size();
     // Per pair (x, x + half) each bit, each factor r_b·bit + (1 − r_b)(1 − bit) and each eq is
     // affine in X. Pairs are taken kBlock at a time so that the products run over arrays
     // (multiply_arrays: the IFMA lanes where the CPU has them). The RA part is evaluated at
     // X = 0 .. d: the chunks' products (β^v in their first factor) summed, then times the weight
-    // (and the gate); the booleanity part is accumulated as the coefficients of
-    // eq(ρ)·Σ ζ^b (bit² − bit), a cubic, and evaluated at the end.
+    // (and the gate) — or, split, times W's other factors only and at pts.at only; the
+    // booleanity part is accumulated as the coefficients of eq(ρ)·Σ ζ^b (bit² − bit), a cubic,
+    // and evaluated at the end.
     Sums zero{std::vector<Fr>(d + 1), {}};
     Sums s = tbb::parallel_reduce(
         tbb::blocked_range<std::size_t>(0, half, kGrain), zero,
@@ -140,14 +156,19 @@ class RaVirtualizationKernel final : public SumcheckKernel {
             accumulate_booleanity(x0, half, n, q.data(), q.data() + kBlock, q.data() + 2 * kBlock,
                                   acc.booleanity);
             for (std::size_t i = 0; i < n; ++i) {
-              e5[i] = eq5_[x0 + i];
-              de5[i] = eq5_[x0 + i + half] - e5[i];
+              weight_line(x0 + i, half, e5[i], de5[i]);
               if (gated_) {
                 g[i] = gate_[x0 + i];
                 dg[i] = gate_[x0 + i + half] - g[i];
               }
             }
-            for (std::size_t t = 0; t <= d; ++t) {
+            for (std::size_t t = 0; t <= pts.last; ++t) {
+              if (t > 0) {
+                for (std::size_t k = 0; k < key_bits_; ++k)
+                  for (std::size_t i = 0; i < n; ++i) f[k * kBlock + i] += df[k * kBlock + i];
+                step_weights(e5.data(), de5.data(), g.data(), dg.data(), n);
+              }
+              if (!pts.at[t]) continue;
               for (std::size_t v = 0; v < n_chunks; ++v) {
                 const Fr* fv = f.data() + (v * cb_) * kBlock;
                 Fr* to = v == 0 ? ra.data() : prod.data();
@@ -161,18 +182,12 @@ class RaVirtualizationKernel final : public SumcheckKernel {
                   for (std::size_t i = 0; i < n; ++i) ra[i] += prod[i];
               }
               acc.ra[t] += weighted_sum(ra.data(), e5.data(), g.data(), n);
-              if (t == d) break;
-              for (std::size_t k = 0; k < key_bits_; ++k)
-                for (std::size_t i = 0; i < n; ++i) f[k * kBlock + i] += df[k * kBlock + i];
-              for (std::size_t i = 0; i < n; ++i) e5[i] += de5[i];
-              if (gated_)
-                for (std::size_t i = 0; i < n; ++i) g[i] += dg[i];
             }
           }
           return acc;
         },
         Sums::join);
-    return combine(s, d);
+    return combine(s, d, pts, claim);
   }
 
   void finish_rounds(const Fr& r) override { bind_all(r); }
@@ -186,10 +201,12 @@ class RaVirtualizationKernel final : public SumcheckKernel {
   // index, and three more its booleanity coefficients Σ ζ^(b+1)·(v² − v) at X^0, X^1, X^2. A pair
   // then costs one product per sub-chunk and point instead of one per bit and point, and its
   // booleanity part only additions. The evaluations equal the direct path's.
-  std::vector<Fr> prove_round_tabled(std::size_t d, std::size_t half) {
+  std::vector<Fr> prove_round_tabled(std::size_t d, std::size_t half, const Points& at,
+                                     const Fr& claim) {
     const unsigned P = 1u << bound_;
     const unsigned s = kTableIndexBits / (2 * P);  // bits per sub-chunk: 4, 2, 1
-    const std::size_t n_chunks = beta_pow_.size(), pts = d + 1;
+    // The tables hold the points at.at marks, the k-th of them at slot k.
+    const std::size_t n_chunks = beta_pow_.size(), pts = at.count();
     constexpr std::size_t kSpan = std::size_t{1} << kTableIndexBits;
     struct Sub {
       std::size_t first_bit;
@@ -222,7 +239,8 @@ class RaVirtualizationKernel final : public SumcheckKernel {
           c[2] = zeta_pow_[b] * dv * dv;
           Fr f = one_minus_r_[b] + two_r_minus_one_[b] * v0;
           const Fr df = two_r_minus_one_[b] * dv;
-          for (std::size_t t = 0; t < pts; ++t, f += df) factor[(i * n_pairs + pr) * pts + t] = f;
+          for (std::size_t t = 0, k = 0; t <= at.last; ++t, f += df)
+            if (at.at[t]) factor[(i * n_pairs + pr) * pts + k++] = f;
         }
       }
       const std::size_t entries = std::size_t{1} << (2 * P * sub.count);
@@ -241,7 +259,7 @@ class RaVirtualizationKernel final : public SumcheckKernel {
     });
 
     const std::size_t stride = eq5_.size(), patterns = std::size_t{1} << bound_;
-    Sums zero{std::vector<Fr>(pts), {}};
+    Sums zero{std::vector<Fr>(d + 1), {}};
     Sums sums = tbb::parallel_reduce(
         tbb::blocked_range<std::size_t>(0, half, kGrain), zero,
         [&](const tbb::blocked_range<std::size_t>& range, Sums acc) {
@@ -277,8 +295,7 @@ class RaVirtualizationKernel final : public SumcheckKernel {
                 q[2] += bq[2 * kSpan];
               }
               for (std::size_t k = 0; k < 3; ++k) qs[k * kBlock + i] = q[k];
-              e5[i] = eq5_[x];
-              de5[i] = eq5_[x + half] - e5[i];
+              weight_line(x, half, e5[i], de5[i]);
               if (gated_) {
                 g[i] = gate_[x];
                 dg[i] = gate_[x + half] - g[i];
@@ -286,13 +303,15 @@ class RaVirtualizationKernel final : public SumcheckKernel {
             }
             accumulate_booleanity(x0, half, n, qs.data(), qs.data() + kBlock,
                                   qs.data() + 2 * kBlock, acc.booleanity);
-            for (std::size_t t = 0; t < pts; ++t) {
+            for (std::size_t t = 0, k = 0; t <= at.last; ++t) {
+              if (t > 0) step_weights(e5.data(), de5.data(), g.data(), dg.data(), n);
+              if (!at.at[t]) continue;
               // Each chunk's product (β^v in its first sub-chunk's table), the chunks summed,
               // then times the weight and the gate.
               for (std::size_t v = 0; v < n_chunks; ++v) {
                 Fr* to = v == 0 ? ra.data() : prod.data();
                 for (std::size_t gi = chunk_sub[v]; gi < chunk_sub[v + 1]; ++gi) {
-                  const Fr* tab = tables.data() + (gi * pts + t) * kSpan;
+                  const Fr* tab = tables.data() + (gi * pts + k) * kSpan;
                   const std::uint32_t* ix = idx.data() + gi * kBlock;
                   if (gi == chunk_sub[v]) {
                     for (std::size_t i = 0; i < n; ++i) to[i] = tab[ix[i]];
@@ -305,15 +324,13 @@ class RaVirtualizationKernel final : public SumcheckKernel {
                   for (std::size_t i = 0; i < n; ++i) ra[i] += prod[i];
               }
               acc.ra[t] += weighted_sum(ra.data(), e5.data(), g.data(), n);
-              for (std::size_t i = 0; i < n; ++i) e5[i] += de5[i];
-              if (gated_)
-                for (std::size_t i = 0; i < n; ++i) g[i] += dg[i];
+              ++k;
             }
           }
           return acc;
         },
         Sums::join);
-    return combine(sums, d);
+    return combine(sums, d, at, claim);
   }
 
   std::vector<Fr> output_claims() const override {
@@ -347,6 +364,39 @@ class RaVirtualizationKernel final : public SumcheckKernel {
     return pattern_values_[pattern];
   }
 
+  Points ra_points(std::size_t d) const {
+    Points p;
+    if (weight_point_.empty()) {
+      p.at.assign(d + 1, 1);
+      p.last = d;
+    } else {
+      p.at.assign(d, 1);
+      p.last = d - 1;
+      if (!weight_point_[round_].is_zero()) p.at[1] = 0;
+    }
+    return p;
+  }
+
+  // The weight's line e + X·de over the pair (x, x + half): W's, or split, W's other factors
+  // (the sum of the two halves; de = 0).
+  void weight_line(std::size_t x, std::size_t half, Fr& e, Fr& de) const {
+    e = eq5_[x];
+    if (weight_point_.empty()) {
+      de = eq5_[x + half] - e;
+    } else {
+      e += eq5_[x + half];
+      de = Fr::zero();
+    }
+  }
+
+  // The weights (and the gate) of a block from X = t to X = t + 1.
+  void step_weights(Fr* e5, const Fr* de5, Fr* g, const Fr* dg, std::size_t n) const {
+    if (weight_point_.empty())
+      for (std::size_t i = 0; i < n; ++i) e5[i] += de5[i];
+    if (gated_)
+      for (std::size_t i = 0; i < n; ++i) g[i] += dg[i];
+  }
+
   // Σ_i ra[i]·e5[i]·g[i] over a block of n pairs (g read only with a gate); overwrites ra.
   Fr weighted_sum(Fr* ra, const Fr* e5, const Fr* g, std::size_t n) const {
     multiply_arrays(ra, e5, ra, n);
@@ -378,20 +428,31 @@ class RaVirtualizationKernel final : public SumcheckKernel {
     add(der.data(), q2, out[3]);
   }
 
-  // The round's evaluations at X = 0 .. d from its sums.
-  std::vector<Fr> combine(const Sums& sums, std::size_t d) const {
-    const std::vector<Fr>& ra_sums = sums.ra;
-    const std::array<Fr, 4>& booleanity = sums.booleanity;
-    std::vector<Fr> evals(d + 1);
-    for (std::size_t t = 0; t <= d; ++t) {
-      const Fr x = Fr::from_u64(t);
-      const Fr& ra = ra_sums[t];
-      evals[t] = ra + booleanity[0] + x * (booleanity[1] + x * (booleanity[2] + x * booleanity[3]));
+  // The round's evaluations at X = 0 .. d from its sums. Split, the sums are q's at the points
+  // `at` marks: q(1) is what the claim leaves after q(0) and the booleanity part, q(d) is
+  // extrapolated (q has degree ≤ d − 1), and s_ra(t) = eq(r_j, t)·q(t).
+  std::vector<Fr> combine(const Sums& sums, std::size_t d, const Points& at,
+                          const Fr& claim) const {
+    const std::array<Fr, 4>& b = sums.booleanity;
+    auto booleanity = [&](const Fr& x) { return b[0] + x * (b[1] + x * (b[2] + x * b[3])); };
+    std::vector<Fr> ra = sums.ra;
+    if (!weight_point_.empty()) {
+      const Fr& r = weight_point_[round_];
+      const Fr one_minus_r = Fr::one() - r, slope = r.dbl() - Fr::one();
+      if (!at.at[1]) {
+        const Fr ra_claim = claim - booleanity(Fr::zero()) - booleanity(Fr::one());
+        ra[1] = (ra_claim - one_minus_r * ra[0]) * r.inverse();
+      }
+      ra[d] = UniPoly::from_evals(std::span<const Fr>(ra.data(), d)).evaluate(Fr::from_u64(d));
+      for (std::size_t t = 0; t <= d; ++t) ra[t] *= one_minus_r + Fr::from_u64(t) * slope;
     }
+    std::vector<Fr> evals(d + 1);
+    for (std::size_t t = 0; t <= d; ++t) evals[t] = ra[t] + booleanity(Fr::from_u64(t));
     return evals;
   }
 
   void bind_all(const Fr& r) {
+    ++round_;
     const std::size_t half = eq5_.size() / 2;
     if (bits_.empty() && bound_ < kLazyRounds) {
       bound_challenges_.push_back(r);
@@ -442,7 +503,9 @@ class RaVirtualizationKernel final : public SumcheckKernel {
   std::vector<Fr> eq5_, eq_rho_;
   std::vector<Fr> beta_pow_, zeta_pow_, one_minus_r_, two_r_minus_one_;
   bool gated_, pattern_tables_;
-  std::vector<Fr> gate_;  // the gate as a bound table (empty: no gate)
+  std::vector<Fr> weight_point_;  // W's eq point (empty: W is only the table eq5_)
+  std::size_t round_ = 0;         // variables bound
+  std::vector<Fr> gate_;          // the gate as a bound table (empty: no gate)
   std::vector<std::vector<Fr>> bits_;
   std::size_t bound_ = 0;                                  // variables bound before bits_ exists
   std::vector<Fr> bound_challenges_;                       // their challenges
@@ -459,11 +522,17 @@ std::unique_ptr<SumcheckKernel> make_ra_virtualization_kernel(RaVirtualizationIn
     throw std::invalid_argument("RA virtualization: " + std::to_string(in.key_bits) +
                                 " key bits do not split into chunks of " +
                                 std::to_string(in.chunk_bits));
-  if (n < 2 || (std::size_t{1} << in.rho.size()) != n || in.weights.size() != n ||
+  if (!in.weight_point.empty() && (!in.weights.empty() || in.weight_point.size() != in.rho.size()))
+    throw std::invalid_argument(
+        "RA virtualization: a weight point of " + std::to_string(in.weight_point.size()) +
+        " coordinates with " + std::to_string(in.weights.size()) + " weights (give the point of " +
+        std::to_string(in.rho.size()) + " coordinates or the table, not both)");
+  const std::size_t weights = in.weight_point.empty() ? in.weights.size() : n;
+  if (n < 2 || (std::size_t{1} << in.rho.size()) != n || weights != n ||
       in.r_addr.size() != in.key_bits || in.beta_powers.size() != in.key_bits / in.chunk_bits ||
       (!in.gate.empty() && in.gate.size() != n))
     throw std::invalid_argument("RA virtualization: " + std::to_string(n) + " keys, " +
-                                std::to_string(in.weights.size()) + " weights, " +
+                                std::to_string(weights) + " weights, " +
                                 std::to_string(in.rho.size()) + " cycle variables and " +
                                 std::to_string(in.r_addr.size()) + " address coordinates disagree");
   return std::make_unique<RaVirtualizationKernel>(std::move(in), labels);

@@ -25,6 +25,11 @@
 // rounds read the bits from the keys; field tables exist only from T/16 entries on. The first
 // three rounds group each chunk's bits into sub-chunks (4, 2, then 1 bit) and look each
 // sub-chunk's product up in a table indexed by the bits' patterns at the pair's two halves.
+// When W is one eq polynomial, eq(r, ·), given as its point, each round keeps the eq factor of
+// the variable it binds apart (Gruen's split): s_ra(X) = eq(r_j, X)·q(X) with q of one degree
+// less, evaluated directly at 0, 2, 3, …, d − 1 and at 1 from the round's claim (less the
+// booleanity part), so the chunk products run at two points fewer; the round polynomials are
+// the same as with W as a table.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -40,7 +45,7 @@ struct RaVirtualizationInput {
   std::span<const std::uint64_t> keys;  // one per cycle (outlives the kernel)
   unsigned key_bits = 0;                // committed bits per key (≤ 64)
   unsigned chunk_bits = 0;              // bits per virtual chunk (divides key_bits)
-  std::vector<Fr> weights;              // W, one per cycle
+  std::vector<Fr> weights;              // W, one per cycle (empty with weight_point)
   std::vector<Fr> r_addr;               // key_bits coordinates, MSB first
   std::vector<Fr> beta_powers;          // key_bits / chunk_bits
   std::vector<Fr> rho;                  // log T coordinates
@@ -54,6 +59,9 @@ struct RaVirtualizationInput {
   // per round (about 4× fewer products than the direct path); false runs every round by the
   // direct products (tests compare the two; the proof is the same).
   bool pattern_tables = true;
+  // W = eq(weight_point, ·) (log T coordinates, the first bound first) instead of `weights`
+  // (which is then empty): the rounds split off W's factor of the variable they bind.
+  std::vector<Fr> weight_point = {};
 };
 
 // The member's degree: chunk_bits + 1 (the RA product with the weight; + 1 with a gate), at

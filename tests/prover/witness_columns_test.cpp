@@ -214,6 +214,12 @@ TEST_CASE("columns of 0/1 entries packed to bits read as the dense column") {
     CHECK(w[0].width() == ColumnWidth::k8);
     CHECK(w[0].bytes() == (n + 63) / 64 * 8);
     check_same(w[0], dense);
+    std::vector<std::uint8_t> bits(n - n / 4);
+    REQUIRE(w[0].read_bits(n / 4, bits));
+    bool same = true;
+    for (std::size_t j = 0; j < bits.size(); ++j)
+      same = same && Fr::from_u64(bits[j]) == dense[n / 4 + j];
+    CHECK(same);
     std::vector<Fr> weights(n - n / 3);
     Fr want = Fr::zero();
     for (std::size_t t = 0; t < weights.size(); ++t) {
@@ -244,5 +250,14 @@ TEST_CASE("columns of 0/1 entries packed to bits read as the dense column") {
   CHECK_FALSE(w[0].packed_bits());
   CHECK_FALSE(w[1].packed_bits());
   CHECK(w[2].packed_bits());
+  // Only the bit-packed column gives bits.
+  std::vector<std::uint8_t> bits(2);
+  CHECK_FALSE(w.read_bits(0, 0, bits));
+  CHECK_FALSE(w.read_bits(1, 0, bits));
+  CHECK(w.read_bits(2, 0, bits));
+  CHECK(bits == std::vector<std::uint8_t>{0, 1});
+  WitnessColumns f = WitnessColumns::from_dense({{Fr::one(), random_fr(rng)}});
+  CHECK(f[0].width() == ColumnWidth::kField);
+  CHECK_FALSE(f.read_bits(0, 0, bits));
   CHECK(w[1].width() == ColumnWidth::k32);
 }

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -682,9 +683,66 @@ CosetEncoder::CosetEncoder(unsigned log_n, unsigned log_inv_rate, std::size_t r,
     for (std::size_t m = 0; m < kSlots; ++m)
       rows_[p * kSlots + m] = (p >> m) & 1 ? slot_factor_[m] : Fr::zero();
   butterfly_layers(rows_.data(), rows_.size(), 2, kSlots, small_.data(), small_lanes_);
+  block_bits_ = std::min(9u, log_n - 3);
+  const std::size_t nb = std::size_t{1} << block_bits_;
+  const Fr step = c_.pow(std::uint64_t{1} << (log_n - 3 - block_bits_));
+  for (std::size_t v = 0; v < nb; ++v) {
+    block_rev_.push_back(static_cast<std::uint32_t>(bit_reverse(v, block_bits_)));
+    block_pow_.push_back(step.pow(block_rev_.back()));
+  }
+}
+
+std::vector<std::uint8_t> CosetEncoder::bit_patterns(const PolynomialBatch& polys, std::size_t i) {
+  const std::size_t N = polys.table_size();
+  if (N < kSlots) return {};
+  const std::size_t G = N / kSlots;
+  std::vector<std::uint8_t> patterns(G);
+  std::atomic<bool> bits{true};
+  tbb::parallel_for(
+      tbb::blocked_range<std::size_t>(0, G, 4096), [&](const tbb::blocked_range<std::size_t>& rg) {
+        std::vector<std::uint8_t> slot(rg.size());
+        std::uint8_t* p = patterns.data() + rg.begin();
+        for (unsigned m = 0; m < kSlots && bits.load(std::memory_order_relaxed); ++m) {
+          if (!polys.read_bits(i, rg.begin() + bit_reverse(m, 3) * G, slot)) {
+            bits.store(false, std::memory_order_relaxed);
+            return;
+          }
+          for (std::size_t u = 0; u < slot.size(); ++u)
+            p[u] |= static_cast<std::uint8_t>(slot[u] << m);
+        }
+      });
+  if (!bits.load()) return {};
+  return patterns;
+}
+
+void CosetEncoder::encode_patterns(std::span<const std::uint8_t> patterns,
+                                   std::span<Fr> out) const {
+  const unsigned L = log_n_;
+  const std::size_t G = std::size_t{1} << (L - 3), nb = std::size_t{1} << block_bits_;
+  const std::size_t stride = G >> block_bits_;
+  tbb::parallel_for(std::size_t{0}, G / nb, [&](std::size_t b) {
+    const std::size_t g0 = b * nb, t0 = bit_reverse(g0, L - 3);  // t0 < stride
+    Fr* dst = out.data() + kSlots * g0;
+    for (std::size_t v = 0; v < nb; ++v)
+      std::copy_n(rows_.data() + kSlots * patterns[t0 + block_rev_[v] * stride], kSlots,
+                  dst + kSlots * v);
+    if (r_ == 0) return;
+    // Each group times its c^t0 = c^t0(g0)·block_pow_[v], products over arrays.
+    std::vector<Fr> x(nb, c_.pow(t0)), x8(kSlots * nb);
+    multiply_arrays(x.data(), block_pow_.data(), x.data(), nb);
+    for (std::size_t v = 0; v < nb; ++v) std::fill_n(x8.data() + kSlots * v, kSlots, x[v]);
+    multiply_arrays(dst, x8.data(), dst, kSlots * nb);
+  });
 }
 
 void CosetEncoder::encode(const PolynomialBatch& polys, std::size_t i, std::span<Fr> out) const {
+  const std::vector<std::uint8_t> patterns =
+      log_n_ < 3 ? std::vector<std::uint8_t>{} : bit_patterns(polys, i);
+  encode(polys, i, patterns, out);
+}
+
+void CosetEncoder::encode(const PolynomialBatch& polys, std::size_t i,
+                          std::span<const std::uint8_t> patterns, std::span<Fr> out) const {
   const std::size_t N = std::size_t{1} << log_n_;
   if (polys.table_size() != N || out.size() != N)
     throw std::invalid_argument("basefold::CosetEncoder::encode: a table of " +
@@ -704,6 +762,15 @@ void CosetEncoder::encode(const PolynomialBatch& polys, std::size_t i, std::span
   // of the bit-reversed input — after the transform's first three layers: c^t0 times a row when
   // its entries are all 0 or 1 (most committed columns), else computed.
   const std::size_t G = N / kSlots;
+  if (!patterns.empty()) {
+    if (patterns.size() != G)
+      throw std::invalid_argument(
+          "basefold::CosetEncoder::encode: " + std::to_string(patterns.size()) +
+          " bit patterns for " + std::to_string(G) + " groups");
+    encode_patterns(patterns, out);
+    rs_transform(out, 1, *tw_, 1, kSlots);
+    return;
+  }
   const Fr one = Fr::one();
   auto groups = [&](const tbb::blocked_range<std::size_t>& rg) {
     const std::size_t a = rg.begin(), n = rg.size();
@@ -1127,11 +1194,14 @@ Committed Basefold::commit(const PolynomialBatch& polys) const {
   auto leaf = std::make_unique_for_overwrite<Digest[]>(half);
   for (std::size_t g0 = 0; g0 < k; g0 += G) {
     const std::size_t gk = std::min(G, k - g0);
+    std::vector<std::vector<std::uint8_t>> patterns(gk);  // of the tables stored as bits
     for (std::size_t r = 0; r < R; ++r) {
       {
         JOLT_SPAN("basefold::encode", jolt::arg("polys", gk));
-        for (std::size_t i = 0; i < gk; ++i)
-          cosets[r].encode(polys, g0 + i, std::span<Fr>(buf.data() + i * len, len));
+        for (std::size_t i = 0; i < gk; ++i) {
+          if (r == 0 && n >= 3) patterns[i] = CosetEncoder::bit_patterns(polys, g0 + i);
+          cosets[r].encode(polys, g0 + i, patterns[i], std::span<Fr>(buf.data() + i * len, len));
+        }
       }
       JOLT_SPAN("basefold::hash_leaves", jolt::arg("polys", gk));
       const Fr* cw = buf.data();

@@ -22,6 +22,10 @@ std::span<const Fr> PolynomialBatch::view(std::size_t) const {
   return {};
 }
 
+bool PolynomialBatch::read_bits(std::size_t, std::size_t, std::span<std::uint8_t>) const {
+  return false;
+}
+
 void SpanBatch::read(std::size_t i, std::size_t begin, std::span<Fr> out) const {
   std::copy_n(polys_[i].begin() + static_cast<std::ptrdiff_t>(begin), out.size(), out.begin());
 }

@@ -52,6 +52,20 @@ void StackedBatch::accumulate(std::size_t i, std::size_t begin, const Fr& coeff,
             });
 }
 
+bool StackedBatch::read_bits(std::size_t i, std::size_t begin, std::span<std::uint8_t> out) const {
+  bool bits = true;
+  for_parts(i, begin, out.size(),
+            [&](std::size_t table, std::size_t offset, std::size_t first, std::size_t count) {
+              const std::span<std::uint8_t> part = out.subspan(first, count);
+              if (!bits) return;
+              if (table < inner_.num_polys())
+                bits = inner_.read_bits(table, offset, part);
+              else
+                std::fill(part.begin(), part.end(), std::uint8_t{0});
+            });
+  return bits;
+}
+
 namespace {
 
 // The inner scheme's prover data under the caller's shape.

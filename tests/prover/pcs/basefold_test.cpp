@@ -303,6 +303,77 @@ TEST_CASE("basefold: a codeword's cosets past one block are its every 2^R-th ent
   bf::lanes::set_enabled(lanes_were);
 }
 
+// A table the batch stores as bits is encoded from its groups' rows (bit_patterns, read once for
+// all cosets) in output order, block by block (2^9 groups a block from 2^12 entries on): each
+// coset must equal the one encoded from the same table read as field elements, for random bits,
+// all zeros and all ones, sizes below, at and past one block, lanes on and off; a batch that
+// does not store the table as bits gives no patterns.
+TEST_CASE("basefold: a table stored as bits encodes as the same table read as field elements") {
+  const bool lanes_were = bf::lanes::enabled();
+  std::mt19937_64 rng(23);
+  for (bool lanes_on : {true, false})
+    for (unsigned R : {1u, 2u})
+      for (unsigned L : {3u, 4u, 6u, 11u, 12u, 13u, 15u})
+        for (int kind = 0; kind < 3; ++kind) {
+          bf::lanes::set_enabled(lanes_on);
+          CAPTURE(lanes_on);
+          CAPTURE(R);
+          CAPTURE(L);
+          CAPTURE(kind);
+          const std::size_t N = std::size_t{1} << L;
+          std::vector<std::uint8_t> bits(N);
+          for (auto& b : bits)
+            b = kind == 0 ? static_cast<std::uint8_t>(rng() & 1) : kind == 1 ? 0 : 1;
+          const pcs_test::BitsBatch stored({bits}, {true}), unstored({bits}, {false});
+          const std::vector<Fr> dense = stored.dense()[0];
+          const std::vector<std::span<const Fr>> tables = {dense};
+          const jolt::prover::SpanBatch fields(tables);
+          const std::vector<std::uint8_t> patterns = bf::CosetEncoder::bit_patterns(stored, 0);
+          REQUIRE(patterns.size() == N / 8);
+          // Group t0's row: bit m is entry t0 + bit_reverse3(m)·N/8.
+          bool rows = true;
+          for (std::size_t t0 = 0; t0 < N / 8; ++t0)
+            for (unsigned m = 0; m < 8; ++m)
+              rows = rows && ((patterns[t0] >> m) & 1) ==
+                                 bits[t0 + ((m & 1) << 2 | (m & 2) | (m >> 2)) * (N / 8)];
+          CHECK(rows);
+          CHECK(bf::CosetEncoder::bit_patterns(fields, 0).empty());
+          CHECK(bf::CosetEncoder::bit_patterns(unstored, 0).empty());
+          const auto tw_n = bf::twiddles(L);
+          std::vector<Fr> want(N), got(N);
+          for (std::size_t r = 0; r < (std::size_t{1} << R); ++r) {
+            CAPTURE(r);
+            const bf::CosetEncoder enc(L, R, r, tw_n);
+            enc.encode(fields, 0, want);
+            enc.encode(stored, 0, patterns, got);
+            CHECK(got == want);
+            enc.encode(stored, 0, got);
+            CHECK(got == want);
+            std::vector<std::uint8_t> longer = patterns;
+            longer.push_back(0);
+            CHECK_THROWS_AS(enc.encode(stored, 0, longer, got), std::invalid_argument);
+          }
+        }
+  bf::lanes::set_enabled(lanes_were);
+}
+
+// The commitment of tables stored as bits (and one that is not) is the commitment of the same
+// tables as field elements.
+TEST_CASE("basefold: tables stored as bits commit to the field elements' root") {
+  std::mt19937_64 rng(29);
+  for (unsigned n : {2u, 3u, 9u, 14u}) {
+    CAPTURE(n);
+    std::vector<std::vector<std::uint8_t>> t(3, std::vector<std::uint8_t>(std::size_t{1} << n));
+    for (std::size_t i = 0; i < t.size(); ++i)
+      for (auto& b : t[i]) b = static_cast<std::uint8_t>(i == 1 ? rng() % 200 : rng() & 1);
+    const pcs_test::BitsBatch stored(t, {true, false, true});
+    const auto dense = stored.dense();
+    const std::vector<std::span<const Fr>> spans(dense.begin(), dense.end());
+    const bf::Basefold pcs;
+    CHECK(pcs.commit(stored).root == pcs.commit(spans).root);
+  }
+}
+
 TEST_CASE("basefold: honest openings verify at every size 2^1..2^20") {
   const bf::Basefold pcs;
   for (unsigned n = 1; n <= 20; ++n) {

@@ -69,6 +69,27 @@ TEST_CASE("stacked tables are the inner tables one after another, zero-padded") 
       }
 }
 
+// read_bits gives a stacked range's bits when every inner table it covers is stored as bits
+// (a missing table's zeros are), and refuses a range that touches any other table.
+TEST_CASE("stacked tables give their bits where every inner table they cover stores bits") {
+  std::mt19937_64 rng(5);
+  std::vector<std::vector<std::uint8_t>> t(5, std::vector<std::uint8_t>(8));
+  for (auto& table : t)
+    for (auto& b : table) b = static_cast<std::uint8_t>(rng() & 1);
+  const pcs_test::BitsBatch inner(t, {true, true, false, true, true});
+  const StackedBatch s(inner, 2);  // stacked 0: tables 0–3, stacked 1: table 4 and zeros
+  std::vector<std::uint8_t> got(16);
+  REQUIRE(s.read_bits(0, 0, got));
+  for (std::size_t j = 0; j < 16; ++j) CHECK(got[j] == t[j / 8][j % 8]);
+  CHECK_FALSE(s.read_bits(0, 12, got));  // entries 12 .. 27: table 2
+  CHECK_FALSE(s.read_bits(0, 16, std::span(got).first(1)));
+  REQUIRE(s.read_bits(0, 24, std::span(got).first(8)));
+  for (std::size_t j = 0; j < 8; ++j) CHECK(got[j] == t[3][j]);
+  std::fill(got.begin(), got.end(), std::uint8_t{7});
+  REQUIRE(s.read_bits(1, 4, got));  // table 4's last half, then table 5 (missing): zeros
+  for (std::size_t j = 0; j < 16; ++j) CHECK(got[j] == (j < 4 ? t[4][4 + j] : 0));
+}
+
 TEST_CASE("stacked openings verify for every stacking and table count") {
   std::uint64_t seed = 2;
   for (PcsKind inner : {PcsKind::kReveal, PcsKind::kBasefold})

@@ -110,6 +110,9 @@ class CommittedColumns final : public PolynomialBatch {
     cols_[i]->accumulate(begin, coeff, acc);
   }
   std::span<const Fr> view(std::size_t i) const override { return cols_[i]->field_entries(); }
+  bool read_bits(std::size_t i, std::size_t begin, std::span<std::uint8_t> out) const override {
+    return cols_[i]->read_bits(begin, out);
+  }
 
  private:
   std::vector<const WitnessColumn*> cols_;

@@ -256,6 +256,13 @@ void WitnessColumn::read(std::size_t begin, std::span<Fr> out) const {
   }
 }
 
+bool WitnessColumn::read_bits(std::size_t begin, std::span<std::uint8_t> out) const {
+  if (!packed_) return false;
+  for_each_bit(bits_, begin, out.size(),
+               [&](std::size_t j, unsigned b) { out[j] = static_cast<std::uint8_t>(b); });
+  return true;
+}
+
 void WitnessColumn::read_u64(std::size_t begin, std::span<std::uint64_t> out) const {
   switch (w_) {
     case ColumnWidth::k8:

@@ -56,6 +56,8 @@ class WitnessColumn {
   void read(std::size_t begin, std::span<Fr> out) const;
   // The same as integers; throws std::logic_error for a column stored as Fr.
   void read_u64(std::size_t begin, std::span<std::uint64_t> out) const;
+  // The same as bytes when the column is stored as bits (packed_bits()): returns whether it is.
+  bool read_bits(std::size_t begin, std::span<std::uint8_t> out) const;
   std::vector<Fr> to_vector() const;
   // Σ_t weights[t]·entry t over t < weights.size() ≤ size().
   Fr dot(std::span<const Fr> weights) const;
@@ -110,6 +112,9 @@ class WitnessColumns final : public PolynomialBatch {
     cols_[i].accumulate(begin, coeff, acc);
   }
   std::span<const Fr> view(std::size_t i) const override { return cols_[i].field_entries(); }
+  bool read_bits(std::size_t i, std::size_t begin, std::span<std::uint8_t> out) const override {
+    return cols_[i].read_bits(begin, out);
+  }
 
  private:
   std::vector<WitnessColumn> cols_;

@@ -281,15 +281,27 @@ void rs_encode(std::span<const Fr> msg, unsigned log_inv_rate, std::span<Fr> out
 // — the size-N transform of t ↦ table[t]·ω_M^(r·t) — so a whole codeword is never held: the
 // commitment encodes a table R times, one coset (N entries) at a time, where one pass would hold
 // M. The table is read a block at a time (no copy); groups of 8 entries that are all 0 or 1 take
-// the transform's first three layers from a table of 256 rows. tw = twiddles(log_n), kept alive
-// by the caller. Parallel inside; byte-identical at any thread count.
+// the transform's first three layers from a table of 256 rows. A table the batch stores as bits
+// (PolynomialBatch::read_bits) is read once for all its cosets, as one byte per group — its row
+// (bit_patterns) — and each coset's input is then written in order, group by group, from the
+// rows (no field element of the table is read, no scattered store). tw = twiddles(log_n), kept
+// alive by the caller. Parallel inside; byte-identical at any thread count.
 class CosetEncoder {
  public:
   CosetEncoder(unsigned log_n, unsigned log_inv_rate, std::size_t r, const Twiddles& tw);
+  // encode(polys, i, bit_patterns(polys, i), out).
   void encode(const PolynomialBatch& polys, std::size_t i, std::span<Fr> out) const;
+  // The same with table i's bit_patterns, computed once for all the cosets.
+  void encode(const PolynomialBatch& polys, std::size_t i, std::span<const std::uint8_t> patterns,
+              std::span<Fr> out) const;
+  // When the batch stores all of table i as bits and it has N ≥ 8 entries: per group t0 < N/8
+  // its row, bit m the entry t0 + bit_reverse3(m)·N/8; else empty (encode then reads the table).
+  static std::vector<std::uint8_t> bit_patterns(const PolynomialBatch& polys, std::size_t i);
 
  private:
   static constexpr std::size_t kSlots = 8;
+  // The bit-pattern path: the input groups from the rows in output order, times their c^t0.
+  void encode_patterns(std::span<const std::uint8_t> patterns, std::span<Fr> out) const;
   unsigned log_n_;
   std::size_t r_;
   const Twiddles* tw_;
@@ -299,6 +311,11 @@ class CosetEncoder {
   std::vector<std::uint64_t> small_lanes_;  // their lane form, or empty
   std::vector<Fr> factors_;                 // slot_factor_ repeated, for products over arrays
   std::vector<Fr> rows_;                    // rows_[p·8 + m]: slot m after three layers, pattern p
+  // The pattern path's blocks of 2^block_bits_ output groups g0 + v: v's table group is
+  // t0(g0) + block_rev_[v]·2^(log_n − 3 − block_bits_), its factor c^t0(g0)·block_pow_[v].
+  unsigned block_bits_ = 0;
+  std::vector<std::uint32_t> block_rev_;  // bit_reverse(v, block_bits_)
+  std::vector<Fr> block_pow_;             // c^(block_rev_[v]·2^(log_n − 3 − block_bits_))
 };
 
 // out[i] = C[positions[i]] for C = rs_encode(msg) at rate 2^-log_inv_rate (M = msg.size() << R

@@ -62,6 +62,9 @@ class PolynomialBatch {
                           std::span<Fr> acc) const;
   // Table i itself when it is stored as Fr entries, else an empty span (callers then read).
   virtual std::span<const Fr> view(std::size_t i) const;
+  // When the batch stores entries begin .. begin + out.size() − 1 of table i as bits (so each is
+  // 0 or 1), out[j] = entry begin + j and true; else false (out unspecified). The default: false.
+  virtual bool read_bits(std::size_t i, std::size_t begin, std::span<std::uint8_t> out) const;
 };
 
 // A batch over spans of Fr (no copy; the spans must outlive it).

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <jolt/prover/pcs/fr_arrays.hpp>
+#include <stdexcept>
 
 #include "ntt_lanes.hpp"
 
@@ -17,6 +18,36 @@ void multiply_arrays(const Fr* a, const Fr* b, Fr* out, std::size_t n) {
     i = whole;
   }
   for (; i < n; ++i) out[i] = a[i] * b[i];
+}
+
+void multiply_rows(const Fr* rows, std::size_t row_stride, std::size_t k, Fr* out, std::size_t n) {
+  if (k == 0) throw std::invalid_argument("multiply_rows: no rows");
+  std::size_t i = 0;
+  if (basefold::lanes::enabled()) {
+    i = n - n % 8;
+    if (i > 0) basefold::lanes::multiply_rows(rows, row_stride, k, out, i);
+  }
+  for (; i < n; ++i) {
+    Fr x = rows[i];
+    for (std::size_t g = 1; g < k; ++g) x = x * rows[g * row_stride + i];
+    out[i] = x;
+  }
+}
+
+void gather_products(std::span<const Fr* const> tables, const std::uint32_t* index,
+                     std::size_t index_stride, Fr* out, std::size_t n) {
+  if (tables.empty()) throw std::invalid_argument("gather_products: no tables");
+  std::size_t i = 0;
+  if (basefold::lanes::enabled()) {
+    i = n - n % 8;
+    if (i > 0)
+      basefold::lanes::gather_products(tables.data(), index, index_stride, tables.size(), out, i);
+  }
+  for (; i < n; ++i) {
+    Fr x = tables[0][index[i]];
+    for (std::size_t g = 1; g < tables.size(); ++g) x = x * tables[g][index[g * index_stride + i]];
+    out[i] = x;
+  }
 }
 
 std::vector<std::vector<Fr>> zero_tables(std::size_t count, std::size_t n) {

@@ -392,6 +392,41 @@ JOLT_LANES_FN void strip_layers(Fr* v, std::size_t M, std::size_t B, std::size_t
     }
 }
 
+// Eight field elements base[idx[0]], …, base[idx[7]]: one 32-byte load each, transposed as
+// load8 does (the AVX-512 gathers were slower on this project's machines).
+JOLT_LANES_INLINE Lanes gather8(const Fr* base, const std::uint32_t* idx) {
+  return from_rows(row_of(base + idx[0], base + idx[1]), row_of(base + idx[2], base + idx[3]),
+                   row_of(base + idx[4], base + idx[5]), row_of(base + idx[6], base + idx[7]));
+}
+
+// A running product x < 2r times a factor < r stays below x·r/2^256 + r < 1.38·r: no reduction
+// between the products, one conditional subtraction at the end.
+JOLT_LANES_FN void gather_products(const Fr* const* tables, const std::uint32_t* index,
+                                   std::size_t index_stride, std::size_t k, Fr* out,
+                                   std::size_t n) {
+  if (n % 8 != 0 || k == 0)
+    throw std::invalid_argument("basefold lanes: gather_products needs k ≥ 1 and a multiple of 8");
+  for (std::size_t i = 0; i < n; i += 8) {
+    Lanes x = gather8(tables[0], index + i);
+    for (std::size_t g = 1; g < k; ++g)
+      x = mont_mul(x, gather8(tables[g], index + g * index_stride + i));
+    subtract_where_at_least(x, 1);
+    store8(out + i, x);
+  }
+}
+
+JOLT_LANES_FN void multiply_rows(const Fr* rows, std::size_t row_stride, std::size_t k, Fr* out,
+                                 std::size_t n) {
+  if (n % 8 != 0 || k == 0)
+    throw std::invalid_argument("basefold lanes: multiply_rows needs k ≥ 1 and a multiple of 8");
+  for (std::size_t i = 0; i < n; i += 8) {
+    Lanes x = load8(rows + i);
+    for (std::size_t g = 1; g < k; ++g) x = mont_mul(x, load8(rows + g * row_stride + i));
+    subtract_where_at_least(x, 1);
+    store8(out + i, x);
+  }
+}
+
 JOLT_LANES_FN void mul_arrays(const Fr* a, const Fr* b, Fr* out, std::size_t n) {
   if (n % 8 != 0) throw std::invalid_argument("basefold lanes: mul_arrays needs a multiple of 8");
   for (std::size_t i = 0; i < n; i += 8) {

@@ -59,4 +59,14 @@ void strip_layers(Fr* v, std::size_t M, std::size_t B, std::size_t j0, std::size
 // b. For benchmarks of the lane multiply against Fr's operator* over independent streams.
 void mul_arrays(const Fr* a, const Fr* b, Fr* out, std::size_t n);
 
+// out[i] = Π_{g < k} tables[g][index[g·index_stride + i]] for i < n (n a multiple of 8, k ≥ 1,
+// every index < 2^29): the factors gathered into the lanes word by word, the running product
+// kept there (below 2r between products) and reduced once.
+void gather_products(const Fr* const* tables, const std::uint32_t* index, std::size_t index_stride,
+                     std::size_t k, Fr* out, std::size_t n);
+
+// out[i] = Π_{g < k} rows[g·row_stride + i] for i < n (n a multiple of 8, k ≥ 1), the running
+// product kept in the lanes; out may alias the first row.
+void multiply_rows(const Fr* rows, std::size_t row_stride, std::size_t k, Fr* out, std::size_t n);
+
 }  // namespace jolt::prover::basefold::lanes

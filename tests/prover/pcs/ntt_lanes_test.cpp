@@ -211,6 +211,57 @@ TEST_CASE("multiply_arrays equals Fr's multiply for every length, lanes on and o
   lanes::set_enabled(was);
 }
 
+// Running products kept in the lanes: up to 17 factors (the bound between products must hold),
+// values at the edges (r − 1, r − 2) included, every length with its scalar tail, lanes on and
+// off, out aliasing the first row; the gathered form reads repeated and scattered indices.
+TEST_CASE("multiply_rows and gather_products equal Fr's products, lanes on and off") {
+  std::mt19937_64 rng(36);
+  constexpr std::size_t kMaxN = 37, kMaxK = 17, kTable = 300;
+  std::vector<Fr> rows = pcs_test::random_frs(rng, kMaxK * kMaxN);
+  for (std::size_t i = 0; i < kMaxN; i += 3) rows[i] = -Fr::one();
+  for (std::size_t i = kMaxN; i < 2 * kMaxN; i += 4) rows[i] = -Fr::one() - Fr::one();
+  std::vector<std::vector<Fr>> tables(kMaxK);
+  for (auto& t : tables) {
+    t = pcs_test::random_frs(rng, kTable);
+    t[7] = -Fr::one();
+  }
+  std::vector<std::uint32_t> index(kMaxK * kMaxN);
+  for (auto& ix : index) ix = rng() % 4 == 0 ? 7 : static_cast<std::uint32_t>(rng() % kTable);
+  const bool was = lanes::enabled();
+  for (bool on : {true, false}) {
+    lanes::set_enabled(on);
+    for (std::size_t k : {std::size_t{1}, std::size_t{2}, std::size_t{5}, kMaxK})
+      for (std::size_t n : {std::size_t{1}, std::size_t{8}, std::size_t{13}, kMaxN}) {
+        CAPTURE(on);
+        CAPTURE(k);
+        CAPTURE(n);
+        std::vector<Fr> want(n), gathered_want(n);
+        for (std::size_t i = 0; i < n; ++i) {
+          want[i] = rows[i];
+          gathered_want[i] = tables[0][index[i]];
+          for (std::size_t g = 1; g < k; ++g) {
+            want[i] = want[i] * rows[g * kMaxN + i];
+            gathered_want[i] = gathered_want[i] * tables[g][index[g * kMaxN + i]];
+          }
+        }
+        std::vector<Fr> got(n, Fr::from_u64(99));
+        jolt::prover::multiply_rows(rows.data(), kMaxN, k, got.data(), n);
+        CHECK(got == want);
+        std::vector<Fr> in_place = rows;
+        jolt::prover::multiply_rows(in_place.data(), kMaxN, k, in_place.data(), n);
+        CHECK(std::equal(want.begin(), want.end(), in_place.begin()));
+        std::vector<const Fr*> ptrs;
+        for (std::size_t g = 0; g < k; ++g) ptrs.push_back(tables[g].data());
+        std::vector<Fr> gathered(n, Fr::from_u64(99));
+        jolt::prover::gather_products(ptrs, index.data(), kMaxN, gathered.data(), n);
+        CHECK(gathered == gathered_want);
+      }
+  }
+  lanes::set_enabled(was);
+  CHECK_THROWS_AS(jolt::prover::multiply_rows(rows.data(), kMaxN, 0, rows.data(), 8),
+                  std::invalid_argument);
+}
+
 TEST_CASE(
     "zero_table and zero_tables hold zeros of the asked sizes, below and above the shared "
     "first touch") {

@@ -170,14 +170,8 @@ class RaVirtualizationKernel final : public SumcheckKernel {
               }
               if (!pts.at[t]) continue;
               for (std::size_t v = 0; v < n_chunks; ++v) {
-                const Fr* fv = f.data() + (v * cb_) * kBlock;
                 Fr* to = v == 0 ? ra.data() : prod.data();
-                if (cb_ == 1)
-                  std::copy_n(fv, n, to);
-                else
-                  multiply_arrays(fv, fv + kBlock, to, n);
-                for (std::size_t qb = 2; qb < cb_; ++qb)
-                  multiply_arrays(to, fv + qb * kBlock, to, n);
+                multiply_rows(f.data() + (v * cb_) * kBlock, kBlock, cb_, to, n);
                 if (v > 0)
                   for (std::size_t i = 0; i < n; ++i) ra[i] += prod[i];
               }
@@ -264,7 +258,8 @@ class RaVirtualizationKernel final : public SumcheckKernel {
         tbb::blocked_range<std::size_t>(0, half, kGrain), zero,
         [&](const tbb::blocked_range<std::size_t>& range, Sums acc) {
           std::vector<std::uint32_t> idx(subs.size() * kBlock);
-          std::vector<Fr> prod(kBlock), ra(kBlock), tmp(kBlock), e5(kBlock), de5(kBlock);
+          std::vector<Fr> prod(kBlock), ra(kBlock), e5(kBlock), de5(kBlock);
+          std::vector<const Fr*> tabs(cb_);  // a chunk's sub-chunk tables at the point
           std::vector<Fr> g(gated_ ? kBlock : 0), dg(gated_ ? kBlock : 0);
           std::array<std::uint64_t, 1u << (kTabledRounds - 1)> klo{}, khi{};
           std::array<Fr, 3 * kBlock> qs;  // the block's booleanity coefficients, X^0, X^1, X^2
@@ -310,16 +305,11 @@ class RaVirtualizationKernel final : public SumcheckKernel {
               // then times the weight and the gate.
               for (std::size_t v = 0; v < n_chunks; ++v) {
                 Fr* to = v == 0 ? ra.data() : prod.data();
-                for (std::size_t gi = chunk_sub[v]; gi < chunk_sub[v + 1]; ++gi) {
-                  const Fr* tab = tables.data() + (gi * pts + k) * kSpan;
-                  const std::uint32_t* ix = idx.data() + gi * kBlock;
-                  if (gi == chunk_sub[v]) {
-                    for (std::size_t i = 0; i < n; ++i) to[i] = tab[ix[i]];
-                    continue;
-                  }
-                  for (std::size_t i = 0; i < n; ++i) tmp[i] = tab[ix[i]];
-                  multiply_arrays(to, tmp.data(), to, n);
-                }
+                const std::size_t g0 = chunk_sub[v], gk = chunk_sub[v + 1] - g0;
+                for (std::size_t g = 0; g < gk; ++g)
+                  tabs[g] = tables.data() + ((g0 + g) * pts + k) * kSpan;
+                gather_products(std::span<const Fr* const>(tabs.data(), gk),
+                                idx.data() + g0 * kBlock, kBlock, to, n);
                 if (v > 0)
                   for (std::size_t i = 0; i < n; ++i) ra[i] += prod[i];
               }

@@ -20,6 +20,17 @@ void multiply_arrays(const Fr* a, const Fr* b, Fr* out, std::size_t n) {
   for (; i < n; ++i) out[i] = a[i] * b[i];
 }
 
+Fr dot_arrays(const Fr* a, const Fr* b, std::size_t n) {
+  std::size_t i = 0;
+  Fr sum;
+  if (basefold::lanes::enabled()) {
+    i = n - n % 8;
+    if (i > 0) sum = basefold::lanes::dot_arrays(a, b, i);
+  }
+  for (; i < n; ++i) sum += a[i] * b[i];
+  return sum;
+}
+
 void multiply_rows(const Fr* rows, std::size_t row_stride, std::size_t k, Fr* out, std::size_t n) {
   if (k == 0) throw std::invalid_argument("multiply_rows: no rows");
   std::size_t i = 0;

@@ -427,6 +427,29 @@ JOLT_LANES_FN void multiply_rows(const Fr* rows, std::size_t row_stride, std::si
   }
 }
 
+JOLT_LANES_FN Fr dot_arrays(const Fr* a, const Fr* b, std::size_t n) {
+  if (n % 8 != 0) throw std::invalid_argument("basefold lanes: dot_arrays needs a multiple of 8");
+  Lanes acc{};
+  for (int k = 0; k < 5; ++k) acc.v[k] = _mm512_setzero_si512();
+  unsigned bound = 0;  // acc < bound·r
+  for (std::size_t i = 0; i < n; i += 8) {
+    // a, b < r give a product < r·r/2^256 + r < 2r with normalised limbs.
+    const Lanes x = mont_mul(load8(a + i), load8(b + i));
+    if (bound + 2 > kMaxBound) {
+      reduce(acc);
+      bound = 1;
+    }
+    for (int k = 0; k < 5; ++k) acc.v[k] = _mm512_add_epi64(acc.v[k], x.v[k]);
+    bound += 2;
+  }
+  reduce(acc);
+  alignas(64) Fr lanes8[8];
+  store8(lanes8, acc);
+  Fr sum;
+  for (const Fr& x : lanes8) sum += x;
+  return sum;
+}
+
 JOLT_LANES_FN void mul_arrays(const Fr* a, const Fr* b, Fr* out, std::size_t n) {
   if (n % 8 != 0) throw std::invalid_argument("basefold lanes: mul_arrays needs a multiple of 8");
   for (std::size_t i = 0; i < n; i += 8) {

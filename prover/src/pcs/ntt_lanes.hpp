@@ -65,6 +65,10 @@ void mul_arrays(const Fr* a, const Fr* b, Fr* out, std::size_t n);
 void gather_products(const Fr* const* tables, const std::uint32_t* index, std::size_t index_stride,
                      std::size_t k, Fr* out, std::size_t n);
 
+// Σ_{i < n} a[i]·b[i] (n a multiple of 8): the products summed in the lanes without a carry or
+// a reduction per product (each < 2r; reduced below r every few dozen), one store at the end.
+Fr dot_arrays(const Fr* a, const Fr* b, std::size_t n);
+
 // out[i] = Π_{g < k} rows[g·row_stride + i] for i < n (n a multiple of 8, k ≥ 1), the running
 // product kept in the lanes; out may alias the first row.
 void multiply_rows(const Fr* rows, std::size_t row_stride, std::size_t k, Fr* out, std::size_t n);

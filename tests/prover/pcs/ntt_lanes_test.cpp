@@ -211,6 +211,32 @@ TEST_CASE("multiply_arrays equals Fr's multiply for every length, lanes on and o
   lanes::set_enabled(was);
 }
 
+// Sums of products kept in the lanes: long enough to pass the reduction between the sums (n up
+// to 2048: 256 lane products, past what the limbs hold unreduced), with r − 1 everywhere in one
+// case (the largest products), every length with its scalar tail, lanes on and off.
+TEST_CASE("dot_arrays equals the sum of Fr's products, lanes on and off") {
+  std::mt19937_64 rng(37);
+  const std::vector<Fr> a = pcs_test::random_frs(rng, 2048), b = pcs_test::random_frs(rng, 2048);
+  const std::vector<Fr> top(2048, -Fr::one());
+  const bool was = lanes::enabled();
+  for (bool on : {true, false}) {
+    lanes::set_enabled(on);
+    for (std::size_t n : {std::size_t{0}, std::size_t{5}, std::size_t{8}, std::size_t{29},
+                          std::size_t{336}, std::size_t{2048}}) {
+      CAPTURE(on);
+      CAPTURE(n);
+      Fr want, want_top;
+      for (std::size_t i = 0; i < n; ++i) {
+        want += a[i] * b[i];
+        want_top += top[i] * top[i];
+      }
+      CHECK(jolt::prover::dot_arrays(a.data(), b.data(), n) == want);
+      CHECK(jolt::prover::dot_arrays(top.data(), top.data(), n) == want_top);
+    }
+  }
+  lanes::set_enabled(was);
+}
+
 // Running products kept in the lanes: up to 17 factors (the bound between products must hold),
 // values at the edges (r − 1, r − 2) included, every length with its scalar tail, lanes on and
 // off, out aliasing the first row; the gathered form reads repeated and scattered indices.

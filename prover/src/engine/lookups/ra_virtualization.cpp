@@ -389,11 +389,8 @@ class RaVirtualizationKernel final : public SumcheckKernel {
 
   // Σ_i ra[i]·e5[i]·g[i] over a block of n pairs (g read only with a gate); overwrites ra.
   Fr weighted_sum(Fr* ra, const Fr* e5, const Fr* g, std::size_t n) const {
-    multiply_arrays(ra, e5, ra, n);
     if (gated_) multiply_arrays(ra, g, ra, n);
-    Fr sum;
-    for (std::size_t i = 0; i < n; ++i) sum += ra[i];
-    return sum;
+    return dot_arrays(ra, e5, n);
   }
 
   // Pairs x0 .. x0 + n − 1 (n ≤ kBlock) of the booleanity part: with the pair's quadratic
@@ -401,15 +398,12 @@ class RaVirtualizationKernel final : public SumcheckKernel {
   // er·q1 + der·q0, er·q2 + der·q1, der·q2 — six products over arrays per block.
   void accumulate_booleanity(std::size_t x0, std::size_t half, std::size_t n, const Fr* q0,
                              const Fr* q1, const Fr* q2, std::array<Fr, 4>& out) const {
-    std::array<Fr, kBlock> er, der, prod;
+    std::array<Fr, kBlock> er, der;
     for (std::size_t i = 0; i < n; ++i) {
       er[i] = eq_rho_[x0 + i];
       der[i] = eq_rho_[x0 + i + half] - er[i];
     }
-    auto add = [&](const Fr* a, const Fr* b, Fr& to) {
-      multiply_arrays(a, b, prod.data(), n);
-      for (std::size_t i = 0; i < n; ++i) to += prod[i];
-    };
+    auto add = [&](const Fr* a, const Fr* b, Fr& to) { to += dot_arrays(a, b, n); };
     add(er.data(), q0, out[0]);
     add(er.data(), q1, out[1]);
     add(der.data(), q0, out[1]);

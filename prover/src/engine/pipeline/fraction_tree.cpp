@@ -133,10 +133,7 @@ class FractionLayerKernel final : public SumcheckKernel {
             const std::size_t n = std::min(kChunk, rg.end() - x0);
             const Fr* e = rest_.data() + x0;
             // acc += Σ_k e[k]·t[k]
-            auto add_weighted = [&](Fr& into) {
-              multiply_arrays(e, t.data(), t.data(), n);
-              for (std::size_t k = 0; k < n; ++k) into += t[k];
-            };
+            auto add_weighted = [&](Fr& into) { into += dot_arrays(e, t.data(), n); };
             if (unit_) {
               const Fr *a0 = tables_[0].data() + x0, *a1 = a0 + half;
               const Fr *b0 = tables_[1].data() + x0, *b1 = b0 + half;

@@ -144,12 +144,8 @@ std::vector<Fr> EqWeightedKernel::prove_round(const std::optional<Fr>& bind_r, s
           if (x > 0)
             for (std::size_t k = 0; k < ls.size(); ++k)
               for (std::size_t u = 0; u < n; ++u) val[k][u] += step[k][u];
-          multiply_arrays(val[0].data(), t.suffix.data() + i0, prod.data(), n);
-          for (std::size_t k = 1; k < ls.size(); ++k)
-            multiply_arrays(prod.data(), val[k].data(), prod.data(), n);
-          Fr s;
-          for (std::size_t u = 0; u < n; ++u) s += prod[u];
-          acc[offset[g] + x] += s;
+          multiply_rows(val[0].data(), kBlock, ls.size(), prod.data(), n);
+          acc[offset[g] + x] += dot_arrays(prod.data(), t.suffix.data() + i0, n);
         }
       }
     }

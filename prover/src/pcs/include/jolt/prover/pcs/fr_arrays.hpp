@@ -4,9 +4,10 @@
 // results are Fr's products either way, so callers get identical values on every CPU.
 //
 //   multiply_arrays(a.data(), b.data(), out.data(), n);   // out may alias a or b
+//   Fr s = dot_arrays(a.data(), b.data(), n);   // Σ a[i]·b[i]
 //   multiply_rows(rows, stride, k, out, n);   // out[i] = Π_{g<k} rows[g·stride + i]
 //   gather_products(tables, index, stride, out, n);   // Π_g tables[g][index[g·stride + i]]
-// The last two keep each running product in the lanes (no store between its factors), the
+// The last three keep each running sum or product in the lanes (no store between its factors), the
 // second gathers its factors there from small tables (indices < 2^29).
 //
 // zero_table(n): a vector of n zeros whose pages are first touched by the TBB workers (and
@@ -32,6 +33,7 @@
 namespace jolt::prover {
 
 void multiply_arrays(const Fr* a, const Fr* b, Fr* out, std::size_t n);
+Fr dot_arrays(const Fr* a, const Fr* b, std::size_t n);
 void multiply_rows(const Fr* rows, std::size_t row_stride, std::size_t k, Fr* out, std::size_t n);
 void gather_products(std::span<const Fr* const> tables, const std::uint32_t* index,
                      std::size_t index_stride, Fr* out, std::size_t n);

@@ -720,18 +720,24 @@ void CosetEncoder::encode_patterns(std::span<const std::uint8_t> patterns,
   const unsigned L = log_n_;
   const std::size_t G = std::size_t{1} << (L - 3), nb = std::size_t{1} << block_bits_;
   const std::size_t stride = G >> block_bits_;
-  tbb::parallel_for(std::size_t{0}, G / nb, [&](std::size_t b) {
-    const std::size_t g0 = b * nb, t0 = bit_reverse(g0, L - 3);  // t0 < stride
-    Fr* dst = out.data() + kSlots * g0;
-    for (std::size_t v = 0; v < nb; ++v)
-      std::copy_n(rows_.data() + kSlots * patterns[t0 + block_rev_[v] * stride], kSlots,
-                  dst + kSlots * v);
-    if (r_ == 0) return;
-    // Each group times its c^t0 = c^t0(g0)·block_pow_[v], products over arrays.
-    std::vector<Fr> x(nb, c_.pow(t0)), x8(kSlots * nb);
-    multiply_arrays(x.data(), block_pow_.data(), x.data(), nb);
-    for (std::size_t v = 0; v < nb; ++v) std::fill_n(x8.data() + kSlots * v, kSlots, x[v]);
-    multiply_arrays(dst, x8.data(), dst, kSlots * nb);
+  // The block of output groups g0 .. g0 + nb − 1 reads the patterns t0 + block_rev_[v]·stride
+  // (t0 = bit_reverse(g0) < stride). The blocks are taken in order of t0, so a worker's
+  // consecutive blocks read neighbouring patterns (a cache line of them serves 64 blocks) while
+  // each writes its own stretch of out.
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, stride, 64), [&](const auto& rg) {
+    std::vector<Fr> x(r_ == 0 ? 0 : nb), x8(r_ == 0 ? 0 : kSlots * nb);
+    for (std::size_t t0 = rg.begin(); t0 < rg.end(); ++t0) {
+      Fr* dst = out.data() + kSlots * bit_reverse(t0, L - 3);
+      for (std::size_t v = 0; v < nb; ++v)
+        std::copy_n(rows_.data() + kSlots * patterns[t0 + block_rev_[v] * stride], kSlots,
+                    dst + kSlots * v);
+      if (r_ == 0) continue;
+      // Each group times its c^t0' = c^t0·block_pow_[v], products over arrays.
+      std::fill(x.begin(), x.end(), c_.pow(t0));
+      multiply_arrays(x.data(), block_pow_.data(), x.data(), nb);
+      for (std::size_t v = 0; v < nb; ++v) std::fill_n(x8.data() + kSlots * v, kSlots, x[v]);
+      multiply_arrays(dst, x8.data(), dst, kSlots * nb);
+    }
   });
 }
 
@@ -1292,12 +1298,14 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
   std::vector<Fr> f = zero_table(N), E;
   {
     JOLT_SPAN("basefold::combine");
+    std::vector<std::uint32_t> rest(k - 1);  // tables 1 .. k − 1
+    for (unsigned i = 1; i < k; ++i) rest[i - 1] = i;
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, N, kGrain),
                       [&](const tbb::blocked_range<std::size_t>& rg) {
                         const std::span<Fr> block(f.data() + rg.begin(), rg.size());
                         polys.read(0, rg.begin(), block);
-                        for (unsigned i = 1; i < k; ++i)
-                          polys.accumulate(i, rg.begin(), gp[i], block);
+                        polys.accumulate_many(rest, std::span<const Fr>(gp).subspan(1), rg.begin(),
+                                              block);
                       });
     E = eq_table(point);
   }

@@ -1,7 +1,10 @@
 // The commitment-scheme factory: every PcsKind, its name, the default (scheme.hpp).
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <jolt/prover/pcs/basefold.hpp>
 #include <jolt/prover/pcs/ligero.hpp>
@@ -24,6 +27,46 @@ std::span<const Fr> PolynomialBatch::view(std::size_t) const {
 
 bool PolynomialBatch::read_bits(std::size_t, std::size_t, std::span<std::uint8_t>) const {
   return false;
+}
+
+void PolynomialBatch::accumulate_many(std::span<const std::uint32_t> tables,
+                                      std::span<const Fr> coeffs, std::size_t begin,
+                                      std::span<Fr> acc) const {
+  if (tables.size() != coeffs.size())
+    throw std::invalid_argument(
+        "PolynomialBatch::accumulate_many: " + std::to_string(tables.size()) + " tables, " +
+        std::to_string(coeffs.size()) + " coefficients");
+  // Below this many entries the 255 additions of a subset-sum table do not pay.
+  constexpr std::size_t kMinEntries = 256;
+  const std::size_t n = acc.size();
+  std::vector<std::uint8_t> bits, pattern;
+  if (n >= kMinEntries) {
+    bits.resize(n);
+    pattern.assign(n, 0);
+  }
+  std::array<Fr, 8> group{};  // the coefficients of the bit tables gathered so far
+  unsigned grouped = 0;
+  std::array<Fr, 256> sums;
+  auto flush = [&] {
+    sums[0] = Fr::zero();
+    for (unsigned b = 0; b < grouped; ++b)
+      for (std::size_t s = 0; s < (std::size_t{1} << b); ++s)
+        sums[s | (std::size_t{1} << b)] = sums[s] + group[b];
+    for (std::size_t j = 0; j < n; ++j) acc[j] += sums[pattern[j]];
+    std::fill(pattern.begin(), pattern.end(), std::uint8_t{0});
+    grouped = 0;
+  };
+  for (std::size_t q = 0; q < tables.size(); ++q) {
+    if (n >= kMinEntries && read_bits(tables[q], begin, bits)) {
+      for (std::size_t j = 0; j < n; ++j)
+        pattern[j] |= static_cast<std::uint8_t>(bits[j] << grouped);
+      group[grouped++] = coeffs[q];
+      if (grouped == group.size()) flush();
+    } else {
+      accumulate(tables[q], begin, coeffs[q], acc);
+    }
+  }
+  if (grouped > 0) flush();
 }
 
 void SpanBatch::read(std::size_t i, std::size_t begin, std::span<Fr> out) const {

@@ -4,7 +4,11 @@
 
 #include <jolt/prover/pcs/hash.hpp>
 #include <jolt/prover/pcs/scheme.hpp>
+#include <random>
+#include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "test_util.hpp"
 
@@ -73,4 +77,42 @@ TEST_CASE("reveal: honest openings verify; tampering is rejected at the named ch
   // The prover refuses a wrong claim.
   Transcript t2("t");
   CHECK_THROWS_AS(pcs->open(*c.data, spans, point, wrong, t2), std::invalid_argument);
+}
+
+// accumulate_many takes the tables stored as bits eight at a time through a table of subset sums
+// and the others one by one: every mix (no bit table, fewer than eight, several groups of eight
+// and a remainder, interleaved with other tables), ranges below and above the size where it
+// groups, and repeated tables, must add what accumulate adds table by table.
+TEST_CASE("accumulate_many adds what accumulate adds per table, bits grouped or not") {
+  std::mt19937_64 rng(41);
+  constexpr std::size_t kLen = 1024, kTables = 21;
+  std::vector<std::vector<std::uint8_t>> t(kTables, std::vector<std::uint8_t>(kLen));
+  std::vector<bool> as_bits(kTables);
+  for (std::size_t i = 0; i < kTables; ++i) {
+    as_bits[i] = i % 5 != 2;
+    for (auto& b : t[i]) b = static_cast<std::uint8_t>(as_bits[i] ? rng() & 1 : rng() % 250);
+  }
+  const pcs_test::BitsBatch batch(t, as_bits);
+  for (const std::size_t count :
+       {std::size_t{0}, std::size_t{3}, std::size_t{8}, std::size_t{17}, std::size_t{24}})
+    for (const auto& [begin, n] :
+         {std::pair<std::size_t, std::size_t>{0, 1024}, {100, 300}, {7, 255}, {1000, 24}}) {
+      CAPTURE(count);
+      CAPTURE(begin);
+      CAPTURE(n);
+      std::vector<std::uint32_t> tables;
+      std::vector<jolt::prover::Fr> coeffs;
+      for (std::size_t q = 0; q < count; ++q) {
+        tables.push_back(static_cast<std::uint32_t>(rng() % kTables));
+        coeffs.push_back(pcs_test::random_fr(rng));
+      }
+      std::vector<jolt::prover::Fr> want = pcs_test::random_frs(rng, n), got = want;
+      for (std::size_t q = 0; q < count; ++q) batch.accumulate(tables[q], begin, coeffs[q], want);
+      batch.accumulate_many(tables, coeffs, begin, got);
+      CHECK(got == want);
+    }
+  std::vector<jolt::prover::Fr> acc(8);
+  const std::vector<std::uint32_t> two = {0, 1};
+  const std::vector<jolt::prover::Fr> one = {jolt::prover::Fr::one()};
+  CHECK_THROWS_AS(batch.accumulate_many(two, one, 0, acc), std::invalid_argument);
 }

@@ -979,9 +979,10 @@ class StagedProver {
         const std::size_t base = k;
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, T, 1024),
                           [&](const tbb::blocked_range<std::size_t>& rg) {
-                            const std::span<Fr> a(f.data() + rg.begin(), rg.size());
-                            for (std::size_t i = 0; i < g.columns.size(); ++i)
-                              committed.accumulate(g.columns[i], rg.begin(), weights[base + i], a);
+                            committed.accumulate_many(
+                                g.columns,
+                                std::span<const Fr>(weights).subspan(base, g.columns.size()),
+                                rg.begin(), std::span<Fr>(f.data() + rg.begin(), rg.size()));
                           });
         k += g.columns.size();
         leaves.push_back(std::move(f));

@@ -60,6 +60,12 @@ class PolynomialBatch {
   // acc[j] += coeff · (entry begin + j of table i). The default reads the block first.
   virtual void accumulate(std::size_t i, std::size_t begin, const Fr& coeff,
                           std::span<Fr> acc) const;
+  // acc[j] += Σ_q coeffs[q] · (entry begin + j of table tables[q]). Tables the batch gives as
+  // bits over the range (read_bits) are taken eight at a time: each entry then adds the one sum
+  // of the coefficients its eight bits select (from a table of 256 subset sums) instead of eight
+  // coefficients; the others by accumulate. The same field elements as accumulate per table.
+  void accumulate_many(std::span<const std::uint32_t> tables, std::span<const Fr> coeffs,
+                       std::size_t begin, std::span<Fr> acc) const;
   // Table i itself when it is stored as Fr entries, else an empty span (callers then read).
   virtual std::span<const Fr> view(std::size_t i) const;
   // When the batch stores entries begin .. begin + out.size() − 1 of table i as bits (so each is

@@ -160,8 +160,8 @@ Instance make_instance(const Config& c) {
   return in;
 }
 
-// The kernel over `in` (whose keys and gate must outlive it).
-std::unique_ptr<SumcheckKernel> make_kernel(const Instance& in, bool pattern_tables) {
+// The kernel's input for `in` (whose keys and gate must outlive the kernel), W as a table.
+RaVirtualizationInput input_of(const Instance& in, bool pattern_tables) {
   RaVirtualizationInput r;
   r.keys = in.keys;
   r.key_bits = in.c.key_bits;
@@ -173,7 +173,11 @@ std::unique_ptr<SumcheckKernel> make_kernel(const Instance& in, bool pattern_tab
   r.zeta = in.zeta;
   r.gate = in.gate;
   r.pattern_tables = pattern_tables;
-  return make_ra_virtualization_kernel(std::move(r), kLabels);
+  return r;
+}
+
+std::unique_ptr<SumcheckKernel> make_kernel(const Instance& in, bool pattern_tables) {
+  return make_ra_virtualization_kernel(input_of(in, pattern_tables), kLabels);
 }
 
 // Σ_j W(j)·g(j)·Σ_v β^v·ra_v(r_addr, j) from the definition (booleanity is 0 for 0/1 bits).
@@ -439,17 +443,9 @@ TEST_CASE(
     in.weights = EqPolynomial::evals(point);
     const Fr sum = expected_sum(in);
     auto split = [&](bool tables) {
-      RaVirtualizationInput r;
-      r.keys = in.keys;
-      r.key_bits = c.key_bits;
-      r.chunk_bits = c.chunk_bits;
+      RaVirtualizationInput r = input_of(in, tables);
+      r.weights.clear();
       r.weight_point = point;
-      r.r_addr = in.r_addr;
-      r.beta_powers = in.beta_powers;
-      r.rho = in.rho;
-      r.zeta = in.zeta;
-      r.gate = in.gate;
-      r.pattern_tables = tables;
       return make_ra_virtualization_kernel(std::move(r), kLabels);
     };
     auto table = make_kernel(in, true);
@@ -466,16 +462,9 @@ TEST_CASE(
   const Instance in = make_instance({4, 8, 4, false, Keys::Random, 60});
   std::mt19937_64 rng(61);
   for (const std::size_t coords : {std::size_t{4}, std::size_t{3}}) {
-    RaVirtualizationInput r;
-    r.keys = in.keys;
-    r.key_bits = 8;
-    r.chunk_bits = 4;
+    RaVirtualizationInput r = input_of(in, true);
     r.weight_point = rand_point(rng, coords);
-    if (coords == 4) r.weights = in.weights;
-    r.r_addr = in.r_addr;
-    r.beta_powers = in.beta_powers;
-    r.rho = in.rho;
-    r.zeta = in.zeta;
+    if (coords == 3) r.weights.clear();
     CHECK_THROWS_WITH_AS(make_ra_virtualization_kernel(std::move(r), kLabels),
                          doctest::Contains("weight point"), std::invalid_argument);
   }

@@ -95,8 +95,9 @@ TEST_CASE("accumulate_many adds what accumulate adds per table, bits grouped or 
   const pcs_test::BitsBatch batch(t, as_bits);
   for (const std::size_t count :
        {std::size_t{0}, std::size_t{3}, std::size_t{8}, std::size_t{17}, std::size_t{24}})
-    for (const auto& [begin, n] :
+    for (const auto& range :
          {std::pair<std::size_t, std::size_t>{0, 1024}, {100, 300}, {7, 255}, {1000, 24}}) {
+      const std::size_t begin = range.first, n = range.second;
       CAPTURE(count);
       CAPTURE(begin);
       CAPTURE(n);

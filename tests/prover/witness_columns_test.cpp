@@ -261,3 +261,40 @@ TEST_CASE("columns of 0/1 entries packed to bits read as the dense column") {
   CHECK_FALSE(f.read_bits(0, 0, bits));
   CHECK(w[1].width() == ColumnWidth::k32);
 }
+
+// Columns held in at most 32 bits (bits, bytes, u32) give their entries as words, from any
+// offset; u64 and field columns refuse.
+TEST_CASE("columns held in at most 32 bits read as 32-bit words") {
+  std::mt19937_64 rng(17);
+  const std::size_t n = 200;
+  std::vector<std::vector<Fr>> dense(5, std::vector<Fr>(n));
+  for (std::size_t t = 0; t < n; ++t) {
+    dense[0][t] = Fr::from_u64(rng() & 1);             // packed to bits
+    dense[1][t] = Fr::from_u64(rng() % 256);           // u8
+    dense[2][t] = Fr::from_u64(rng() >> 32);           // u32, the largest included below
+    dense[3][t] = Fr::from_u64(rng() | (1ull << 63));  // u64
+    dense[4][t] = random_fr(rng);                      // field
+  }
+  dense[2][n / 2] = Fr::from_u64(0xffffffffu);
+  WitnessColumns w = WitnessColumns::from_dense(dense);
+  w.pack_bits();
+  REQUIRE(w[0].packed_bits());
+  CHECK(w[1].width() == ColumnWidth::k8);
+  CHECK(w[2].width() == ColumnWidth::k32);
+  CHECK(w[3].width() == ColumnWidth::k64);
+  CHECK(w[4].width() == ColumnWidth::kField);
+  for (std::size_t i = 0; i < 3; ++i)
+    for (const std::size_t begin : {std::size_t{0}, std::size_t{61}, n - 1}) {
+      CAPTURE(i);
+      CAPTURE(begin);
+      std::vector<std::uint32_t> words(n - begin);
+      REQUIRE(w.read_u32(i, begin, words));
+      bool same = true;
+      for (std::size_t j = 0; j < words.size(); ++j)
+        same = same && Fr::from_u64(words[j]) == dense[i][begin + j];
+      CHECK(same);
+    }
+  std::vector<std::uint32_t> words(4);
+  CHECK_FALSE(w.read_u32(3, 0, words));
+  CHECK_FALSE(w.read_u32(4, 0, words));
+}

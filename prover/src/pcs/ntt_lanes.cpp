@@ -450,6 +450,71 @@ JOLT_LANES_FN Fr dot_arrays(const Fr* a, const Fr* b, std::size_t n) {
   return sum;
 }
 
+// The element x in every lane.
+JOLT_LANES_INLINE Lanes broadcast(const Fr& x) {
+  const Lanes one = load8_strided(&x, 0);
+  return one;
+}
+
+// lo, hi ← lo + hi, lo − hi + c·r (a butterfly whose twiddle is 1), hi < c·r.
+JOLT_LANES_INLINE void butterfly_by_one(Lanes& lo, Lanes& hi, unsigned c) {
+  const Limbs5& cr = kMultiples.m[c];
+  for (int k = 0; k < 5; ++k) {
+    const __m512i sum = _mm512_add_epi64(lo.v[k], hi.v[k]);
+    hi.v[k] = _mm512_sub_epi64(_mm512_add_epi64(lo.v[k], bcast(cr.v[k])), hi.v[k]);
+    lo.v[k] = sum;
+  }
+}
+
+// Eight groups at a time, lane e the group g + e and vector m its slot m: the words (below 2^32,
+// the Montgomery limbs of word·R^-1) times factor[m]·R give word·factor[m] below 2r; the three
+// layers keep the bound below 16r (len 2: 4r; len 4: 8r, the twiddled half 6r; len 8: 16r, the
+// twiddled half 11r); the twist's product stays below 16r·r/2^256 + r < 5r; reduce() then brings
+// every value below r.
+JOLT_LANES_FN void word_groups(const std::uint32_t* const* groups, std::size_t n, const Fr* factor,
+                               const Fr* small, const Fr* twist, Fr* out) {
+  if (n % 8 != 0) throw std::invalid_argument("basefold lanes: word_groups needs a multiple of 8");
+  Lanes f[8], w[8];
+  for (int m = 0; m < 8; ++m) f[m] = broadcast(factor[m]);
+  for (int j = 1; j < 8; ++j) w[j] = broadcast(small[j]);
+  alignas(64) std::uint64_t staged[8][8];
+  alignas(64) Fr slots[8][8];
+  for (std::size_t g = 0; g < n; g += 8) {
+    for (int e = 0; e < 8; ++e)
+      for (int m = 0; m < 8; ++m) staged[m][e] = groups[g + e][m];
+    Lanes x[8];
+    for (int m = 0; m < 8; ++m) {
+      Lanes word;
+      word.v[0] = _mm512_load_si512(staged[m]);
+      for (int k = 1; k < 5; ++k) word.v[k] = _mm512_setzero_si512();
+      x[m] = mont_mul(word, f[m]);
+    }
+    // len 2: twiddle 1 (small[1]).
+    for (int b = 0; b < 8; b += 2) butterfly_by_one(x[b], x[b + 1], 2);
+    // len 4: twiddles 1, small[3].
+    for (int b = 0; b < 8; b += 4) {
+      butterfly_by_one(x[b], x[b + 2], 4);
+      butterfly(x[b + 1], x[b + 3], w[3], product_bound(4));
+    }
+    // len 8: twiddles 1, small[5], small[6], small[7].
+    butterfly_by_one(x[0], x[4], 8);
+    for (int j = 1; j < 4; ++j) butterfly(x[j], x[j + 4], w[4 + j], product_bound(8));
+    if (twist) {
+      const Lanes t = load8(twist + g);
+      for (int m = 0; m < 8; ++m) {
+        normalize(x[m]);
+        x[m] = mont_mul(x[m], t);
+      }
+    }
+    for (int m = 0; m < 8; ++m) {
+      reduce(x[m]);
+      store8(slots[m], x[m]);
+    }
+    for (int e = 0; e < 8; ++e)
+      for (int m = 0; m < 8; ++m) out[8 * (g + e) + m] = slots[m][e];
+  }
+}
+
 JOLT_LANES_FN void mul_arrays(const Fr* a, const Fr* b, Fr* out, std::size_t n) {
   if (n % 8 != 0) throw std::invalid_argument("basefold lanes: mul_arrays needs a multiple of 8");
   for (std::size_t i = 0; i < n; i += 8) {

@@ -274,8 +274,8 @@ TEST_CASE("an expression evaluates to the sum of its monomials, whatever its coe
 
 // EqWeightedKernel keeps each term's eq factor apart; its round polynomials and final values
 // must be NaiveKernel's over the leaves [eq(r_0, ·), …, leaf_0, …] with Σ_g eq_g·E_g, for terms
-// of degree 0 to 3, constants, shared leaves, zero and 0/1 entries, a boolean point (an
-// indicator, as the exit cycle's) and a single round.
+// of degree 0 to 3, constants, shared leaves, monomials whose leaves are not in first-use order,
+// zero and 0/1 entries, a boolean point (an indicator, as the exit cycle's) and a single round.
 TEST_CASE("eq-weighted kernel: the naive kernel's round polynomials with eq kept apart") {
   std::mt19937_64 rng(61);
   const Fr one = Fr::one();
@@ -306,6 +306,10 @@ TEST_CASE("eq-weighted kernel: the naive kernel's round polynomials with eq kept
         Expr e4;  // one monomial with a coefficient and a repeated leaf: 3·L0·L1²
         e4.add_monomial(Monomial{Fr::from_u64(3), {0, 1, 1}});
         terms.push_back({{}, e4});
+        Expr e5;  // monomials whose leaves are not in first-use order: L0·L2 + 4·L1·L0·L2
+        e5.add_monomial(Monomial{one, {0, 2}});
+        e5.add_monomial(Monomial{Fr::from_u64(4), {1, 0, 2}});
+        terms.push_back({{}, e5});
       }
       for (std::size_t g = 0; g < terms.size(); ++g) {
         for (std::size_t i = 0; i < n; ++i)

@@ -10,6 +10,8 @@
 #include <jolt/prover/poly/multilinear.hpp>
 #include <jolt/prover/sumcheck/eq_weighted_kernel.hpp>
 #include <jolt/prover/sumcheck/univariate.hpp>
+#include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 
@@ -22,7 +24,7 @@ Fr eq1(const Fr& r, const Fr& x) {
   return EqPolynomial::evaluate({&r, 1}, {&x, 1});
 }
 
-// Pairs per block of the single-monomial terms' products over arrays.
+// Pairs per block of the terms' products over arrays.
 constexpr std::size_t kBlock = 64;
 
 }  // namespace
@@ -37,26 +39,25 @@ EqWeightedKernel::EqWeightedKernel(const KernelLabels& labels, std::vector<EqTer
   for (const auto& l : leaves_)
     if (l.size() != leaves_[0].size())
       throw std::invalid_argument("EqWeightedKernel: leaf sizes differ");
-  // Terms of one monomial (a product of leaves: the claim reductions' single leaves, the
-  // read-raf's chunk product) run over blocks of pairs with their products over arrays
-  // (multiply_arrays: the IFMA lanes where the CPU has them); the others by Expr::evaluate per
-  // pair, reading only the leaves they use (general_used_).
-  std::vector<bool> used(leaves_.size(), false);
+  // Every term runs over blocks of pairs, monomial by monomial, with its products over arrays
+  // (multiply_rows, multiply_arrays, dot_arrays: the IFMA lanes where the CPU has them), reading
+  // only the leaves it uses.
   for (EqTerm& t : terms) {
     if (t.point.size() != rounds_)
       throw std::invalid_argument("EqWeightedKernel: a point of " + std::to_string(t.point.size()) +
                                   " coordinates for " + std::to_string(rounds_) + " rounds");
     if (t.expr.num_leaves() > leaves_.size())
       throw std::invalid_argument("EqWeightedKernel: expression uses a missing leaf");
-    const auto& ms = t.expr.monomials();
-    if (ms.size() == 1 && !ms[0].leaves.empty()) {
-      single_.push_back(terms_.size());
-    } else {
-      general_.push_back(terms_.size());
-      for (const Monomial& m : ms)
-        for (std::uint32_t l : m.leaves) used[l] = true;
-    }
     Term term;
+    for (const Monomial& m : t.expr.monomials()) {
+      std::vector<std::uint32_t> f;
+      for (std::uint32_t l : m.leaves) {
+        auto at = std::find(term.used.begin(), term.used.end(), l);
+        if (at == term.used.end()) at = term.used.insert(at, l);
+        f.push_back(static_cast<std::uint32_t>(at - term.used.begin()));
+      }
+      term.factors.push_back(std::move(f));
+    }
     term.degree = t.expr.degree();
     term.suffix = EqPolynomial::evals(std::span<const Fr>(t.point).subspan(1));
     term.prefix = Fr::one();
@@ -65,8 +66,6 @@ EqWeightedKernel::EqWeightedKernel(const KernelLabels& labels, std::vector<EqTer
     degree_ = std::max(degree_, term.degree + 1);
     terms_.push_back(std::move(term));
   }
-  for (std::uint32_t l = 0; l < leaves_.size(); ++l)
-    if (used[l]) general_used_.push_back(l);
 }
 
 void EqWeightedKernel::bind(const Fr& r) {
@@ -91,61 +90,63 @@ std::vector<Fr> EqWeightedKernel::prove_round(const std::optional<Fr>& bind_r, s
   if (bind_r) bind(*bind_r);
   if (bound_ >= rounds_)
     throw std::logic_error("EqWeightedKernel::prove_round after the last round");
-  const std::size_t half = leaves_[0].size() / 2, nl = leaves_.size();
+  const std::size_t half = leaves_[0].size() / 2;
   // acc[offset[g] + t] = q_g(t), t = 0 .. deg E_g.
   std::vector<std::size_t> offset;
-  std::size_t width = 0, max_pts = 0;
+  std::size_t width = 0;
   for (const Term& t : terms_) {
     offset.push_back(width);
     width += t.degree + 1;
-    max_pts = std::max(max_pts, t.degree + 1);
   }
   using Acc = std::vector<Fr>;
   auto body = [&](const tbb::blocked_range<std::size_t>& rg, Acc acc) {
-    if (!general_.empty()) {
-      std::vector<Fr> vals(nl), diff(nl);
-      for (std::size_t i = rg.begin(); i < rg.end(); ++i) {
-        for (std::uint32_t l : general_used_) {
-          vals[l] = leaves_[l][i];
-          diff[l] = leaves_[l][i + half] - vals[l];
-        }
-        for (std::size_t x = 0; x < max_pts; ++x) {
-          if (x > 0)
-            for (std::uint32_t l : general_used_) vals[l] += diff[l];
-          for (std::size_t g : general_) {
-            const Term& t = terms_[g];
-            if (x > t.degree) continue;
-            const Fr e = t.expr.evaluate(vals);
-            if (!e.is_zero()) acc[offset[g] + x] += t.suffix[i] * e;
-          }
-        }
-      }
-    }
-    if (single_.empty()) return acc;
-    // Per leaf of the monomial: its value at X = x (lo + x·(hi − lo)) and the step.
+    // Per leaf of the term: its value at X = x (lo + x·(hi − lo)) and the step.
     std::vector<std::array<Fr, kBlock>> val, step;
     std::array<Fr, kBlock> prod;
     for (std::size_t i0 = rg.begin(); i0 < rg.end(); i0 += kBlock) {
       const std::size_t n = std::min(kBlock, rg.end() - i0);
-      for (std::size_t g : single_) {
+      for (std::size_t g = 0; g < terms_.size(); ++g) {
         const Term& t = terms_[g];
-        const std::vector<std::uint32_t>& ls = t.expr.monomials()[0].leaves;
-        val.resize(ls.size());
-        step.resize(ls.size());
-        for (std::size_t k = 0; k < ls.size(); ++k) {
-          const Fr* lo = leaves_[ls[k]].data() + i0;
+        const Fr* suffix = t.suffix.data() + i0;
+        val.resize(t.used.size());
+        step.resize(t.used.size());
+        for (std::size_t k = 0; k < t.used.size(); ++k) {
+          const Fr* lo = leaves_[t.used[k]].data() + i0;
           const Fr* hi = lo + half;
           for (std::size_t u = 0; u < n; ++u) {
             val[k][u] = lo[u];
             step[k][u] = hi[u] - lo[u];
           }
         }
+        std::optional<Fr> suffix_sum;  // for a monomial without leaves
         for (std::size_t x = 0; x <= t.degree; ++x) {
           if (x > 0)
-            for (std::size_t k = 0; k < ls.size(); ++k)
+            for (std::size_t k = 0; k < t.used.size(); ++k)
               for (std::size_t u = 0; u < n; ++u) val[k][u] += step[k][u];
-          multiply_rows(val[0].data(), kBlock, ls.size(), prod.data(), n);
-          acc[offset[g] + x] += dot_arrays(prod.data(), t.suffix.data() + i0, n);
+          const std::vector<Monomial>& ms = t.expr.monomials();
+          for (std::size_t m = 0; m < ms.size(); ++m) {
+            const std::vector<std::uint32_t>& f = t.factors[m];
+            Fr s;
+            if (f.empty()) {
+              if (!suffix_sum) suffix_sum = std::accumulate(suffix, suffix + n, Fr::zero());
+              s = *suffix_sum;
+            } else if (f.size() == 1) {
+              s = dot_arrays(val[f[0]].data(), suffix, n);
+            } else {
+              // Factors in consecutive rows take one running product; others a product apiece.
+              bool rows = true;
+              for (std::size_t k = 1; k < f.size(); ++k) rows = rows && f[k] == f[0] + k;
+              if (rows) {
+                multiply_rows(val[f[0]].data(), kBlock, f.size(), prod.data(), n);
+              } else {
+                multiply_arrays(val[f[0]].data(), val[f[1]].data(), prod.data(), n);
+                for (std::size_t k = 2; k < f.size(); ++k)
+                  multiply_arrays(prod.data(), val[f[k]].data(), prod.data(), n);
+              }
+              s = dot_arrays(prod.data(), suffix, n);
+            }
+            acc[offset[g] + x] += ms[m].coeff == Fr::one() ? s : ms[m].coeff * s;
+          }
         }
       }
     }
@@ -157,12 +158,6 @@ std::vector<Fr> EqWeightedKernel::prove_round(const std::optional<Fr>& bind_r, s
   };
   Acc q = tbb::parallel_reduce(tbb::blocked_range<std::size_t>(0, half, 1024),
                                Acc(width, Fr::zero()), body, join);
-  // The single-monomial terms' sums times their coefficient.
-  for (std::size_t g : single_) {
-    const Fr& c = terms_[g].expr.monomials()[0].coeff;
-    if (c != Fr::one())
-      for (std::size_t x = 0; x <= terms_[g].degree; ++x) q[offset[g] + x] *= c;
-  }
   std::vector<Fr> evals(degree_ + 1, Fr::zero());
   for (std::size_t g = 0; g < terms_.size(); ++g) {
     const Term& t = terms_[g];

@@ -50,17 +50,17 @@ class EqWeightedKernel final : public SumcheckKernel {
   struct Term {
     std::vector<Fr> point;
     Expr expr;
-    std::size_t degree = 0;  // of expr
-    Fr prefix;               // Π eq(point[i], ρ_i) over the bound rounds
-    std::vector<Fr> suffix;  // eq(point[bound + 1 ..], ·)
+    std::size_t degree = 0;                           // of expr
+    Fr prefix;                                        // Π eq(point[i], ρ_i) over the bound rounds
+    std::vector<Fr> suffix;                           // eq(point[bound + 1 ..], ·)
+    std::vector<std::uint32_t> used;                  // the leaves expr reads, once each
+    std::vector<std::vector<std::uint32_t>> factors;  // per monomial: its leaves' places in used
   };
   void bind(const Fr& r);
 
   KernelLabels labels_;
   std::vector<Term> terms_;
   std::vector<std::vector<Fr>> leaves_;
-  std::vector<std::size_t> single_, general_;  // terms of one monomial, the others
-  std::vector<std::uint32_t> general_used_;    // leaves the general terms read
   std::size_t rounds_ = 0, degree_ = 0, bound_ = 0;
 };
 

@@ -6,8 +6,7 @@
 // first three layers from a table), interleaved; last, the prover's own paths at rate 1/4 with
 // all threads: the commitment's CosetEncoder (the four cosets of a codeword, one at a time) and
 // the opening's PositionEncoder (one plan, then the 704 positions of 88 queries' four-leaf quads
-// re-encoded per message), for a random and a 0/1 message; then the commitment's three input
-// paths (a table read as field elements, as 32-bit words, as bits) at rate 1/2. Not a test.
+// re-encoded per message), for a random and a 0/1 message. Not a test.
 //   ntt_bench [sizes=16,18,20] [reps=5]
 #include <algorithm>
 #include <chrono>
@@ -32,34 +31,6 @@ namespace bf = jolt::prover::basefold;
 namespace lanes = jolt::prover::basefold::lanes;
 
 namespace {
-// One table of 32-bit words, read as field elements, and as words (read_u32) or bits (read_bits)
-// when asked.
-class StoredTable final : public jolt::prover::PolynomialBatch {
- public:
-  StoredTable(const std::vector<std::uint32_t>& words, bool as_words, bool as_bits)
-      : words_(words), as_words_(as_words), as_bits_(as_bits) {}
-  std::size_t num_polys() const override { return 1; }
-  std::size_t table_size() const override { return words_.size(); }
-  void read(std::size_t, std::size_t begin, std::span<Fr> out) const override {
-    for (std::size_t j = 0; j < out.size(); ++j) out[j] = Fr::from_u64(words_[begin + j]);
-  }
-  bool read_u32(std::size_t, std::size_t begin, std::span<std::uint32_t> out) const override {
-    if (!as_words_) return false;
-    std::copy_n(words_.begin() + static_cast<std::ptrdiff_t>(begin), out.size(), out.begin());
-    return true;
-  }
-  bool read_bits(std::size_t, std::size_t begin, std::span<std::uint8_t> out) const override {
-    if (!as_bits_) return false;
-    for (std::size_t j = 0; j < out.size(); ++j)
-      out[j] = static_cast<std::uint8_t>(words_[begin + j]);
-    return true;
-  }
-
- private:
-  const std::vector<std::uint32_t>& words_;
-  bool as_words_, as_bits_;
-};
-
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -211,44 +182,6 @@ int main(int argc, char** argv) {
       std::printf("%-4u %-7s %12.2f %14.2f %12.2f %14.2f\n", n, k == 0 ? "random" : "0/1",
                   median(commit_ms), median(commit_ms) * 1e6 / butterflies * all, median(plan_ms),
                   median(open_ms));
-    }
-  }
-  // The commitment's three input paths (CosetEncoder::prepare): one table of random 32-bit words
-  // and one of random bits, each read as field elements (no prepared input: the table read a
-  // block at a time, every group's 8 values checked for bits), as 32-bit words (read_u32) and,
-  // for the bits, as bits (read_bits); prepare and both cosets at the prover's rate 1/2,
-  // interleaved rep by rep.
-  std::printf(
-      "\nthe commitment's inputs at rate 1/2, %d threads: prepare + 2 cosets of one table "
-      "(median ms)\n",
-      all);
-  std::printf("%-4s %-7s %12s %12s %12s\n", "n", "table", "as Fr", "as words", "as bits");
-  for (unsigned n : sizes) {
-    std::mt19937_64 rng(n + 400);
-    const std::size_t N = std::size_t{1} << n;
-    const bf::Twiddles tw = bf::twiddles(n);
-    std::vector<bf::CosetEncoder> cosets;
-    for (std::size_t r = 0; r < 2; ++r) cosets.emplace_back(n, 1, r, tw);
-    std::vector<Fr> coset(N);
-    for (int kind = 0; kind < 2; ++kind) {
-      std::vector<std::uint32_t> words(N);
-      for (auto& w : words) w = static_cast<std::uint32_t>(kind == 0 ? rng() : rng() & 1);
-      std::vector<double> ms[3];
-      for (int r = 0; r < reps; ++r)
-        for (int path = 0; path < 3; ++path) {
-          if (kind == 0 && path == 2) continue;
-          const StoredTable table(words, path == 1, path == 2);
-          const auto t0 = std::chrono::steady_clock::now();
-          const bf::CosetEncoder::TableInput input = bf::CosetEncoder::prepare(table, 0);
-          for (const auto& c : cosets) c.encode(table, 0, input, coset);
-          ms[path].push_back(ms_since(t0));
-        }
-      std::printf("%-4u %-7s %12.2f %12.2f", n, kind == 0 ? "words" : "bits", median(ms[0]),
-                  median(ms[1]));
-      if (kind == 0)
-        std::printf(" %12s\n", "-");
-      else
-        std::printf(" %12.2f\n", median(ms[2]));
     }
   }
 }

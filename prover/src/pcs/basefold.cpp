@@ -678,15 +678,12 @@ CosetEncoder::CosetEncoder(unsigned log_n, unsigned log_inv_rate, std::size_t r,
   small_lanes_ = block_lane_twiddles(small_, B);
   factors_.resize(64 * kSlots);
   for (std::size_t u = 0; u < factors_.size(); ++u) factors_[u] = slot_factor_[u % kSlots];
-  word_factors_.resize(factors_.size());
-  for (std::size_t u = 0; u < factors_.size(); ++u)
-    word_factors_[u] = factors_[u].scaled_for_small();
   rows_.resize(256 * kSlots);
   for (unsigned p = 0; p < 256; ++p)
     for (std::size_t m = 0; m < kSlots; ++m)
       rows_[p * kSlots + m] = (p >> m) & 1 ? slot_factor_[m] : Fr::zero();
   butterfly_layers(rows_.data(), rows_.size(), 2, kSlots, small_.data(), small_lanes_);
-  block_bits_ = block_bits(log_n);
+  block_bits_ = std::min(9u, log_n - 3);
   const std::size_t nb = std::size_t{1} << block_bits_;
   const Fr step = c_.pow(std::uint64_t{1} << (log_n - 3 - block_bits_));
   for (std::size_t v = 0; v < nb; ++v) {
@@ -718,64 +715,26 @@ std::vector<std::uint8_t> CosetEncoder::bit_patterns(const PolynomialBatch& poly
   return patterns;
 }
 
-unsigned CosetEncoder::block_bits(unsigned log_n) {
-  return std::min(9u, log_n - 3);
-}
-
-std::size_t CosetEncoder::word_offset(std::size_t t, unsigned log_n) {
-  const std::size_t row = std::size_t{1} << (log_n - 3 - block_bits(log_n));
-  return kSlots * (t + t / row);
-}
-
-std::vector<std::uint32_t> CosetEncoder::slot_words(const PolynomialBatch& polys, std::size_t i) {
-  const std::size_t N = polys.table_size();
-  if (N < kSlots) return {};
-  const std::size_t G = N / kSlots;
-  const unsigned L = static_cast<unsigned>(std::countr_zero(N));
-  std::vector<std::uint32_t> words(word_offset(G, L));
-  std::atomic<bool> ok{true};
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, G, 4096),
-                    [&](const tbb::blocked_range<std::size_t>& rg) {
-                      std::vector<std::uint32_t> slot(rg.size());
-                      for (unsigned m = 0; m < kSlots && ok.load(std::memory_order_relaxed); ++m) {
-                        if (!polys.read_u32(i, rg.begin() + bit_reverse(m, 3) * G, slot)) {
-                          ok.store(false, std::memory_order_relaxed);
-                          return;
-                        }
-                        for (std::size_t u = 0; u < slot.size(); ++u)
-                          words[word_offset(rg.begin() + u, L) + m] = slot[u];
-                      }
-                    });
-  if (!ok.load()) return {};
-  return words;
-}
-
-CosetEncoder::TableInput CosetEncoder::prepare(const PolynomialBatch& polys, std::size_t i) {
-  TableInput input;
-  input.patterns = bit_patterns(polys, i);
-  if (input.patterns.empty()) input.words = slot_words(polys, i);
-  return input;
-}
-
-template <class Fill>
-void CosetEncoder::encode_blocks(std::span<Fr> out, const Fill& fill) const {
+void CosetEncoder::encode_patterns(std::span<const std::uint8_t> patterns,
+                                   std::span<Fr> out) const {
   const unsigned L = log_n_;
   const std::size_t G = std::size_t{1} << (L - 3), nb = std::size_t{1} << block_bits_;
   const std::size_t stride = G >> block_bits_;
-  // The block of output groups g0 .. g0 + nb − 1 reads the table groups t0 + block_rev_[v]·stride
+  // The block of output groups g0 .. g0 + nb − 1 reads the patterns t0 + block_rev_[v]·stride
   // (t0 = bit_reverse(g0) < stride). The blocks are taken in order of t0, so a worker's
-  // consecutive blocks read neighbouring groups of the prepared input (a cache line of patterns
-  // serves 64 blocks, of words 2) while each writes its own stretch of out.
+  // consecutive blocks read neighbouring patterns (a cache line of them serves 64 blocks) while
+  // each writes its own stretch of out.
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, stride, 64), [&](const auto& rg) {
     std::vector<Fr> x(r_ == 0 ? 0 : nb), x8(r_ == 0 ? 0 : kSlots * nb);
     for (std::size_t t0 = rg.begin(); t0 < rg.end(); ++t0) {
       Fr* dst = out.data() + kSlots * bit_reverse(t0, L - 3);
-      if (r_ != 0) {
-        // Group v's factor c^t0' = c^t0·block_pow_[v], products over arrays.
-        std::fill(x.begin(), x.end(), c_.pow(t0));
-        multiply_arrays(x.data(), block_pow_.data(), x.data(), nb);
-      }
-      if (fill(t0, stride, dst, r_ == 0 ? nullptr : x.data()) || r_ == 0) continue;
+      for (std::size_t v = 0; v < nb; ++v)
+        std::copy_n(rows_.data() + kSlots * patterns[t0 + block_rev_[v] * stride], kSlots,
+                    dst + kSlots * v);
+      if (r_ == 0) continue;
+      // Each group times its c^t0' = c^t0·block_pow_[v], products over arrays.
+      std::fill(x.begin(), x.end(), c_.pow(t0));
+      multiply_arrays(x.data(), block_pow_.data(), x.data(), nb);
       for (std::size_t v = 0; v < nb; ++v) std::fill_n(x8.data() + kSlots * v, kSlots, x[v]);
       multiply_arrays(dst, x8.data(), dst, kSlots * nb);
     }
@@ -783,11 +742,13 @@ void CosetEncoder::encode_blocks(std::span<Fr> out, const Fill& fill) const {
 }
 
 void CosetEncoder::encode(const PolynomialBatch& polys, std::size_t i, std::span<Fr> out) const {
-  encode(polys, i, log_n_ < 3 ? TableInput{} : prepare(polys, i), out);
+  const std::vector<std::uint8_t> patterns =
+      log_n_ < 3 ? std::vector<std::uint8_t>{} : bit_patterns(polys, i);
+  encode(polys, i, patterns, out);
 }
 
-void CosetEncoder::encode(const PolynomialBatch& polys, std::size_t i, const TableInput& input,
-                          std::span<Fr> out) const {
+void CosetEncoder::encode(const PolynomialBatch& polys, std::size_t i,
+                          std::span<const std::uint8_t> patterns, std::span<Fr> out) const {
   const std::size_t N = std::size_t{1} << log_n_;
   if (polys.table_size() != N || out.size() != N)
     throw std::invalid_argument("basefold::CosetEncoder::encode: a table of " +
@@ -807,54 +768,12 @@ void CosetEncoder::encode(const PolynomialBatch& polys, std::size_t i, const Tab
   // of the bit-reversed input — after the transform's first three layers: c^t0 times a row when
   // its entries are all 0 or 1 (most committed columns), else computed.
   const std::size_t G = N / kSlots;
-  const std::size_t nb = std::size_t{1} << block_bits_;
-  if (!input.patterns.empty()) {
-    if (input.patterns.size() != G)
+  if (!patterns.empty()) {
+    if (patterns.size() != G)
       throw std::invalid_argument(
-          "basefold::CosetEncoder::encode: " + std::to_string(input.patterns.size()) +
+          "basefold::CosetEncoder::encode: " + std::to_string(patterns.size()) +
           " bit patterns for " + std::to_string(G) + " groups");
-    const std::uint8_t* patterns = input.patterns.data();
-    encode_blocks(out, [&](std::size_t t0, std::size_t stride, Fr* dst, const Fr*) {
-      for (std::size_t v = 0; v < nb; ++v)
-        std::copy_n(rows_.data() + kSlots * patterns[t0 + block_rev_[v] * stride], kSlots,
-                    dst + kSlots * v);
-      return false;
-    });
-    rs_transform(out, 1, *tw_, 1, kSlots);
-    return;
-  }
-  if (!input.words.empty()) {
-    if (input.words.size() != word_offset(G, L))
-      throw std::invalid_argument(
-          "basefold::CosetEncoder::encode: " + std::to_string(input.words.size()) + " words for " +
-          std::to_string(N) + " entries (" + std::to_string(word_offset(G, L)) + " expected)");
-    const std::uint32_t* words = input.words.data();
-    const bool use_lanes = lanes::enabled() && nb % 8 == 0;
-    encode_blocks(out, [&](std::size_t t0, std::size_t stride, Fr* dst, const Fr* twist) {
-      if (use_lanes) {
-        // Conversion, slot factors, the three layers and the twist in the lanes at once.
-        std::array<const std::uint32_t*, std::size_t{1} << 9> group;
-        for (std::size_t v = 0; v < nb; ++v)
-          group[v] = words + word_offset(t0 + block_rev_[v] * stride, L);
-        lanes::word_groups(group.data(), nb, word_factors_.data(), small_.data(), twist, dst);
-        return true;
-      }
-      // Each word as the Fr whose Montgomery limbs are the word (its value times R^-1), times
-      // its slot factor times R: the entry times the slot factor.
-      for (std::size_t v = 0; v < nb; ++v) {
-        const std::uint32_t* w = words + word_offset(t0 + block_rev_[v] * stride, L);
-        for (std::size_t m = 0; m < kSlots; ++m) {
-          const std::uint64_t raw[4] = {w[m], 0, 0, 0};
-          std::memcpy(&dst[kSlots * v + m], raw, sizeof raw);
-        }
-      }
-      const std::size_t len = kSlots * nb;
-      for (std::size_t o = 0; o < len; o += word_factors_.size())
-        multiply_arrays(dst + o, word_factors_.data(), dst + o,
-                        std::min(word_factors_.size(), len - o));
-      butterfly_layers(dst, len, 2, kSlots, small_.data(), small_lanes_);
-      return false;
-    });
+    encode_patterns(patterns, out);
     rs_transform(out, 1, *tw_, 1, kSlots);
     return;
   }
@@ -1281,13 +1200,13 @@ Committed Basefold::commit(const PolynomialBatch& polys) const {
   auto leaf = std::make_unique_for_overwrite<Digest[]>(half);
   for (std::size_t g0 = 0; g0 < k; g0 += G) {
     const std::size_t gk = std::min(G, k - g0);
-    std::vector<CosetEncoder::TableInput> inputs(gk);  // read once for the R cosets
+    std::vector<std::vector<std::uint8_t>> patterns(gk);  // of the tables stored as bits
     for (std::size_t r = 0; r < R; ++r) {
       {
         JOLT_SPAN("basefold::encode", jolt::arg("polys", gk));
         for (std::size_t i = 0; i < gk; ++i) {
-          if (r == 0 && n >= 3) inputs[i] = CosetEncoder::prepare(polys, g0 + i);
-          cosets[r].encode(polys, g0 + i, inputs[i], std::span<Fr>(buf.data() + i * len, len));
+          if (r == 0 && n >= 3) patterns[i] = CosetEncoder::bit_patterns(polys, g0 + i);
+          cosets[r].encode(polys, g0 + i, patterns[i], std::span<Fr>(buf.data() + i * len, len));
         }
       }
       JOLT_SPAN("basefold::hash_leaves", jolt::arg("polys", gk));

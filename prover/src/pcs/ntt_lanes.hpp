@@ -55,13 +55,6 @@ void strip_layers(Fr* v, std::size_t M, std::size_t B, std::size_t j0, std::size
                   const Fr* even, const Fr* low, std::size_t tw_stride,
                   unsigned max_bound = kMaxBound);
 
-// The commitment's groups of 32-bit words (basefold.cpp, CosetEncoder): for v < n (n a multiple
-// of 8) with group v's eight words at groups[v][0..7], out[8v .. 8v + 7] = the three layers of
-// len 2, 4 and 8 (twiddles small[1..7], block_twiddles' layout) applied to
-// word_m·factor[m]·R^-1 (m < 8; factor[m] holds a slot's factor times R, so each product is the
-// word times the slot's factor), times twist[v] unless twist is null.
-void word_groups(const std::uint32_t* const* groups, std::size_t n, const Fr* factor,
-                 const Fr* small, const Fr* twist, Fr* out);
 // out[i] = a[i]·b[i] for i < n (n a multiple of 8), eight products at a time; out may alias a or
 // b. For benchmarks of the lane multiply against Fr's operator* over independent streams.
 void mul_arrays(const Fr* a, const Fr* b, Fr* out, std::size_t n);

@@ -29,10 +29,6 @@ bool PolynomialBatch::read_bits(std::size_t, std::size_t, std::span<std::uint8_t
   return false;
 }
 
-bool PolynomialBatch::read_u32(std::size_t, std::size_t, std::span<std::uint32_t>) const {
-  return false;
-}
-
 void PolynomialBatch::accumulate_many(std::span<const std::uint32_t> tables,
                                       std::span<const Fr> coeffs, std::size_t begin,
                                       std::span<Fr> acc) const {

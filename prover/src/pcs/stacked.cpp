@@ -66,20 +66,6 @@ bool StackedBatch::read_bits(std::size_t i, std::size_t begin, std::span<std::ui
   return bits;
 }
 
-bool StackedBatch::read_u32(std::size_t i, std::size_t begin, std::span<std::uint32_t> out) const {
-  bool words = true;
-  for_parts(i, begin, out.size(),
-            [&](std::size_t table, std::size_t offset, std::size_t first, std::size_t count) {
-              const std::span<std::uint32_t> part = out.subspan(first, count);
-              if (!words) return;
-              if (table < inner_.num_polys())
-                words = inner_.read_u32(table, offset, part);
-              else
-                std::fill(part.begin(), part.end(), std::uint32_t{0});
-            });
-  return words;
-}
-
 namespace {
 
 // The inner scheme's prover data under the caller's shape.

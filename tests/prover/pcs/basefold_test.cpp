@@ -345,81 +345,13 @@ TEST_CASE("basefold: a table stored as bits encodes as the same table read as fi
             CAPTURE(r);
             const bf::CosetEncoder enc(L, R, r, tw_n);
             enc.encode(fields, 0, want);
-            enc.encode(stored, 0, bf::CosetEncoder::TableInput{patterns, {}}, got);
+            enc.encode(stored, 0, patterns, got);
             CHECK(got == want);
             enc.encode(stored, 0, got);
             CHECK(got == want);
             std::vector<std::uint8_t> longer = patterns;
             longer.push_back(0);
-            CHECK_THROWS_AS(enc.encode(stored, 0, bf::CosetEncoder::TableInput{longer, {}}, got),
-                            std::invalid_argument);
-          }
-        }
-  bf::lanes::set_enabled(lanes_were);
-}
-
-// A table the batch stores as 32-bit words is read once in group order (slot_words) and each
-// coset's groups are written block by block from the words: each coset must equal the one
-// encoded from the same table read as field elements, for random words (the largest included),
-// small values, all zeros, sizes below, at and past one block, lanes on and off. prepare() takes
-// the patterns of a table of bits, else the words; a batch giving neither gives empty inputs.
-TEST_CASE(
-    "basefold: a table stored as 32-bit words encodes as the same table read as field elements") {
-  const bool lanes_were = bf::lanes::enabled();
-  std::mt19937_64 rng(31);
-  for (bool lanes_on : {true, false})
-    for (unsigned R : {1u, 2u})
-      for (unsigned L : {3u, 4u, 6u, 11u, 12u, 13u, 15u})
-        for (int kind = 0; kind < 3; ++kind) {
-          bf::lanes::set_enabled(lanes_on);
-          CAPTURE(lanes_on);
-          CAPTURE(R);
-          CAPTURE(L);
-          CAPTURE(kind);
-          const std::size_t N = std::size_t{1} << L;
-          std::vector<std::uint32_t> words(N);
-          for (auto& w : words)
-            w = kind == 0   ? static_cast<std::uint32_t>(rng())
-                : kind == 1 ? static_cast<std::uint32_t>(rng() % 5)
-                            : 0u;
-          if (kind == 0) words[N / 3] = 0xffffffffu;
-          const pcs_test::WordsBatch stored({words}, {true}), unstored({words}, {false});
-          const std::vector<Fr> dense = stored.dense()[0];
-          const std::vector<std::span<const Fr>> tables = {dense};
-          const jolt::prover::SpanBatch fields(tables);
-          const std::vector<std::uint32_t> slots = bf::CosetEncoder::slot_words(stored, 0);
-          // Group t0's words at word_offset(t0): entry t0 + bit_reverse3(m)·N/8 for slot m, each
-          // row of groups one group after the last (the rows hold N/8 ÷ 2^min(9, L − 3) groups).
-          const std::size_t row = (N / 8) >> std::min(9u, L - 3);
-          REQUIRE(slots.size() == N + 8 * ((N / 8) / row));
-          bool order = true;
-          for (std::size_t t0 = 0; t0 < N / 8; ++t0) {
-            order = order && bf::CosetEncoder::word_offset(t0, L) == 8 * (t0 + t0 / row);
-            for (unsigned m = 0; m < 8; ++m)
-              order = order && slots[bf::CosetEncoder::word_offset(t0, L) + m] ==
-                                   words[t0 + ((m & 1) << 2 | (m & 2) | (m >> 2)) * (N / 8)];
-          }
-          CHECK(order);
-          CHECK(bf::CosetEncoder::slot_words(fields, 0).empty());
-          CHECK(bf::CosetEncoder::slot_words(unstored, 0).empty());
-          const bf::CosetEncoder::TableInput input = bf::CosetEncoder::prepare(stored, 0);
-          CHECK(input.patterns.empty());
-          CHECK(input.words == slots);
-          const bf::CosetEncoder::TableInput none = bf::CosetEncoder::prepare(unstored, 0);
-          CHECK((none.patterns.empty() && none.words.empty()));
-          const auto tw_n = bf::twiddles(L);
-          std::vector<Fr> want(N), got(N);
-          for (std::size_t r = 0; r < (std::size_t{1} << R); ++r) {
-            CAPTURE(r);
-            const bf::CosetEncoder enc(L, R, r, tw_n);
-            enc.encode(fields, 0, want);
-            enc.encode(stored, 0, input, got);
-            CHECK(got == want);
-            enc.encode(stored, 0, got);
-            CHECK(got == want);
-            bf::CosetEncoder::TableInput shorter = input;
-            shorter.words.pop_back();
-            CHECK_THROWS_AS(enc.encode(stored, 0, shorter, got), std::invalid_argument);
+            CHECK_THROWS_AS(enc.encode(stored, 0, longer, got), std::invalid_argument);
           }
         }
   bf::lanes::set_enabled(lanes_were);
@@ -435,22 +367,6 @@ TEST_CASE("basefold: tables stored as bits commit to the field elements' root") 
     for (std::size_t i = 0; i < t.size(); ++i)
       for (auto& b : t[i]) b = static_cast<std::uint8_t>(i == 1 ? rng() % 200 : rng() & 1);
     const pcs_test::BitsBatch stored(t, {true, false, true});
-    const auto dense = stored.dense();
-    const std::vector<std::span<const Fr>> spans(dense.begin(), dense.end());
-    const bf::Basefold pcs;
-    CHECK(pcs.commit(stored).root == pcs.commit(spans).root);
-  }
-}
-
-// The same for tables stored as 32-bit words (one of 0/1 words, one not given as words).
-TEST_CASE("basefold: tables stored as words commit to the field elements' root") {
-  std::mt19937_64 rng(37);
-  for (unsigned n : {2u, 3u, 9u, 14u}) {
-    CAPTURE(n);
-    std::vector<std::vector<std::uint32_t>> t(3, std::vector<std::uint32_t>(std::size_t{1} << n));
-    for (std::size_t i = 0; i < t.size(); ++i)
-      for (auto& w : t[i]) w = static_cast<std::uint32_t>(i == 0 ? rng() : rng() & 1);
-    const pcs_test::WordsBatch stored(t, {true, true, false});
     const auto dense = stored.dense();
     const std::vector<std::span<const Fr>> spans(dense.begin(), dense.end());
     const bf::Basefold pcs;

@@ -90,27 +90,6 @@ TEST_CASE("stacked tables give their bits where every inner table they cover sto
   for (std::size_t j = 0; j < 16; ++j) CHECK(got[j] == (j < 4 ? t[4][4 + j] : 0));
 }
 
-// read_u32 gives a stacked range's words when every inner table it covers stores them (a missing
-// table's zeros included), and refuses a range that touches any other table.
-TEST_CASE("stacked tables give their words where every inner table they cover stores words") {
-  std::mt19937_64 rng(7);
-  std::vector<std::vector<std::uint32_t>> t(5, std::vector<std::uint32_t>(8));
-  for (auto& table : t)
-    for (auto& w : table) w = static_cast<std::uint32_t>(rng());
-  const pcs_test::WordsBatch inner(t, {true, true, false, true, true});
-  const StackedBatch s(inner, 2);  // stacked 0: tables 0–3, stacked 1: table 4 and zeros
-  std::vector<std::uint32_t> got(16);
-  REQUIRE(s.read_u32(0, 0, got));
-  for (std::size_t j = 0; j < 16; ++j) CHECK(got[j] == t[j / 8][j % 8]);
-  CHECK_FALSE(s.read_u32(0, 12, got));  // entries 12 .. 27: table 2
-  CHECK_FALSE(s.read_u32(0, 16, std::span(got).first(1)));
-  REQUIRE(s.read_u32(0, 24, std::span(got).first(8)));
-  for (std::size_t j = 0; j < 8; ++j) CHECK(got[j] == t[3][j]);
-  std::fill(got.begin(), got.end(), 7u);
-  REQUIRE(s.read_u32(1, 4, got));  // table 4's last half, then table 5 (missing): zeros
-  for (std::size_t j = 0; j < 16; ++j) CHECK(got[j] == (j < 4 ? t[4][4 + j] : 0u));
-}
-
 TEST_CASE("stacked openings verify for every stacking and table count") {
   std::uint64_t seed = 2;
   for (PcsKind inner : {PcsKind::kReveal, PcsKind::kBasefold})

@@ -88,37 +88,6 @@ class BitsBatch final : public jolt::prover::PolynomialBatch {
   std::vector<bool> as_bits_;
 };
 
-// Tables of 32-bit words, read as field elements; read_u32 gives table i only when as_words[i].
-class WordsBatch final : public jolt::prover::PolynomialBatch {
- public:
-  WordsBatch(std::vector<std::vector<std::uint32_t>> tables, std::vector<bool> as_words)
-      : tables_(std::move(tables)), as_words_(std::move(as_words)) {}
-  std::size_t num_polys() const override { return tables_.size(); }
-  std::size_t table_size() const override { return tables_.empty() ? 0 : tables_[0].size(); }
-  void read(std::size_t i, std::size_t begin, std::span<jolt::prover::Fr> out) const override {
-    for (std::size_t j = 0; j < out.size(); ++j)
-      out[j] = jolt::prover::Fr::from_u64(tables_[i][begin + j]);
-  }
-  bool read_u32(std::size_t i, std::size_t begin, std::span<std::uint32_t> out) const override {
-    if (!as_words_[i]) return false;
-    std::copy_n(tables_[i].begin() + static_cast<std::ptrdiff_t>(begin), out.size(), out.begin());
-    return true;
-  }
-  // The same tables as field elements.
-  std::vector<std::vector<jolt::prover::Fr>> dense() const {
-    std::vector<std::vector<jolt::prover::Fr>> d;
-    for (const auto& t : tables_) {
-      d.emplace_back(t.size());
-      read(d.size() - 1, 0, d.back());
-    }
-    return d;
-  }
-
- private:
-  std::vector<std::vector<std::uint32_t>> tables_;
-  std::vector<bool> as_words_;
-};
-
 // The name of the check that rejected, or "" when accepted.
 inline std::string check_of(const std::optional<jolt::prover::VerifyError>& e) {
   return e ? e->check : std::string();

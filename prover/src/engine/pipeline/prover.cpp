@@ -113,9 +113,6 @@ class CommittedColumns final : public PolynomialBatch {
   bool read_bits(std::size_t i, std::size_t begin, std::span<std::uint8_t> out) const override {
     return cols_[i]->read_bits(begin, out);
   }
-  bool read_u32(std::size_t i, std::size_t begin, std::span<std::uint32_t> out) const override {
-    return cols_[i]->read_u32(begin, out);
-  }
 
  private:
   std::vector<const WitnessColumn*> cols_;

@@ -263,25 +263,6 @@ bool WitnessColumn::read_bits(std::size_t begin, std::span<std::uint8_t> out) co
   return true;
 }
 
-bool WitnessColumn::read_u32(std::size_t begin, std::span<std::uint32_t> out) const {
-  switch (w_) {
-    case ColumnWidth::k8:
-      if (packed_) {
-        for_each_bit(bits_, begin, out.size(), [&](std::size_t j, unsigned b) { out[j] = b; });
-        return true;
-      }
-      std::copy_n(u8_.begin() + static_cast<std::ptrdiff_t>(begin), out.size(), out.begin());
-      return true;
-    case ColumnWidth::k32:
-      std::copy_n(u32_.begin() + static_cast<std::ptrdiff_t>(begin), out.size(), out.begin());
-      return true;
-    case ColumnWidth::k64:
-    case ColumnWidth::kField:
-      break;
-  }
-  return false;
-}
-
 void WitnessColumn::read_u64(std::size_t begin, std::span<std::uint64_t> out) const {
   switch (w_) {
     case ColumnWidth::k8:

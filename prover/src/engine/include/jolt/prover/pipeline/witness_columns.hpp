@@ -58,9 +58,6 @@ class WitnessColumn {
   void read_u64(std::size_t begin, std::span<std::uint64_t> out) const;
   // The same as bytes when the column is stored as bits (packed_bits()): returns whether it is.
   bool read_bits(std::size_t begin, std::span<std::uint8_t> out) const;
-  // The same as 32-bit words when the column is stored in at most 32 bits (bits, u8, u32):
-  // returns whether it is.
-  bool read_u32(std::size_t begin, std::span<std::uint32_t> out) const;
   std::vector<Fr> to_vector() const;
   // Σ_t weights[t]·entry t over t < weights.size() ≤ size().
   Fr dot(std::span<const Fr> weights) const;
@@ -117,9 +114,6 @@ class WitnessColumns final : public PolynomialBatch {
   std::span<const Fr> view(std::size_t i) const override { return cols_[i].field_entries(); }
   bool read_bits(std::size_t i, std::size_t begin, std::span<std::uint8_t> out) const override {
     return cols_[i].read_bits(begin, out);
-  }
-  bool read_u32(std::size_t i, std::size_t begin, std::span<std::uint32_t> out) const override {
-    return cols_[i].read_u32(begin, out);
   }
 
  private:

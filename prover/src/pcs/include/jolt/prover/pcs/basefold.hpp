@@ -284,49 +284,24 @@ void rs_encode(std::span<const Fr> msg, unsigned log_inv_rate, std::span<Fr> out
 // the transform's first three layers from a table of 256 rows. A table the batch stores as bits
 // (PolynomialBatch::read_bits) is read once for all its cosets, as one byte per group — its row
 // (bit_patterns) — and each coset's input is then written in order, group by group, from the
-// rows (no field element of the table is read, no scattered store). A table it stores as
-// integers below 2^32 (PolynomialBatch::read_u32) is read once as 32-bit words in group order
-// (slot_words), and each coset's groups are written in order from them: one product per entry
-// turns a word into its field element times the slot's factor, then the three layers run over
-// the block. tw = twiddles(log_n), kept alive by the caller. Parallel inside; byte-identical at
-// any thread count.
+// rows (no field element of the table is read, no scattered store). tw = twiddles(log_n), kept
+// alive by the caller. Parallel inside; byte-identical at any thread count.
 class CosetEncoder {
  public:
   CosetEncoder(unsigned log_n, unsigned log_inv_rate, std::size_t r, const Twiddles& tw);
-  // Table i read once for all its cosets (prepare): its bit_patterns when the batch stores it
-  // as bits, else its slot_words when it stores it as integers below 2^32, else neither (encode
-  // then reads the table as field elements, a block at a time).
-  struct TableInput {
-    std::vector<std::uint8_t> patterns;
-    std::vector<std::uint32_t> words;
-  };
-  static TableInput prepare(const PolynomialBatch& polys, std::size_t i);
-  // encode(polys, i, prepare(polys, i), out).
+  // encode(polys, i, bit_patterns(polys, i), out).
   void encode(const PolynomialBatch& polys, std::size_t i, std::span<Fr> out) const;
-  // The same with table i's input prepared once for all the cosets.
-  void encode(const PolynomialBatch& polys, std::size_t i, const TableInput& input,
+  // The same with table i's bit_patterns, computed once for all the cosets.
+  void encode(const PolynomialBatch& polys, std::size_t i, std::span<const std::uint8_t> patterns,
               std::span<Fr> out) const;
   // When the batch stores all of table i as bits and it has N ≥ 8 entries: per group t0 < N/8
-  // its row, bit m the entry t0 + bit_reverse3(m)·N/8; else empty.
+  // its row, bit m the entry t0 + bit_reverse3(m)·N/8; else empty (encode then reads the table).
   static std::vector<std::uint8_t> bit_patterns(const PolynomialBatch& polys, std::size_t i);
-  // When the batch stores all of table i as integers below 2^32 and it has N ≥ 8 entries: the
-  // N entries in group order, words[word_offset(t0, log N) + m] = entry t0 + bit_reverse3(m)·N/8;
-  // else empty.
-  static std::vector<std::uint32_t> slot_words(const PolynomialBatch& polys, std::size_t i);
-  // Where slot_words puts group t: 8·(t + ⌊t / row⌋) with row = N/8 ÷ 2^min(9, log N − 3). An
-  // encoder's block takes one group from each row of `row` groups; without the gap of one group
-  // per row the rows would lie a power of two apart (8 KiB at 2^20 entries), in the same few
-  // cache sets, and every block would read its groups from memory again.
-  static std::size_t word_offset(std::size_t t, unsigned log_n);
 
  private:
   static constexpr std::size_t kSlots = 8;
-  // The paths from a prepared input: fill(t0, stride, dst, twist) writes the block of output
-  // groups whose first table group is t0 (2^block_bits_ groups after the three layers, in output
-  // order) at dst; then, unless fill returned true (it applied them itself), each group v is
-  // multiplied by its factor twist[v] (c^t0·block_pow_[v]; twist is null for coset 0).
-  template <class Fill>
-  void encode_blocks(std::span<Fr> out, const Fill& fill) const;
+  // The bit-pattern path: the input groups from the rows in output order, times their c^t0.
+  void encode_patterns(std::span<const std::uint8_t> patterns, std::span<Fr> out) const;
   unsigned log_n_;
   std::size_t r_;
   const Twiddles* tw_;
@@ -335,11 +310,9 @@ class CosetEncoder {
   std::vector<Fr> small_;                   // block twiddles (the first three layers' in front)
   std::vector<std::uint64_t> small_lanes_;  // their lane form, or empty
   std::vector<Fr> factors_;                 // slot_factor_ repeated, for products over arrays
-  std::vector<Fr> word_factors_;  // factors_ times R: a word's raw limbs times one is its product
-  std::vector<Fr> rows_;          // rows_[p·8 + m]: slot m after three layers, pattern p
+  std::vector<Fr> rows_;                    // rows_[p·8 + m]: slot m after three layers, pattern p
   // The pattern path's blocks of 2^block_bits_ output groups g0 + v: v's table group is
   // t0(g0) + block_rev_[v]·2^(log_n − 3 − block_bits_), its factor c^t0(g0)·block_pow_[v].
-  static unsigned block_bits(unsigned log_n);  // min(9, log_n − 3), log_n ≥ 3
   unsigned block_bits_ = 0;
   std::vector<std::uint32_t> block_rev_;  // bit_reverse(v, block_bits_)
   std::vector<Fr> block_pow_;             // c^(block_rev_[v]·2^(log_n − 3 − block_bits_))

@@ -71,10 +71,6 @@ class PolynomialBatch {
   // When the batch stores entries begin .. begin + out.size() − 1 of table i as bits (so each is
   // 0 or 1), out[j] = entry begin + j and true; else false (out unspecified). The default: false.
   virtual bool read_bits(std::size_t i, std::size_t begin, std::span<std::uint8_t> out) const;
-  // When the batch stores entries begin .. begin + out.size() − 1 of table i as integers below
-  // 2^32 (bits, bytes or 32-bit words), out[j] = entry begin + j and true; else false (out
-  // unspecified). The default: false.
-  virtual bool read_u32(std::size_t i, std::size_t begin, std::span<std::uint32_t> out) const;
 };
 
 // A batch over spans of Fr (no copy; the spans must outlive it).

@@ -42,7 +42,6 @@ class StackedBatch final : public PolynomialBatch {
                   std::span<Fr> acc) const override;
   // Bits when every inner table the range covers gives bits (a missing table's zeros do).
   bool read_bits(std::size_t i, std::size_t begin, std::span<std::uint8_t> out) const override;
-  bool read_u32(std::size_t i, std::size_t begin, std::span<std::uint32_t> out) const override;
 
  private:
   // Calls f(table, offset, first, count) for each inner table's part of stacked entries

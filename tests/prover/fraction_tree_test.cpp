@@ -42,18 +42,18 @@ Fr rand_fr(std::mt19937_64& rng) {
   return Fr::from_u64(rng()) * Fr::from_u64(rng()) + Fr::from_u64(rng());
 }
 
-// Runs the kernel beside the oracle for m rounds at random challenges: each round's evaluations
-// and the final outputs must be the oracle's. The kernel is handed a claim that is not the sum (it
-// must not use it).
+// Runs the kernel beside the oracle for m rounds at random challenges (challenge j is one when
+// j < ones): each round's evaluations and the final outputs must be the oracle's. The kernel is
+// handed each round's claim, from which it takes q(1) where it can.
 void check_against_oracle(SumcheckKernel& k, NaiveKernel& oracle, std::size_t m,
-                          std::mt19937_64& rng) {
+                          std::mt19937_64& rng, std::size_t ones = 0) {
   std::optional<Fr> bind;
   Fr claim;
   for (std::size_t round = 0; round < m; ++round) {
     const std::vector<Fr> eo = oracle.prove_round(bind, round, claim);
     if (round == 0) claim = eo[0] + eo[1];
-    CHECK(k.prove_round(bind, round, claim + Fr::one()) == eo);
-    const Fr c = rand_fr(rng);
+    CHECK(k.prove_round(bind, round, claim) == eo);
+    const Fr c = round < ones ? Fr::one() : rand_fr(rng);
     claim = UniPoly::from_evals(eo).evaluate(c);
     bind = c;
   }
@@ -64,31 +64,39 @@ void check_against_oracle(SumcheckKernel& k, NaiveKernel& oracle, std::size_t m,
 
 }  // namespace
 
+// Edge 1 puts r_0 = 0 and r_1 = 1 (round 0 sums q(1): the claim does not give it), edge 2 also
+// binds round 0 at 1 (eq(r_0, 1) = 0: every later round sums q(1) too).
 TEST_CASE("fraction layer kernel: the NaiveKernel oracle's rounds and outputs") {
   std::mt19937_64 rng(29);
-  for (const bool unit : {false, true})
-    for (const std::size_t m : {1u, 2u, 5u, 11u}) {
-      CAPTURE(unit);
-      CAPTURE(m);
-      const std::size_t N = std::size_t{1} << m;
-      std::vector<Fr> r(m);
-      for (Fr& x : r) x = rand_fr(rng);
-      std::vector<std::vector<Fr>> tables(unit ? 2 : 4, std::vector<Fr>(N));
-      for (auto& t : tables)
-        for (Fr& x : t) x = rand_fr(rng);
-      // Numerator tables as stages 4 and 5 make them: mostly ±1 and 0.
-      if (!unit)
-        for (std::size_t i = 0; i < N; ++i)
-          tables[0][i] = Fr::from_i64(std::int64_t(rng() % 3) - 1);
-      const Fr lambda = rand_fr(rng);
-      std::vector<std::vector<Fr>> leaves{EqPolynomial::evals(r)};
-      leaves.insert(leaves.end(), tables.begin(), tables.end());
-      NaiveKernel oracle(kLabels, leaves, protocol::fraction_layer_expr(lambda, unit));
-      auto k = make_fraction_layer_kernel(kLabels, r, tables, lambda);
-      REQUIRE(k->num_rounds() == m);
-      REQUIRE(k->degree() == oracle.degree());
-      check_against_oracle(*k, oracle, m, rng);
-    }
+  for (const int edge : {0, 1, 2})
+    for (const bool unit : {false, true})
+      for (const std::size_t m : {1u, 2u, 5u, 11u}) {
+        CAPTURE(edge);
+        CAPTURE(unit);
+        CAPTURE(m);
+        const std::size_t N = std::size_t{1} << m;
+        std::vector<Fr> r(m);
+        for (Fr& x : r) x = rand_fr(rng);
+        if (edge > 0) {
+          r[0] = Fr::zero();
+          if (m > 1) r[1] = Fr::one();
+        }
+        std::vector<std::vector<Fr>> tables(unit ? 2 : 4, std::vector<Fr>(N));
+        for (auto& t : tables)
+          for (Fr& x : t) x = rand_fr(rng);
+        // Numerator tables as stages 4 and 5 make them: mostly ±1 and 0.
+        if (!unit)
+          for (std::size_t i = 0; i < N; ++i)
+            tables[0][i] = Fr::from_i64(std::int64_t(rng() % 3) - 1);
+        const Fr lambda = rand_fr(rng);
+        std::vector<std::vector<Fr>> leaves{EqPolynomial::evals(r)};
+        leaves.insert(leaves.end(), tables.begin(), tables.end());
+        NaiveKernel oracle(kLabels, leaves, protocol::fraction_layer_expr(lambda, unit));
+        auto k = make_fraction_layer_kernel(kLabels, r, tables, lambda);
+        REQUIRE(k->num_rounds() == m);
+        REQUIRE(k->degree() == oracle.degree());
+        check_against_oracle(*k, oracle, m, rng, edge == 2 ? 1 : 0);
+      }
   CHECK_THROWS_AS(
       make_fraction_layer_kernel(kLabels, {Fr::one()}, {{Fr::one(), Fr::one()}}, Fr::one()),
       std::invalid_argument);

@@ -115,10 +115,15 @@ class FractionLayerKernel final : public SumcheckKernel {
   std::size_t degree() const override { return 3; }
 
   std::vector<Fr> prove_round(const std::optional<Fr>& bind, std::size_t round,
-                              const Fr&) override {
+                              const Fr& claim) override {
     if (bind) bind_all(*bind);
     const std::size_t half = (small_ ? small_p_[0].size() : tables_[0].size()) / 2;
-    // q at 0, at 1, and its X² coefficient
+    // The round is (e0 + X·de)·q(X) with e0 + de = scale·r_k, so the claim e0·q(0) + scale·r_k·q(1)
+    // gives q(1) from q(0) unless scale·r_k is 0: then q(1) is summed as q(0) is.
+    const Fr& rk = r_[round];
+    const Fr at_one = scale_ * rk;
+    const bool sum_at_one = at_one.is_zero();
+    // q at 0, at 1 (when summed), and its X² coefficient
     using Sums = std::array<Fr, 3>;
     // The products kChunk entries at a time over arrays (multiply_arrays: the IFMA lanes where
     // the CPU has them), the same field elements as one operator* each.
@@ -137,9 +142,10 @@ class FractionLayerKernel final : public SumcheckKernel {
             if (unit_) {
               const Fr *a0 = tables_[0].data() + x0, *a1 = a0 + half;
               const Fr *b0 = tables_[1].data() + x0, *b1 = b0 + half;
-              // Q0 + Q1 + λ·Q0·Q1 at X = 0 and 1
+              // Q0 + Q1 + λ·Q0·Q1 at X = 0 (and 1)
               for (const auto& [a, b, into] :
                    {std::tuple{a0, b0, &acc[0]}, std::tuple{a1, b1, &acc[1]}}) {
+                if (into == &acc[1] && !sum_at_one) continue;
                 multiply_arrays(a, b, t.data(), n);
                 multiply_arrays(lam.data(), t.data(), t.data(), n);
                 for (std::size_t k = 0; k < n; ++k) t[k] += a[k] + b[k];
@@ -179,7 +185,7 @@ class FractionLayerKernel final : public SumcheckKernel {
                 add_weighted(into);
               };
               term(p00, q10, q00, p10, acc[0]);
-              term(p01, q11, q01, p11, acc[1]);
+              if (sum_at_one) term(p01, q11, q01, p11, acc[1]);
               for (std::size_t k = 0; k < n; ++k) {
                 d0[k] = p01[k] - p00[k];
                 d1[k] = q11[k] - q10[k];
@@ -197,9 +203,9 @@ class FractionLayerKernel final : public SumcheckKernel {
         });
     // The X² coefficient of the unit F is λ·ΔQ0·ΔQ1.
     const Fr c2 = unit_ ? lambda_ * q[2] : q[2];
-    const Fr c1 = q[1] - q[0] - c2;
-    const Fr& rk = r_[round];
     const Fr e0 = scale_ * (Fr::one() - rk), de = scale_ * (rk.dbl() - Fr::one());
+    const Fr q1 = sum_at_one ? q[1] : (claim - e0 * q[0]) * at_one.inverse();
+    const Fr c1 = q1 - q[0] - c2;
     std::vector<Fr> evals(4);
     for (std::uint64_t t = 0; t < 4; ++t) {
       const Fr x = Fr::from_u64(t);

@@ -279,11 +279,15 @@ TEST_CASE("an expression evaluates to the sum of its monomials, whatever its coe
 TEST_CASE("eq-weighted kernel: the naive kernel's round polynomials with eq kept apart") {
   std::mt19937_64 rng(61);
   const Fr one = Fr::one();
-  // Up to 2^8 entries: the single-monomial terms' blocks of pairs, whole and partial.
+  // Up to 2^8 entries: the terms' blocks of pairs, whole and partial. Shapes: one term, one
+  // whose point starts 0, 1 (round 0 cannot take q(1) from the claim), six terms.
   for (std::size_t n : {1u, 3u, 7u, 8u}) {
-    for (std::size_t num_terms : {1u, 5u}) {
+    for (int shape : {0, 1, 2}) {
+      const std::size_t num_terms = shape == 2 ? 6 : 1;
+      const bool edge = shape == 1;
       CAPTURE(n);
       CAPTURE(num_terms);
+      CAPTURE(edge);
       std::vector<std::vector<Fr>> leaves(3, std::vector<Fr>(std::size_t{1} << n));
       for (auto& l : leaves)
         for (auto& x : l) x = rng() % 3 == 0 ? Fr::zero() : (rng() % 2 ? one : rand_fr(rng));
@@ -315,6 +319,10 @@ TEST_CASE("eq-weighted kernel: the naive kernel's round polynomials with eq kept
         for (std::size_t i = 0; i < n; ++i)
           terms[g].point.push_back(g == 3 ? ((rng() & 1) ? one : Fr::zero()) : rand_fr(rng));
       }
+      if (edge) {
+        terms[0].point[0] = Fr::zero();
+        if (n > 1) terms[0].point[1] = one;
+      }
       // The naive kernel's leaves and expression.
       const auto G = static_cast<std::uint32_t>(terms.size());
       std::vector<std::vector<Fr>> naive_leaves;
@@ -332,11 +340,16 @@ TEST_CASE("eq-weighted kernel: the naive kernel's round polynomials with eq kept
       EqWeightedKernel split(kTestLabels, terms, leaves);
       REQUIRE(split.num_rounds() == naive.num_rounds());
       REQUIRE(split.degree() == naive.degree());
+      // The split kernel is handed each round's claim (with one term it takes q(1) from it).
       std::optional<Fr> bind;
+      Fr claim;
       for (std::size_t j = 0; j < n; ++j) {
         CAPTURE(j);
-        CHECK(split.prove_round(bind, j, Fr::zero()) == naive.prove_round(bind, j, Fr::zero()));
+        const std::vector<Fr> want = naive.prove_round(bind, j, claim);
+        if (j == 0) claim = want[0] + want[1];
+        CHECK(split.prove_round(bind, j, claim) == want);
         bind = rand_fr(rng);
+        claim = UniPoly::from_evals(want).evaluate(*bind);
       }
       split.finish_rounds(*bind);
       naive.finish_rounds(*bind);

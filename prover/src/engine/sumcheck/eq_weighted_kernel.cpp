@@ -86,7 +86,7 @@ void EqWeightedKernel::bind(const Fr& r) {
 }
 
 std::vector<Fr> EqWeightedKernel::prove_round(const std::optional<Fr>& bind_r, std::size_t,
-                                              const Fr&) {
+                                              const Fr& claim) {
   if (bind_r) bind(*bind_r);
   if (bound_ >= rounds_)
     throw std::logic_error("EqWeightedKernel::prove_round after the last round");
@@ -98,6 +98,12 @@ std::vector<Fr> EqWeightedKernel::prove_round(const std::optional<Fr>& bind_r, s
     offset.push_back(width);
     width += t.degree + 1;
   }
+  // With one term the claim is prefix·((1 − r)·q(0) + r·q(1)) (r the term's coordinate of this
+  // round), which gives q(1) from q(0) unless prefix·r is 0: q(1) is then summed like the rest.
+  const Fr at_one = terms_.size() == 1 && terms_[0].degree > 0
+                        ? terms_[0].prefix * terms_[0].point[bound_]
+                        : Fr::zero();
+  const bool one_from_claim = !at_one.is_zero();
   using Acc = std::vector<Fr>;
   auto body = [&](const tbb::blocked_range<std::size_t>& rg, Acc acc) {
     // Per leaf of the term: its value at X = x (lo + x·(hi − lo)) and the step.
@@ -123,6 +129,7 @@ std::vector<Fr> EqWeightedKernel::prove_round(const std::optional<Fr>& bind_r, s
           if (x > 0)
             for (std::size_t k = 0; k < t.used.size(); ++k)
               for (std::size_t u = 0; u < n; ++u) val[k][u] += step[k][u];
+          if (x == 1 && one_from_claim) continue;
           const std::vector<Monomial>& ms = t.expr.monomials();
           for (std::size_t m = 0; m < ms.size(); ++m) {
             const std::vector<std::uint32_t>& f = t.factors[m];
@@ -158,6 +165,10 @@ std::vector<Fr> EqWeightedKernel::prove_round(const std::optional<Fr>& bind_r, s
   };
   Acc q = tbb::parallel_reduce(tbb::blocked_range<std::size_t>(0, half, 1024),
                                Acc(width, Fr::zero()), body, join);
+  if (one_from_claim) {
+    const Term& t = terms_[0];
+    q[1] = (claim - t.prefix * (Fr::one() - t.point[bound_]) * q[0]) * at_one.inverse();
+  }
   std::vector<Fr> evals(degree_ + 1, Fr::zero());
   for (std::size_t g = 0; g < terms_.size(); ++g) {
     const Term& t = terms_[g];

@@ -425,7 +425,7 @@ class RaVirtualizationKernel final : public SumcheckKernel {
       const Fr one_minus_r = Fr::one() - r, slope = r.dbl() - Fr::one();
       if (!at.at[1]) {
         const Fr ra_claim = claim - booleanity(Fr::zero()) - booleanity(Fr::one());
-        ra[1] = (ra_claim - one_minus_r * ra[0]) * r.inverse();
+        ra[1] = q_at_one_from_claim(ra_claim, Fr::one(), r, ra[0]);
       }
       ra[d] = UniPoly::from_evals(std::span<const Fr>(ra.data(), d)).evaluate(Fr::from_u64(d));
       for (std::size_t t = 0; t <= d; ++t) ra[t] *= one_minus_r + Fr::from_u64(t) * slope;

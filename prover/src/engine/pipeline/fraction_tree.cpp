@@ -18,6 +18,7 @@
 #include <jolt/prover/poly/eq.hpp>
 #include <jolt/prover/poly/multilinear.hpp>
 #include <jolt/prover/sumcheck/batch.hpp>
+#include <jolt/prover/sumcheck/univariate.hpp>
 #include <jolt/prover/verify_check.hpp>
 #include <stdexcept>
 #include <string_view>
@@ -204,7 +205,7 @@ class FractionLayerKernel final : public SumcheckKernel {
     // The X² coefficient of the unit F is λ·ΔQ0·ΔQ1.
     const Fr c2 = unit_ ? lambda_ * q[2] : q[2];
     const Fr e0 = scale_ * (Fr::one() - rk), de = scale_ * (rk.dbl() - Fr::one());
-    const Fr q1 = sum_at_one ? q[1] : (claim - e0 * q[0]) * at_one.inverse();
+    const Fr q1 = sum_at_one ? q[1] : q_at_one_from_claim(claim, scale_, rk, q[0]);
     const Fr c1 = q1 - q[0] - c2;
     std::vector<Fr> evals(4);
     for (std::uint64_t t = 0; t < 4; ++t) {

@@ -165,10 +165,8 @@ std::vector<Fr> EqWeightedKernel::prove_round(const std::optional<Fr>& bind_r, s
   };
   Acc q = tbb::parallel_reduce(tbb::blocked_range<std::size_t>(0, half, 1024),
                                Acc(width, Fr::zero()), body, join);
-  if (one_from_claim) {
-    const Term& t = terms_[0];
-    q[1] = (claim - t.prefix * (Fr::one() - t.point[bound_]) * q[0]) * at_one.inverse();
-  }
+  if (one_from_claim)
+    q[1] = q_at_one_from_claim(claim, terms_[0].prefix, terms_[0].point[bound_], q[0]);
   std::vector<Fr> evals(degree_ + 1, Fr::zero());
   for (std::size_t g = 0; g < terms_.size(); ++g) {
     const Term& t = terms_[g];

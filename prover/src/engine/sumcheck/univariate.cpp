@@ -78,6 +78,10 @@ Fr UniPoly::evaluate(const Fr& x) const {
   return acc;
 }
 
+Fr q_at_one_from_claim(const Fr& claim, const Fr& c, const Fr& r, const Fr& q0) {
+  return (claim - c * (Fr::one() - r) * q0) * (c * r).inverse();
+}
+
 Fr UniPoly::at_zero_plus_one() const {
   if (coeffs.empty()) return Fr::zero();
   Fr s = coeffs[0];

@@ -19,4 +19,8 @@ struct UniPoly {
   std::size_t degree_bound() const { return coeffs.empty() ? 0 : coeffs.size() - 1; }
 };
 
+// q(1) of a round s(X) = c·eq(r, X)·q(X) from its claim s(0) + s(1) and q(0):
+// (claim − c·(1 − r)·q(0)) / (c·r). Requires c·r ≠ 0 (where it is 0 the caller sums q(1)).
+Fr q_at_one_from_claim(const Fr& claim, const Fr& c, const Fr& r, const Fr& q0);
+
 }  // namespace jolt::prover

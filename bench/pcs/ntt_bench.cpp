@@ -6,7 +6,11 @@
 // first three layers from a table), interleaved; last, the prover's own paths at rate 1/4 with
 // all threads: the commitment's CosetEncoder (the four cosets of a codeword, one at a time) and
 // the opening's PositionEncoder (one plan, then the 704 positions of 88 queries' four-leaf quads
-// re-encoded per message), for a random and a 0/1 message. Not a test.
+// re-encoded per message), for a random and a 0/1 message; then the opening's re-encoding at the
+// stacked commitment's parameters (rate 1/2, 185 queries), 1 thread: the eight positions of the
+// four leaves under each opened leaf's level-2 node, which lie M/8 apart in the tree's order
+// (one Horner base each), against four consecutive leaves (two bases), with the planned block
+// size and a sweep over block sizes, interleaved rep by rep. Not a test.
 //   ntt_bench [sizes=16,18,20] [reps=5]
 #include <algorithm>
 #include <chrono>
@@ -51,6 +55,62 @@ std::pair<std::vector<Fr>, std::vector<Fr>> random_and_bits(std::uint64_t seed, 
   return {std::move(random), std::move(bits)};
 }
 }  // namespace
+
+// The opening's re-encoding of one table at rate 1/2 with 185 queries (the stacked commitment's
+// parameters), 1 thread, ms per message (median): per query the four leaves under its level-2
+// node, each leaf's two positions ℓ and ℓ + M/2 — the leaves M/8 apart (the commitment tree's
+// order: positions in one class mod M/8) or consecutive (4m … 4m + 3) —, each with the planned
+// block size S and with S forced over a sweep, all interleaved rep by rep.
+void reencode_sweep(const std::vector<unsigned>& sizes, int reps) {
+  const tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
+  std::printf(
+      "\nthe opening's re-encoding at rate 1/2, 185 queries × 4 leaves × 2 positions, 1 thread "
+      "(ms per message; K = Horner classes, S = block size)\n");
+  std::printf("%-4s %-12s %-9s %4s %10s %10s\n", "n", "leaves", "S", "K", "0/1 ms", "random ms");
+  for (unsigned n : sizes) {
+    const auto [random, bits] = random_and_bits(n + 400, n);
+    const std::size_t M = random.size() * 2;
+    std::mt19937_64 rng(n + 500);
+    std::vector<std::uint64_t> apart, consecutive;
+    for (int q = 0; q < 185; ++q) {
+      const std::uint64_t j = rng() % (M / 2);
+      for (std::uint64_t e = 0; e < 4; ++e) {
+        const std::uint64_t a = j % (M / 8) + e * (M / 8), c = (j & ~std::uint64_t{3}) + e;
+        apart.insert(apart.end(), {a, a + M / 2});
+        consecutive.insert(consecutive.end(), {c, c + M / 2});
+      }
+    }
+    struct Row {
+      const char* leaves;
+      std::size_t forced;
+      bf::PositionEncoder enc;
+      std::vector<double> ms[2];
+    };
+    std::vector<Row> rows;
+    rows.push_back({"M/8 apart", 0, bf::PositionEncoder(n, 1, apart, {}), {}});
+    for (std::size_t S = 256; S <= 2048 && S <= M / 8; S *= 2)
+      rows.push_back({"M/8 apart", S, bf::PositionEncoder(n, 1, apart, {}, S), {}});
+    rows.push_back({"consecutive", 0, bf::PositionEncoder(n, 1, consecutive, {}), {}});
+    // The block size the plan took before it weighed per-block work: the bit_ceil of the bases
+    // (up to 740 distinct p mod M/2).
+    const std::size_t before = std::min<std::size_t>(1024, M / 2);
+    rows.push_back({"consecutive", before, bf::PositionEncoder(n, 1, consecutive, {}, before), {}});
+    std::vector<Fr> got(apart.size());
+    for (int r = 0; r < reps; ++r)
+      for (auto& row : rows)
+        for (int k = 0; k < 2; ++k) {
+          const auto t0 = std::chrono::steady_clock::now();
+          row.enc.encode(k == 0 ? bits : random, got);
+          row.ms[k].push_back(ms_since(t0));
+        }
+    for (const auto& row : rows) {
+      const std::string s = row.forced == 0 ? "plan " + std::to_string(row.enc.block_size())
+                                            : std::to_string(row.forced);
+      std::printf("%-4u %-12s %-9s %4zu %10.2f %10.2f\n", n, row.leaves, s.c_str(),
+                  row.enc.classes(), median(row.ms[0]), median(row.ms[1]));
+    }
+  }
+}
 
 // ns per product of out[i] = a[i]·b[i] over 2^16 independent pairs (L1/L2-resident), one thread:
 // Fr's operator* and, where the CPU has them, the IFMA lanes.
@@ -184,4 +244,5 @@ int main(int argc, char** argv) {
                   median(open_ms));
     }
   }
+  reencode_sweep(sizes, reps);
 }

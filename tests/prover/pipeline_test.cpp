@@ -93,12 +93,12 @@ TEST_CASE("the statement is bound: any change to it rejects") {
 }
 
 TEST_CASE("the proof format version is pinned") {
-  CHECK(kProofVersion == 13);
+  CHECK(kProofVersion == 14);
   auto tr = sample_trace(1);
   const auto proof = prove(tr.statement, tr.rows);
   REQUIRE(proof.size() > 8);
   CHECK(std::string(proof.begin(), proof.begin() + 4) == "JRPF");
-  CHECK(proof[4] == 13);
+  CHECK(proof[4] == 14);
   CHECK(r1cs::kNumColumns == 74);
   CHECK(r1cs::kNumBytecodeColumns == 45);
   // Committed: the 26 trace columns no bytecode entry fixes and the instruction read-raf does

@@ -31,8 +31,10 @@ namespace jolt::prover::basefold {
 namespace {
 
 constexpr std::uint8_t kMagic[4] = {'J', 'B', 'F', 'D'};
-constexpr std::uint32_t kVersion = 3;  // 3: leaf steps chained through BLAKE2b's salt and
-                                       // personal; 2: the parameters include leaf_group
+constexpr std::uint32_t kVersion = 4;  // 4: layer-0 leaf ℓ at tree position 4·(ℓ mod M/8) +
+                                       // ℓ/(M/8) (layer0_position); 3: leaf steps chained through
+                                       // BLAKE2b's salt and personal; 2: the parameters include
+                                       // leaf_group
 constexpr std::size_t kGrain = 1024;
 // Products over arrays (multiply_arrays) this many at a time.
 constexpr std::size_t kArrayChunk = 64;
@@ -266,6 +268,22 @@ std::vector<std::vector<std::uint64_t>> layer_positions(const Shape& s,
     for (auto& p : pos[l + 1]) p &= s.leaves(l) - 1;
   }
   return pos;
+}
+
+// The commitment tree's position of layer-0 leaf ℓ of `leaves` (a power of two): level-2 node m
+// covers the leaves m + e·leaves/4 at positions 4m + e (e < 4), so the four leaves the opening
+// re-encodes per query — codeword positions ℓ and ℓ + M/2 each — lie in one class mod M/8 and
+// share one Horner base (PositionEncoder). With fewer than 4 leaves, the leaf's own index.
+std::uint64_t layer0_position(std::uint64_t leaf, std::size_t leaves) {
+  if (leaves < 4) return leaf;
+  const std::uint64_t q = leaves / 4;
+  return 4 * (leaf & (q - 1)) + leaf / q;
+}
+
+// The layer-0 leaf at a tree position (layer0_position's inverse).
+std::uint64_t layer0_leaf_at(std::uint64_t position, std::size_t leaves) {
+  if (leaves < 4) return position;
+  return (position & 3) * (leaves / 4) + (position >> 2);
 }
 
 std::vector<std::uint64_t> sorted_unique(std::vector<std::uint64_t> v, std::size_t leaves) {
@@ -825,18 +843,24 @@ void CosetEncoder::encode(const PolynomialBatch& polys, std::size_t i,
   rs_transform(out, 1, *tw_, 1, kSlots);
 }
 
-// C[p] = Σ_b ω_M^(p·b)·A_b[p mod S] = E + ω_M^p·O with E, O the sums over the even and the odd
-// blocks in steps of ω_M^(2p): p and p + M/2 (the pair a layer-0 leaf opens) share E and O (the
-// same step and, S dividing M/2, the same slot) and differ in the sign of ω_M^p. So the Horner
-// steps run once per base q = p mod M/2 instead of once per position (with one block, S = M,
-// every position is its own base and O = 0).
+// C[p] = Σ_b ω_M^(p·b)·A_b[p mod S] = Σ_{c<K} ω_M^(p·c)·H_c with H_c = Σ_{b ≡ c mod K}
+// ω_M^(q·(b − c))·A_b[q mod S], q = p mod M/K, summed by Horner in steps of ω_M^(K·q) over the
+// blocks of class c (K classes, a power of two; S divides M/K): ω_M^(p·(b − c)) = ω_M^(q·(b − c))
+// because K divides b − c. So the positions q + k·M/K, k < K, share their K Horner sums — the
+// steps run once per base q instead of once per position — and differ only in the K factors
+// ω_M^(p·c) that combine them. A layer-0 leaf opens the pair p, p + M/2 (K = 2); the four leaves
+// under a level-2 node of the commitment tree lie M/8 apart (Basefold::commit), so their eight
+// positions share one base (K = 8). The plan takes the K with the fewest estimated products (K = 1
+// with one block, S = M: every position its own base).
+constexpr std::size_t kMaxHornerClasses = 16;
+
 struct PositionEncoder::Plan {
-  std::size_t N = 0, rep = 0, S = 0, blocks = 0, sub = 0;
+  std::size_t N = 0, rep = 0, S = 0, blocks = 0, sub = 0, classes = 1;
   unsigned ls = 0, log_inv_rate = 0;
   std::vector<std::uint64_t> positions;
   std::vector<Fr> step;                // ω_M^position, one per position
-  std::vector<std::uint64_t> base;     // the distinct p mod M/2 (p with one block)
-  std::vector<Fr> base_step;           // ω_M^(2·base)
+  std::vector<std::uint64_t> base;     // the distinct p mod M/K
+  std::vector<Fr> base_step;           // ω_M^(K·base)
   std::vector<std::uint32_t> base_of;  // per position: the index of its base
   std::vector<Fr> small;
   std::vector<std::uint64_t> small_lanes;
@@ -844,7 +868,8 @@ struct PositionEncoder::Plan {
 };
 
 PositionEncoder::PositionEncoder(unsigned log_n, unsigned log_inv_rate,
-                                 std::span<const std::uint64_t> positions, const Twiddles& tw) {
+                                 std::span<const std::uint64_t> positions, const Twiddles& tw,
+                                 std::size_t block_size) {
   if (log_n + log_inv_rate > Fr::two_adicity())
     throw std::invalid_argument("basefold::rs_encode_at: a message of 2^" + std::to_string(log_n) +
                                 " at rate 2^-" + std::to_string(log_inv_rate) +
@@ -875,23 +900,55 @@ PositionEncoder::PositionEncoder(unsigned log_n, unsigned log_inv_rate,
     v.erase(std::unique(v.begin(), v.end()), v.end());
     return v;
   };
-  // The bases if the blocks are at least two (S ≤ M/2); S ≈ |bases| balances (log S − R)·M/2
-  // butterflies against |bases|·M/S Horner steps. Codewords too short for two blocks of 2·rep
-  // entries take one block, each position its own base.
-  P.base = distinct(M / 2);
-  P.N = N;
-  P.rep = rep;
-  P.S = std::min(M / 2, std::bit_ceil(std::max<std::size_t>(P.base.size(), 2 * rep)));
-  const std::uint64_t pair_mod = P.S < 2 * rep ? M : M / 2;
-  if (pair_mod == M) {
+  // For each K ≤ kMaxHornerClasses and block size S (2·rep ≤ S ≤ M/K) the estimated work, in
+  // butterflies: (log S − R)·M/2 of the block transforms, |bases mod M/K|·M/S Horner steps of
+  // kHornerStep each, M/S blocks of kPerBlock each (the gather, the 0/1 rows and the calls a
+  // block makes) and K·|positions| final products; the plan keeps the cheapest. (The constants
+  // fit ntt_bench's "open" sweep over S, whose fastest S they pick.) A K larger than the one
+  // before is tried only if it cuts the bases to 3/4 or fewer (more classes that share little
+  // only add sums). A codeword shorter than two blocks of 2·rep entries is one block (K = 1,
+  // S = M).
+  if (block_size != 0 && (!std::has_single_bit(block_size) || block_size < 2 * rep))
+    throw std::invalid_argument("basefold::PositionEncoder: block size " +
+                                std::to_string(block_size) + " is not a power of two ≥ " +
+                                std::to_string(2 * rep));
+  constexpr double kHornerStep = 1.3, kPerBlock = 200;
+  double best = 0;
+  std::size_t fewest = 0;  // the bases of the last K tried
+  for (std::size_t K = 1; K <= kMaxHornerClasses && M / K >= 2 * rep; K *= 2) {
+    std::vector<std::uint64_t> base = distinct(M / K);
+    if (K > 1 && 4 * base.size() > 3 * fewest) continue;
+    fewest = base.size();
+    for (std::size_t S = 2 * rep; S <= M / K; S *= 2) {
+      if (block_size != 0 && S != block_size) continue;
+      const double blocks = static_cast<double>(M / S);
+      const double cost = static_cast<double>(std::countr_zero(S) - log_inv_rate) * (M / 2) +
+                          kHornerStep * static_cast<double>(base.size()) * blocks +
+                          kPerBlock * blocks + static_cast<double>(K * positions.size());
+      if (P.base.empty() || cost < best) {
+        best = cost;
+        P.classes = K;
+        P.S = S;
+        P.base = base;
+      }
+    }
+  }
+  if (P.base.empty()) {
     P.S = M;
     P.base = distinct(M);
   }
+  if (block_size != 0 && P.S != block_size)
+    throw std::invalid_argument("basefold::PositionEncoder: block size " +
+                                std::to_string(block_size) + " does not fit a codeword of " +
+                                std::to_string(M));
+  P.N = N;
+  P.rep = rep;
   P.blocks = M / P.S;
+  const std::uint64_t base_mod = M / P.classes;
   P.base_of.resize(positions.size());
   for (std::size_t i = 0; i < positions.size(); ++i)
     P.base_of[i] = static_cast<std::uint32_t>(
-        std::lower_bound(P.base.begin(), P.base.end(), positions[i] & (pair_mod - 1)) -
+        std::lower_bound(P.base.begin(), P.base.end(), positions[i] & (base_mod - 1)) -
         P.base.begin());
   P.sub = P.S / rep;
   P.ls = static_cast<unsigned>(std::countr_zero(P.S));
@@ -920,7 +977,7 @@ PositionEncoder::PositionEncoder(unsigned log_n, unsigned log_inv_rate,
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, P.base.size(), 64),
                     [&](const tbb::blocked_range<std::size_t>& rg) {
                       for (std::size_t u = rg.begin(); u < rg.end(); ++u)
-                        P.base_step[u] = omega(2 * P.base[u]);
+                        P.base_step[u] = omega(P.classes * P.base[u]);
                     });
   plan_ = std::move(plan);
 }
@@ -941,8 +998,8 @@ void PositionEncoder::check(std::span<const Fr> msg, std::span<Fr> out) const {
 
 // Block b (natural) is DFT_S of g[b + t·M/S], t < S (g: msg zero-padded to M), which is nonzero
 // only for t < S/rep: the rate-2^-R encoding of msg[b + t·blocks], t < sub. Then
-// C[p] = Σ_b ω_M^(p·b) · A_b[p mod S], summed by Horner from the last block down, the even and
-// the odd blocks apart (Plan).
+// C[p] = Σ_b ω_M^(p·b) · A_b[p mod S], summed by Horner from the last block down, the K classes
+// of blocks (b mod K) apart (Plan).
 // A block's entries lie `blocks` apart in msg, so the blocks are gathered kGather adjacent ones
 // at a time: each read of msg is then kGather consecutive entries (whole cache lines) instead of
 // one entry per line.
@@ -951,8 +1008,8 @@ std::vector<Fr> PositionEncoder::horner(std::span<const Fr> msg, std::size_t b0,
   constexpr std::size_t kGather = 8;
   const Plan& P = *plan_;
   const std::size_t S = P.S, blocks = P.blocks, nu = P.base.size(), sub = P.sub;
-  std::vector<Fr> A(S), acc(2 * nu), gathered(kGather * sub);  // gathered[g·sub + t]
-  std::size_t g_lo = b1;                                       // blocks g_lo .. b are in `gathered`
+  std::vector<Fr> A(S), acc(P.classes * nu), gathered(kGather * sub);  // gathered[g·sub + t]
+  std::size_t g_lo = b1;  // blocks g_lo .. b are in `gathered`
   for (std::size_t b = b1; b-- > b0;) {
     if (b < g_lo) {
       const std::size_t w = std::min(kGather, b + 1 - b0);
@@ -970,8 +1027,8 @@ std::vector<Fr> PositionEncoder::horner(std::span<const Fr> msg, std::size_t b0,
       first_len = P.bits->next_len();
     butterfly_layers(A.data(), S, first_len, S, P.small.data(), P.small_lanes);
     // The Horner steps of all bases as one array product (the IFMA lanes where the CPU has
-    // them), into E for an even block, O for an odd one.
-    Fr* sums = acc.data() + ((b - b0) % 2) * nu;
+    // them), into the sums of the block's class.
+    Fr* sums = acc.data() + ((b - b0) % P.classes) * nu;
     multiply_arrays(sums, P.base_step.data(), sums, nu);
     for (std::size_t u = 0; u < nu; ++u) sums[u] += A[P.base[u] & (S - 1)];
   }
@@ -982,9 +1039,20 @@ void PositionEncoder::finish(const std::vector<Fr>& sums, std::span<Fr> out) con
   const Plan& P = *plan_;
   const std::size_t nu = P.base.size();
   for (std::size_t i = 0; i < P.positions.size(); ++i) {
+    // Σ_c ω_M^(p·c)·H_c by Horner in ω_M^p.
     const std::uint32_t u = P.base_of[i];
-    out[i] = sums[u] + P.step[i] * sums[nu + u];
+    Fr v = sums[(P.classes - 1) * nu + u];
+    for (std::size_t c = P.classes - 1; c-- > 0;) v = v * P.step[i] + sums[c * nu + u];
+    out[i] = v;
   }
+}
+
+std::size_t PositionEncoder::classes() const {
+  return plan_->classes;
+}
+
+std::size_t PositionEncoder::block_size() const {
+  return plan_->S;
 }
 
 void PositionEncoder::encode(std::span<const Fr> msg, std::span<Fr> out) const {
@@ -995,23 +1063,25 @@ void PositionEncoder::encode(std::span<const Fr> msg, std::span<Fr> out) const {
 void PositionEncoder::encode_parallel(std::span<const Fr> msg, std::span<Fr> out) const {
   check(msg, out);
   const Plan& P = *plan_;
-  // Runs of kRun blocks (even): E = Σ_c ω_M^(2q·c·kRun/2) · (run c's E from block c·kRun),
-  // likewise O, themselves summed by Horner over the runs. The same field elements as one pass.
+  // Runs of kRun blocks (a multiple of K): H_c = Σ_r ω_M^(K·q·r·kRun/K) · (run r's H_c from
+  // block r·kRun), summed by Horner over the runs. The same field elements as one pass.
   constexpr std::size_t kRun = 32;
-  static_assert(kRun % 2 == 0);
-  const std::size_t blocks = P.blocks, nu = P.base.size();
+  static_assert(kRun % kMaxHornerClasses == 0);
+  const std::size_t blocks = P.blocks, nu = P.base.size(), K = P.classes;
   const std::size_t runs = (blocks + kRun - 1) / kRun;
   std::vector<std::vector<Fr>> part(runs);
   tbb::parallel_for(std::size_t{0}, runs, [&](std::size_t c) {
     part[c] = horner(msg, c * kRun, std::min(blocks, (c + 1) * kRun));
   });
-  std::vector<Fr> run_step(2 * nu);
-  for (std::size_t u = 0; u < nu; ++u)
-    run_step[u] = run_step[nu + u] = P.base_step[u].pow(kRun / 2);
+  std::vector<Fr> run_step(K * nu);
+  for (std::size_t u = 0; u < nu; ++u) {
+    const Fr s = P.base_step[u].pow(kRun / K);
+    for (std::size_t c = 0; c < K; ++c) run_step[c * nu + u] = s;
+  }
   std::vector<Fr> acc = std::move(part[runs - 1]);
   for (std::size_t c = runs - 1; c-- > 0;) {
-    multiply_arrays(acc.data(), run_step.data(), acc.data(), 2 * nu);
-    for (std::size_t u = 0; u < 2 * nu; ++u) acc[u] += part[c][u];
+    multiply_arrays(acc.data(), run_step.data(), acc.data(), K * nu);
+    for (std::size_t u = 0; u < K * nu; ++u) acc[u] += part[c][u];
   }
   finish(acc, out);
 }
@@ -1245,15 +1315,18 @@ Committed Basefold::commit(const PolynomialBatch& polys) const {
   buf = pcs::FrArray();  // free the coset buffer before the tree is built
   // The tree is kept from level 2 up (the opening recomputes the leaves and level-1 nodes it
   // needs from four leaves per query): a quarter of the digests of the whole tree, the same root.
-  // Level-2 node m hashes leaves 4m … 4m + 3, gathered from their cosets.
+  // Level-2 node m hashes the leaves at positions 4m … 4m + 3 (layer0_leaf_at: m + e·half/4),
+  // gathered from their cosets.
   const unsigned log_r = params_.log_inv_rate;
   const auto level2 = std::make_unique_for_overwrite<Digest[]>(half / 4);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half / 4, 1024),
                     [&](const tbb::blocked_range<std::size_t>& rg) {
                       const std::size_t m0 = rg.begin(), nm = rg.size();
                       std::vector<Digest> four(4 * nm), two(2 * nm);
-                      for (std::size_t l = 4 * m0; l < 4 * (m0 + nm); ++l)
-                        four[l - 4 * m0] = leaf[(l & (R - 1)) * hl + (l >> log_r)];
+                      for (std::size_t p = 4 * m0; p < 4 * (m0 + nm); ++p) {
+                        const std::uint64_t l = layer0_leaf_at(p, half);
+                        four[p - 4 * m0] = leaf[(l & (R - 1)) * hl + (l >> log_r)];
+                      }
                       pcs::hash_node_pairs(four.data(), two.data(), 2 * nm);
                       pcs::hash_node_pairs(two.data(), level2.get() + m0, nm);
                     });
@@ -1434,13 +1507,18 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
       lo.values.reserve(uniq.size() * lo.leaf_width);
       if (l == 0) {
         // The tree keeps neither leaf digests nor level 1: every table is re-encoded at the
-        // pairs of the four leaves under each opened leaf's level-2 node, whose digests give the
-        // level-0 and level-1 siblings.
+        // pairs of the four leaves under each opened leaf's level-2 node (layer0_position: the
+        // leaves m + e·leaves/4), whose digests give the level-0 and level-1 siblings.
         JOLT_SPAN("basefold::reencode", jolt::arg("polys", k));
-        std::vector<std::uint64_t> both;  // uniq's leaves' quads, sorted, distinct
-        for (std::uint64_t j : uniq)
-          if (both.empty() || both.back() != (j | 3))
-            both.insert(both.end(), {j & ~3ull, (j & ~3ull) + 1, (j & ~3ull) + 2, j | 3});
+        std::vector<std::uint64_t> known;  // uniq's tree positions, sorted
+        for (std::uint64_t j : uniq) known.push_back(layer0_position(j, leaves));
+        std::sort(known.begin(), known.end());
+        std::vector<std::uint64_t> both;  // the leaves of known's quads, sorted, distinct
+        for (std::uint64_t p : known)
+          for (std::uint64_t e = 0; e < 4; ++e)
+            both.push_back(layer0_leaf_at((p & ~std::uint64_t{3}) + e, leaves));
+        std::sort(both.begin(), both.end());
+        both.erase(std::unique(both.begin(), both.end()), both.end());
         std::vector<std::uint64_t> at;  // w, w + M/2 for each leaf w
         for (std::uint64_t w : both) at.insert(at.end(), {w, w + half});
         const std::size_t width = 2 * std::size_t{k};
@@ -1476,11 +1554,13 @@ std::vector<std::uint8_t> Basefold::open(const CommitmentTree& data, const Polyn
           return layer0_leaf(std::span<const Fr>(vals).subspan(slot(w) * width, width),
                              s.leaf_group);
         };
+        // Nodes by tree position: a position's leaf digest.
+        auto at_position = [&](std::uint64_t p) { return leaf_digest(layer0_leaf_at(p, leaves)); };
         lo.siblings =
-            multiproof(data.tree.depth() + 2, uniq, [&](std::size_t h, std::uint64_t a) -> Digest {
-              if (h == 0) return leaf_digest(a ^ 1);
+            multiproof(data.tree.depth() + 2, known, [&](std::size_t h, std::uint64_t a) -> Digest {
+              if (h == 0) return at_position(a ^ 1);
               if (h == 1)
-                return pcs::hash_node(leaf_digest(2 * (a ^ 1)), leaf_digest(2 * (a ^ 1) + 1));
+                return pcs::hash_node(at_position(2 * (a ^ 1)), at_position(2 * (a ^ 1) + 1));
               return data.tree.path(static_cast<std::size_t>(a << (h - 2)))[h - 2];
             });
         if (tp.corrupt_sibling && !lo.siblings.empty()) lo.siblings[0][0] ^= 1;
@@ -1578,13 +1658,18 @@ std::optional<VerifyError> Basefold::verify(std::span<const std::uint8_t> root, 
     JOLT_VERIFY("pcs.basefold.leaf_count", lo.values.size() == uniq[l].size() * width,
                 "layer " + std::to_string(l) + " opens " + std::to_string(lo.values.size()) +
                     " values, the queries need " + std::to_string(uniq[l].size() * width));
+    // (tree position, digest) by position: layer 0's leaves sit at layer0_position.
     std::vector<std::pair<std::uint64_t, Digest>> nodes;
     nodes.reserve(uniq[l].size());
     for (std::size_t u = 0; u < uniq[l].size(); ++u) {
       const std::span<const Fr> leaf(lo.values.data() + u * width, width);
-      nodes.emplace_back(uniq[l][u],
-                         l == 0 ? layer0_leaf(leaf, s.leaf_group) : pcs::hash_leaf(leaf));
+      if (l == 0)
+        nodes.emplace_back(layer0_position(uniq[l][u], leaves), layer0_leaf(leaf, s.leaf_group));
+      else
+        nodes.emplace_back(uniq[l][u], pcs::hash_leaf(leaf));
     }
+    std::sort(nodes.begin(), nodes.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
     std::size_t used = 0;
     const auto rebuilt = rebuild_root(
         std::move(nodes), static_cast<std::size_t>(std::countr_zero(leaves)), lo.siblings, used);

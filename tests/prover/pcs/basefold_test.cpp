@@ -5,6 +5,8 @@
 #include <tbb/global_control.h>
 
 #include <jolt/prover/pcs/basefold.hpp>
+#include <jolt/prover/pcs/hash.hpp>
+#include <jolt/prover/pcs/merkle_tree.hpp>
 #include <jolt/prover/pcs/reed_solomon.hpp>
 #include <jolt/prover/pcs/scheme.hpp>
 #include <optional>
@@ -448,6 +450,46 @@ TEST_CASE("basefold: prover data is the layer-0 tree: no codeword, no copy of th
   // nor level 1, nor the 3 codewords of 4·2^10 Fr are kept.
   CHECK(total == 2 * 512 * 32);
   CHECK(c.data->heap_bytes() == total);
+}
+
+TEST_CASE("basefold: the commitment root is the Merkle tree of the layer-0 leaves in its order") {
+  // Leaf ℓ (the pairs C_i[ℓ], C_i[ℓ + M/2], chained over groups of leaf_group tables) sits at tree
+  // position 4·(ℓ mod Q) + ℓ/Q, Q = M/8: the four leaves under a level-2 node lie M/8 apart.
+  // Rebuilt here from whole codewords (rs_encode), independently of the coset-at-a-time commit.
+  const Instance in = make_instance(9, 3, 31);
+  const bf::Basefold pcs;
+  const bf::Params p;
+  const auto spans = in.spans();
+  const std::size_t N = spans[0].size(), M = N << p.log_inv_rate, half = M / 2, Q = half / 4;
+  const bf::Twiddles tw = bf::twiddles(9 + p.log_inv_rate);
+  std::vector<std::vector<Fr>> cw(spans.size(), std::vector<Fr>(M));
+  for (std::size_t i = 0; i < spans.size(); ++i)
+    bf::rs_encode(spans[i], p.log_inv_rate, cw[i], tw, 1);
+  std::vector<jolt::prover::pcs::Digest> leaf(half);
+  for (std::size_t l = 0; l < half; ++l) {
+    std::optional<jolt::prover::pcs::Digest> d;
+    for (std::size_t g = 0; g < spans.size(); g += p.leaf_group) {
+      std::vector<Fr> vals;
+      for (std::size_t i = g; i < std::min(spans.size(), g + p.leaf_group); ++i)
+        vals.insert(vals.end(), {cw[i][l], cw[i][l + half]});
+      d = jolt::prover::pcs::hash_leaf_step(d ? &*d : nullptr, vals);
+    }
+    leaf[l] = *d;
+  }
+  std::vector<jolt::prover::pcs::Digest> in_order(half);
+  for (std::size_t l = 0; l < half; ++l) in_order[4 * (l % Q) + l / Q] = leaf[l];
+  const auto root = pcs.commit(spans).root;
+  const auto expect = jolt::prover::pcs::MerkleTree::from_leaves(in_order).root();
+  CHECK(std::equal(root.begin(), root.end(), expect.begin(), expect.end()));
+  // Not the leaves' natural order.
+  const auto natural = jolt::prover::pcs::MerkleTree::from_leaves(leaf).root();
+  CHECK_FALSE(std::equal(root.begin(), root.end(), natural.begin(), natural.end()));
+  // And the commitment opens; the proof's version (u32 after the magic) names this layout.
+  const Run r = prove(pcs, in);
+  CHECK(check_name(check(pcs, r.com, in, r.proof)) == "(accepted)");
+  REQUIRE(r.proof.size() > 8);
+  CHECK(std::string(r.proof.begin(), r.proof.begin() + 4) == "JBFD");
+  CHECK((r.proof[4] | r.proof[5] << 8 | r.proof[6] << 16 | r.proof[7] << 24) == 4);
 }
 
 TEST_CASE("basefold: leaf digests chained over groups of polynomials") {

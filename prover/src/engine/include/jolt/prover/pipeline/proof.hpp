@@ -66,7 +66,10 @@
 
 namespace jolt::prover {
 
-inline constexpr std::uint16_t kProofVersion = 13;  // 13: Basefold's layer-0 leaf digests
+inline constexpr std::uint16_t kProofVersion = 14;  // 14: Basefold's layer-0 tree holds leaf
+                                                    // ℓ at position 4·(ℓ mod M/8) + ℓ/(M/8)
+                                                    // (Basefold proof version 4; the same
+                                                    // layout); 13: Basefold's layer-0 leaf digests
                                                     // two tables per BLAKE2b block (leaf_group
                                                     // 2, steps chained through salt and
                                                     // personal; the same layout); 12: Basefold

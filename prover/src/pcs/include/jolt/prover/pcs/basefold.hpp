@@ -32,12 +32,14 @@
 // group g's pairs) (hash.hpp: BLAKE2b of the values, the chaining value in its salt and
 // personal; one compression per step for G ≤ 2), leaf digest = the last d_g; so each group's cosets
 // are hashed into the leaves (C_i[ℓ] and C_i[ℓ+M/2] lie in one coset) and dropped before the next
-// coset is encoded. The commitment is the root (32 bytes). Prover data = that tree only, from level
-// 2 up (M/8 digests at its bottom, a quarter of the digests of the whole tree): no codeword, no
-// leaf digest and no copy of the tables is kept (open() is handed the tables again and answers the
-// layer-0 queries with rs_encode_at: each table's codeword at the pairs of the four leaves under
-// each opened leaf's level-2 node — at most 8q positions — from which it also recomputes the
-// level-0 and level-1 siblings).
+// coset is encoded. The commitment is the root (32 bytes). The tree holds leaf ℓ at position
+// 4·(ℓ mod M/8) + ℓ/(M/8): level-2 node m covers the leaves m, m + M/8, m + M/4, m + 3M/8. Prover
+// data = that tree only, from level 2 up (M/8 digests at its bottom, a quarter of the digests of
+// the whole tree): no codeword, no leaf digest and no copy of the tables is kept (open() is handed
+// the tables again and answers the layer-0 queries with rs_encode_at: each table's codeword at
+// the pairs of the four leaves under each opened leaf's level-2 node — at most 8q positions, the
+// eight of a node all ≡ m mod M/8, so one Horner base of rs_encode_at serves them — from which it
+// also recomputes the level-0 and level-1 siblings).
 //
 // Open (open and verify run the same transcript sequence):
 //   absorb "basefold/statement" (parameters(), root, n, k), "basefold/point", "basefold/evals";
@@ -60,7 +62,7 @@
 //   The proof lists the q indices (u32 each); per layer it holds the leaves at the distinct sorted
 //   query positions and ONE batch of Merkle siblings for all of them (multi-proof: a sibling is
 //   sent only when the verifier cannot compute it), level by level from the leaves, in increasing
-//   node order.
+//   node order (at layer 0, of the leaves' tree positions above).
 // Verify: decode; the parameters written in the proof must equal the verifier's own (they are
 //   never read from it); every count must match the shape the verifier derives from n, k and its
 //   parameters; replay the transcript; at the indices the proof lists (each < M/2) rebuild per
@@ -319,12 +321,14 @@ class CosetEncoder {
 };
 
 // out[i] = C[positions[i]] for C = rs_encode(msg) at rate 2^-log_inv_rate (M = msg.size() << R
-// positions, each < M), without the whole transform: the first log S layers run on blocks of S
-// (S ≈ |positions|), then each position sums its M/S block outputs by Horner in ω^position —
-// about (log S − R)·M/2 butterflies and |positions|·M/S multiplications instead of
-// (log M − R)·M/2. tw = twiddles(log M), or empty: then the few powers of ω_M it reads (the
-// block's roots and ω_M^position) are computed, so no table is held. One PositionEncoder (below)
-// used once, by encode_parallel (a single message: its blocks shared out to the TBB workers).
+// positions, each < M), without the whole transform: the first log S layers run on blocks of S,
+// then the M/S block outputs are summed by Horner — once per base q = p mod M/K for the K
+// positions q + k·M/K that share it (K classes of blocks, b mod K, summed apart), so positions
+// in a few classes mod M/K cost one Horner sum each — about (log S − R)·M/2 butterflies and
+// |bases|·M/S multiplications instead of (log M − R)·M/2; K and S are planned from the positions.
+// tw = twiddles(log M), or empty: then the few powers of ω_M it reads (the block's roots and
+// ω_M^position) are computed, so no table is held. One PositionEncoder (below) used once, by
+// encode_parallel (a single message: its blocks shared out to the TBB workers).
 void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
                   std::span<const std::uint64_t> positions, const Twiddles& tw, std::span<Fr> out);
 
@@ -335,8 +339,9 @@ void rs_encode_at(std::span<const Fr> msg, unsigned log_inv_rate,
 // encoder (each with its own message and output). Throws std::invalid_argument as rs_encode_at.
 class PositionEncoder {
  public:
+  // block_size: 0 plans S; a power of two S ≥ 2·R forces it (ntt_bench's sweep).
   PositionEncoder(unsigned log_n, unsigned log_inv_rate, std::span<const std::uint64_t> positions,
-                  const Twiddles& tw);
+                  const Twiddles& tw, std::size_t block_size = 0);
   ~PositionEncoder();
   PositionEncoder(PositionEncoder&&) noexcept;
   PositionEncoder& operator=(PositionEncoder&&) noexcept;
@@ -346,15 +351,18 @@ class PositionEncoder {
   // own first block, the runs joined by Horner): for one message, where encode's callers
   // parallelise over many.
   void encode_parallel(std::span<const Fr> msg, std::span<Fr> out) const;
+  // The plan: K (classes) and S (block size).
+  std::size_t classes() const;
+  std::size_t block_size() const;
 
  private:
   struct Plan;
   void check(std::span<const Fr> msg, std::span<Fr> out) const;
-  // For every base q (Plan): E_q then O_q, the Horner sums in steps of ω_M^(2q) of
-  // (block b's transform)[q mod S] over the even and the odd blocks b in [b0, b1) (b0 even),
-  // each from its first block.
+  // For every class c < K and base q (Plan): H_c(q), the Horner sum in steps of ω_M^(K·q) of
+  // (block b's transform)[q mod S] over the blocks b ≡ c mod K in [b0, b1) (b0 a multiple of
+  // K), from its first block; class-major.
   std::vector<Fr> horner(std::span<const Fr> msg, std::size_t b0, std::size_t b1) const;
-  // out[i] from the bases' sums over all blocks: E + ω_M^p·O for position p.
+  // out[i] from the bases' sums over all blocks: Σ_c ω_M^(p·c)·H_c(q) for position p.
   void finish(const std::vector<Fr>& sums, std::span<Fr> out) const;
   std::unique_ptr<const Plan> plan_;
 };

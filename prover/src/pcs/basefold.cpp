@@ -1258,6 +1258,13 @@ Committed Basefold::commit(const PolynomialBatch& polys) const {
   data->shape = Shape::make(n, k, params_);
   const std::size_t R = std::size_t{1} << params_.log_inv_rate;
   const std::size_t half = (len * R) / 2, hl = len / 2;
+  if (half < 4)
+    throw std::invalid_argument("basefold::commit: tables of " + std::to_string(len) +
+                                " entries at rate 1/" + std::to_string(R) + " give " +
+                                std::to_string(half) +
+                                " Merkle leaves, fewer than the 4 under a level-2 node; commit "
+                                "tables of at least " +
+                                std::to_string(8 / R) + " entries");
   const std::size_t G = std::min<std::size_t>(params_.leaf_group, k);
   // Leaf l pairs C[l] and C[l + M/2] (M = R·len), both in coset l mod R: coset r's entries j and
   // j + len/2 make leaf R·j + r. The codewords are encoded a coset at a time (len entries, not M)

@@ -490,6 +490,14 @@ TEST_CASE("basefold: the commitment root is the Merkle tree of the layer-0 leave
   REQUIRE(r.proof.size() > 8);
   CHECK(std::string(r.proof.begin(), r.proof.begin() + 4) == "JBFD");
   CHECK((r.proof[4] | r.proof[5] << 8 | r.proof[6] << 16 | r.proof[7] << 24) == 4);
+  // A level-2 node needs four leaves: 2 entries at rate 1/2 give two, which commit refuses by
+  // name (rate 1/4 gives four).
+  const Instance tiny = make_instance(1, 2, 5);
+  const auto tiny_spans = tiny.spans();
+  CHECK_THROWS_WITH_AS(bf::Basefold(bf::stacked_params()).commit(tiny_spans),
+                       doctest::Contains("fewer than the 4 under a level-2 node"),
+                       std::invalid_argument);
+  CHECK(pcs.commit(tiny_spans).num_vars == 1);
 }
 
 TEST_CASE("basefold: leaf digests chained over groups of polynomials") {

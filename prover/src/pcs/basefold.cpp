@@ -850,8 +850,8 @@ void CosetEncoder::encode(const PolynomialBatch& polys, std::size_t i,
 // steps run once per base q instead of once per position — and differ only in the K factors
 // ω_M^(p·c) that combine them. A layer-0 leaf opens the pair p, p + M/2 (K = 2); the four leaves
 // under a level-2 node of the commitment tree lie M/8 apart (Basefold::commit), so their eight
-// positions share one base (K = 8). The plan takes the K with the fewest estimated products (K = 1
-// with one block, S = M: every position its own base).
+// positions share one base (K = 8). The constructor plans K and S from an estimate of the work
+// (K = 1 with one block, S = M: every position its own base).
 constexpr std::size_t kMaxHornerClasses = 16;
 
 struct PositionEncoder::Plan {

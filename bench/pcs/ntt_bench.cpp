@@ -215,11 +215,13 @@ int main(int argc, char** argv) {
     const bf::Twiddles tw = bf::twiddles(n);
     std::vector<bf::CosetEncoder> cosets;
     for (std::size_t r = 0; r < R; ++r) cosets.emplace_back(n, 2, r, tw);
-    // 88 query leaves j < M/2, each opened with its level-2 quad: both values of 4 leaves.
+    // 88 query leaves j < M/2, each opened with its level-2 quad: both values of 4 leaves, M/8
+    // apart in the commitment tree's order.
     std::vector<std::uint64_t> at;
     for (int q = 0; q < 88; ++q) {
-      const std::uint64_t quad = (rng() % (M / 2)) & ~std::uint64_t{3};
-      for (std::uint64_t w = quad; w < quad + 4; ++w) at.insert(at.end(), {w, w + M / 2});
+      const std::uint64_t m = (rng() % (M / 2)) % (M / 8);
+      for (std::uint64_t e = 0; e < 4; ++e)
+        at.insert(at.end(), {m + e * (M / 8), m + e * (M / 8) + M / 2});
     }
     std::vector<Fr> coset(random.size()), got(at.size());
     for (int k = 0; k < 2; ++k) {

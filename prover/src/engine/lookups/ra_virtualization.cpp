@@ -32,6 +32,30 @@ constexpr unsigned kTableIndexBits = 8;
 // Each tabled round's sub-chunks hold kTableIndexBits / 2^(k+1) ≥ 1 bits, and the bits must still
 // be read from the keys (no field tables yet).
 static_assert(kTabledRounds <= 3 && kTabledRounds <= kLazyRounds);
+// Before the bit tables a bit's pattern spans 2^kLazyRounds keys: one byte (bit_columns).
+static_assert(kLazyRounds <= 3);
+
+// Bit s of eight words at once, for every s < 64: bit y of columns[s] is bit s of w[y] (the 8×64
+// bit matrix transposed as eight 8×8 blocks, each by three masked swaps). A key bit's pattern
+// over the bound variables is a column of the keys it sums; the tabled rounds' pair indices are
+// columns of the keys shifted.
+using BitColumns = std::array<std::uint8_t, 64>;
+BitColumns bit_columns(const std::array<std::uint64_t, 8>& w) {
+  BitColumns out;
+  for (unsigned j = 0; j < 8; ++j) {
+    // Byte y of x is byte j of w[y]; transposed, byte i holds bit 8j + i of every w[y].
+    std::uint64_t x = 0;
+    for (unsigned y = 0; y < 8; ++y) x |= ((w[y] >> (8 * j)) & 0xFF) << (8 * y);
+    std::uint64_t t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
+    x ^= t ^ (t << 7);
+    t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
+    x ^= t ^ (t << 14);
+    t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
+    x ^= t ^ (t << 28);
+    for (unsigned i = 0; i < 8; ++i) out[8 * j + i] = static_cast<std::uint8_t>(x >> (8 * i));
+  }
+  return out;
+}
 
 // The member of ra_virtualization.hpp. The weights W are bound like every table; the bits are
 // read from the keys for the first kLazyRounds rounds.
@@ -123,15 +147,30 @@ class RaVirtualizationKernel final : public SumcheckKernel {
           std::vector<Fr> lo(kBlock), diff(kBlock), tmp(kBlock), tmp2(kBlock);
           std::vector<Fr> prod(kBlock), ra(kBlock), e5(kBlock), de5(kBlock), q(3 * kBlock);
           std::vector<Fr> g(gated_ ? kBlock : 0), dg(gated_ ? kBlock : 0);
+          // Before the bit tables exist: every bit's pattern at the pair's two halves.
+          std::vector<BitColumns> pat_lo(bits_.empty() ? kBlock : 0), pat_hi(pat_lo.size());
           for (std::size_t x0 = range.begin(); x0 < range.end(); x0 += kBlock) {
             const std::size_t n = std::min(kBlock, range.end() - x0);
             std::fill(q.begin(), q.end(), Fr::zero());
+            for (std::size_t i = 0; i < pat_lo.size() && i < n; ++i) {
+              pat_lo[i] = patterns_at(x0 + i);
+              pat_hi[i] = patterns_at(x0 + i + half);
+            }
             for (std::size_t b = 0; b < key_bits_; ++b) {
               Fr* fb = f.data() + b * kBlock;
               Fr* dfb = df.data() + b * kBlock;
-              for (std::size_t i = 0; i < n; ++i) {
-                lo[i] = bit(b, x0 + i);
-                diff[i] = bit(b, x0 + i + half) - lo[i];
+              if (bits_.empty()) {
+                const std::size_t sh = key_bits_ - 1 - b;
+                for (std::size_t i = 0; i < n; ++i) {
+                  lo[i] = pattern_values_[pat_lo[i][sh]];
+                  diff[i] = pattern_values_[pat_hi[i][sh]] - lo[i];
+                }
+              } else {
+                const Fr* t = bits_[b].data();
+                for (std::size_t i = 0; i < n; ++i) {
+                  lo[i] = t[x0 + i];
+                  diff[i] = t[x0 + i + half] - lo[i];
+                }
               }
               // f = (1 − r_b) + (2r_b − 1)·lo, df = (2r_b − 1)·diff
               std::fill(tmp.begin(), tmp.begin() + n, two_r_minus_one_[b]);
@@ -261,28 +300,30 @@ class RaVirtualizationKernel final : public SumcheckKernel {
           std::vector<Fr> prod(kBlock), ra(kBlock), e5(kBlock), de5(kBlock);
           std::vector<const Fr*> tabs(cb_);  // a chunk's sub-chunk tables at the point
           std::vector<Fr> g(gated_ ? kBlock : 0), dg(gated_ ? kBlock : 0);
-          std::array<std::uint64_t, 1u << (kTabledRounds - 1)> klo{}, khi{};
+          // Row 2P·j + y holds key y of the pair's lower half shifted left by j, row 2P·j + P + y
+          // the upper half's: column s is then the index of the sub-chunk whose first bit is s.
+          std::array<std::uint64_t, 8> rows{};
+          static_assert(kTableIndexBits == 8);
           std::array<Fr, 3 * kBlock> qs;  // the block's booleanity coefficients, X^0, X^1, X^2
           for (std::size_t x0 = range.begin(); x0 < range.end(); x0 += kBlock) {
             const std::size_t n = std::min(kBlock, range.end() - x0);
             for (std::size_t i = 0; i < n; ++i) {
               const std::size_t x = x0 + i;
               for (std::size_t y = 0; y < patterns; ++y) {
-                klo[y] = keys_[y * stride + x];
-                khi[y] = keys_[y * stride + x + half];
+                const std::uint64_t lo_key = keys_[y * stride + x];
+                const std::uint64_t hi_key = keys_[y * stride + x + half];
+                for (unsigned j = 0; j < s; ++j) {
+                  rows[2 * P * j + y] = lo_key << j;
+                  rows[2 * P * j + P + y] = hi_key << j;
+                }
               }
+              const BitColumns cols = bit_columns(rows);
               Fr q[3];
               for (std::size_t gi = 0; gi < subs.size(); ++gi) {
-                std::uint32_t ix = 0;
-                for (unsigned j = 0; j < subs[gi].count; ++j) {
-                  const unsigned sh = static_cast<unsigned>(key_bits_ - 1 - subs[gi].first_bit - j);
-                  std::uint32_t p_lo = 0, p_hi = 0;
-                  for (std::size_t y = 0; y < patterns; ++y) {
-                    p_lo |= static_cast<std::uint32_t>((klo[y] >> sh) & 1) << y;
-                    p_hi |= static_cast<std::uint32_t>((khi[y] >> sh) & 1) << y;
-                  }
-                  ix |= (p_lo | p_hi << P) << (2 * P * j);
-                }
+                const unsigned sh = static_cast<unsigned>(key_bits_ - 1 - subs[gi].first_bit);
+                // A short last sub-chunk's index keeps only its own bits.
+                const std::uint32_t ix =
+                    cols[sh] & ((std::uint32_t{1} << (2 * P * subs[gi].count)) - 1);
                 idx[gi * kBlock + i] = ix;
                 const Fr* bq = booleanity.data() + gi * 3 * kSpan + ix;
                 q[0] += bq[0];
@@ -352,6 +393,15 @@ class RaVirtualizationKernel final : public SumcheckKernel {
     for (unsigned y = 0; y < (1u << bound_); ++y)
       pattern |= static_cast<unsigned>((keys_[y * stride + x] >> sh) & 1) << y;
     return pattern_values_[pattern];
+  }
+
+  // Every key bit's pattern at index x while no table exists (see bit): column s is the pattern
+  // of key bit s.
+  BitColumns patterns_at(std::size_t x) const {
+    std::array<std::uint64_t, 8> w{};
+    const std::size_t stride = keys_.size() >> bound_;
+    for (std::size_t y = 0; y < (std::size_t{1} << bound_); ++y) w[y] = keys_[y * stride + x];
+    return bit_columns(w);
   }
 
   Points ra_points(std::size_t d) const {
@@ -454,14 +504,20 @@ class RaVirtualizationKernel final : public SumcheckKernel {
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half, kGrain),
                           [&](const tbb::blocked_range<std::size_t>& range) {
                             std::array<Fr, kBlock> rs, d;
+                            std::array<BitColumns, kBlock> plo, phi;
                             rs.fill(r);
                             for (std::size_t x0 = range.begin(); x0 < range.end(); x0 += kBlock) {
                               const std::size_t n = std::min(kBlock, range.end() - x0);
+                              for (std::size_t i = 0; i < n; ++i) {
+                                plo[i] = patterns_at(x0 + i);
+                                phi[i] = patterns_at(x0 + i + half);
+                              }
                               for (std::size_t bb = 0; bb < key_bits_; ++bb) {
                                 Fr* out = t[bb].data() + x0;
+                                const std::size_t sh = key_bits_ - 1 - bb;
                                 for (std::size_t i = 0; i < n; ++i) {
-                                  out[i] = bit(bb, x0 + i);
-                                  d[i] = bit(bb, x0 + i + half) - out[i];
+                                  out[i] = pattern_values_[plo[i][sh]];
+                                  d[i] = pattern_values_[phi[i][sh]] - out[i];
                                 }
                                 multiply_arrays(d.data(), rs.data(), d.data(), n);
                                 for (std::size_t i = 0; i < n; ++i) out[i] += d[i];

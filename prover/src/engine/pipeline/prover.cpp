@@ -622,7 +622,7 @@ class StagedProver {
     const Expr entry = protocol::entry_expr();
     const std::size_t T = w.columns.length();
     const std::uint64_t last = st_.trace_length == 0 ? 0 : st_.trace_length - 1;
-    std::unique_ptr<NaiveKernel> ks, ke, kx;
+    std::unique_ptr<SumcheckKernel> ks, ke, kx;
     {
       JOLT_SPAN(kShiftLabels.prepare);
       std::vector<std::vector<Fr>> leaves;
@@ -632,25 +632,35 @@ class StagedProver {
       leaves.push_back(w.columns[r1cs::kSequenceIndex].to_vector());
       ks = std::make_unique<NaiveKernel>(kShiftLabels, std::move(leaves), shift);
     }
-    auto indicator = [T](std::uint64_t c) {
-      std::vector<Fr> v(T, Fr::zero());
-      v[c] = Fr::one();  // eq(c, t)
-      return v;
+    // The entry and exit members weigh their columns by eq(c, ·) at one cycle c: the reference
+    // backend as a table (the indicator of c), the optimized one by the eq-weighted kernel, which
+    // keeps eq apart (no table of T entries; the same round polynomials and outputs).
+    const std::size_t log_t = log2_exact(T);
+    auto weighted_at =
+        [&](const KernelLabels& labels, std::uint64_t c, const Expr& expr,
+            std::vector<std::vector<Fr>> columns) -> std::unique_ptr<SumcheckKernel> {
+      if (opt_.backend == ProverBackend::kReference) {
+        std::vector<Fr> indicator(T, Fr::zero());
+        indicator[c] = Fr::one();  // eq(c, t)
+        columns.insert(columns.begin(), std::move(indicator));
+        return std::make_unique<NaiveKernel>(labels, std::move(columns), expr);
+      }
+      return std::make_unique<EqWeightedKernel>(
+          labels, std::vector<EqTerm>{{protocol::cycle_point(c, log_t), expr.divided_by_leaf(0)}},
+          std::move(columns));
     };
     {
       JOLT_SPAN(kEntryLabels.prepare);
       std::vector<std::vector<Fr>> leaves;
-      leaves.push_back(indicator(0));
       leaves.push_back(w.columns[r1cs::kUnexpandedPC].to_vector());
       leaves.push_back(w.columns[r1cs::kSequenceIndex].to_vector());
-      ke = std::make_unique<NaiveKernel>(kEntryLabels, std::move(leaves), entry);
+      ke = weighted_at(kEntryLabels, 0, entry, std::move(leaves));
     }
     {
       JOLT_SPAN(kExitLabels.prepare);
       std::vector<std::vector<Fr>> leaves;
-      leaves.push_back(indicator(last));
       leaves.push_back(w.columns[r1cs::kIsEcall].to_vector());
-      kx = std::make_unique<NaiveKernel>(kExitLabels, std::move(leaves), point);
+      kx = weighted_at(kExitLabels, last, point, std::move(leaves));
     }
     snapshot("Stage3_prepared", {&w, ks.get(), ke.get(), kx.get(), pcs_data_.get()});
     BatchProverOutput out = prove_batch({{ks.get(), protocol::shift_input(gamma, s1.v1)},

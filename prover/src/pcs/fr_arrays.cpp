@@ -5,6 +5,7 @@
 #include <cstring>
 #include <jolt/prover/pcs/fr_arrays.hpp>
 #include <stdexcept>
+#include <string>
 
 #include "ntt_lanes.hpp"
 
@@ -42,6 +43,37 @@ void multiply_rows(const Fr* rows, std::size_t row_stride, std::size_t k, Fr* ou
     Fr x = rows[i];
     for (std::size_t g = 1; g < k; ++g) x = x * rows[g * row_stride + i];
     out[i] = x;
+  }
+}
+
+void affine_chunk_sums(const Fr* f, const Fr* df, std::size_t row_stride, std::size_t rows,
+                       std::size_t chunk, std::span<const char> at, Fr* out, std::size_t out_stride,
+                       std::size_t n) {
+  if (chunk == 0 || rows % chunk != 0)
+    throw std::invalid_argument("affine_chunk_sums: " + std::to_string(rows) +
+                                " rows in chunks of " + std::to_string(chunk));
+  std::size_t i = 0;
+  if (basefold::lanes::enabled()) {
+    i = n - n % 8;
+    if (i > 0)
+      basefold::lanes::affine_chunk_sums(f, df, row_stride, rows, chunk, at.data(), at.size(), out,
+                                         out_stride, i);
+  }
+  std::vector<Fr> x(i < n ? rows : 0);
+  for (; i < n; ++i) {
+    for (std::size_t b = 0; b < rows; ++b) x[b] = f[b * row_stride + i];
+    for (std::size_t t = 0, k = 0; t < at.size(); ++t) {
+      if (t > 0)
+        for (std::size_t b = 0; b < rows; ++b) x[b] += df[b * row_stride + i];
+      if (!at[t]) continue;
+      Fr sum;
+      for (std::size_t v = 0; v < rows / chunk; ++v) {
+        Fr p = x[v * chunk];
+        for (std::size_t e = 1; e < chunk; ++e) p = p * x[v * chunk + e];
+        sum += p;
+      }
+      out[k++ * out_stride + i] = sum;
+    }
   }
 }
 

@@ -427,6 +427,57 @@ JOLT_LANES_FN void multiply_rows(const Fr* rows, std::size_t row_stride, std::si
   }
 }
 
+JOLT_LANES_FN void affine_chunk_sums(const Fr* f, const Fr* df, std::size_t row_stride,
+                                     std::size_t rows, std::size_t chunk, const char* at,
+                                     std::size_t points, Fr* out, std::size_t out_stride,
+                                     std::size_t n) {
+  if (n % 8 != 0 || chunk == 0 || rows % chunk != 0)
+    throw std::invalid_argument(
+        "basefold lanes: affine_chunk_sums needs a multiple of 8 and whole chunks of rows");
+  // Per row: f + t·df (below r, normalised) and df, in lane form.
+  std::uint64_t* g = scratch.get(2 * rows * kWordsPerGroup);
+  for (std::size_t i = 0; i < n; i += 8) {
+    for (std::size_t b = 0; b < rows; ++b) {
+      store_group(g + 2 * b * kWordsPerGroup, load8(f + b * row_stride + i));
+      store_group(g + (2 * b + 1) * kWordsPerGroup, load8(df + b * row_stride + i));
+    }
+    for (std::size_t t = 0, k = 0; t < points; ++t) {
+      if (t > 0)
+        for (std::size_t b = 0; b < rows; ++b) {
+          // (f + t·df) + df < 2r: one conditional subtraction keeps it below r.
+          Lanes x = load_group(g + 2 * b * kWordsPerGroup);
+          const Lanes d = load_group(g + (2 * b + 1) * kWordsPerGroup);
+          for (int w = 0; w < 5; ++w) x.v[w] = _mm512_add_epi64(x.v[w], d.v[w]);
+          normalize(x);
+          subtract_where_at_least(x, 1);
+          store_group(g + 2 * b * kWordsPerGroup, x);
+        }
+      if (!at[t]) continue;
+      // Each chunk's running product stays below 2r (multiply_rows); the chunks' products,
+      // each reduced below r, are summed with the bound tracked.
+      Lanes acc{};
+      for (int w = 0; w < 5; ++w) acc.v[w] = _mm512_setzero_si512();
+      unsigned bound = 0;  // acc < bound·r
+      for (std::size_t v = 0; v < rows / chunk; ++v) {
+        const std::uint64_t* c = g + 2 * v * chunk * kWordsPerGroup;
+        Lanes x = load_group(c);
+        for (std::size_t e = 1; e < chunk; ++e)
+          x = mont_mul(x, load_group(c + 2 * e * kWordsPerGroup));
+        subtract_where_at_least(x, 1);
+        if (bound + 1 > kMaxBound) {
+          reduce(acc);
+          bound = 1;
+        }
+        for (int w = 0; w < 5; ++w) acc.v[w] = _mm512_add_epi64(acc.v[w], x.v[w]);
+        ++bound;
+      }
+      reduce(acc);
+      store8(out + k * out_stride + i, acc);
+      ++k;
+    }
+  }
+}
+
 JOLT_LANES_FN Fr dot_arrays(const Fr* a, const Fr* b, std::size_t n) {
   if (n % 8 != 0) throw std::invalid_argument("basefold lanes: dot_arrays needs a multiple of 8");
   Lanes acc{};

@@ -73,4 +73,10 @@ Fr dot_arrays(const Fr* a, const Fr* b, std::size_t n);
 // product kept in the lanes; out may alias the first row.
 void multiply_rows(const Fr* rows, std::size_t row_stride, std::size_t k, Fr* out, std::size_t n);
 
+// fr_arrays.hpp's affine_chunk_sums for n a multiple of 8: each group of eight columns' rows
+// f and df read into the lanes once, f + t·df stepped there (kept below r) from point to point.
+void affine_chunk_sums(const Fr* f, const Fr* df, std::size_t row_stride, std::size_t rows,
+                       std::size_t chunk, const char* at, std::size_t points, Fr* out,
+                       std::size_t out_stride, std::size_t n);
+
 }  // namespace jolt::prover::basefold::lanes

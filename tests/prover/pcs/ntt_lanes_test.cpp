@@ -288,6 +288,62 @@ TEST_CASE("multiply_rows and gather_products equal Fr's products, lanes on and o
                   std::invalid_argument);
 }
 
+// The RA virtualization's rounds: chunk products of affine rows f + t·df at the marked points,
+// stepped from point to point in the lanes. Against Fr's arithmetic over every t: rows holding
+// r − 1 (each step wraps around), chunks of 1, 4 and 16 rows (up to 64 rows), points marked with
+// gaps (the split rounds skip X = 1), every length with its scalar tail, lanes on and off, and
+// the refusal of rows that are no whole number of chunks.
+TEST_CASE("affine_chunk_sums equals the chunks' products at each marked point") {
+  std::mt19937_64 rng(41);
+  constexpr std::size_t kStride = 21, kMaxRows = 64;
+  std::vector<Fr> f = pcs_test::random_frs(rng, kMaxRows * kStride);
+  std::vector<Fr> df = pcs_test::random_frs(rng, kMaxRows * kStride);
+  for (std::size_t i = 0; i < f.size(); i += 5) f[i] = -Fr::one();
+  for (std::size_t i = 0; i < df.size(); i += 7) df[i] = -Fr::one();
+  const bool was = lanes::enabled();
+  const std::vector<std::vector<char>> marks = {
+      {1}, {1, 0, 1, 1}, {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, {0, 1, 0, 0, 1}};
+  for (bool on : {true, false}) {
+    lanes::set_enabled(on);
+    for (const auto& shape : std::vector<std::pair<std::size_t, std::size_t>>{
+             {1, 1}, {4, 4}, {8, 1}, {12, 4}, {64, 16}})
+      for (const auto& at : marks)
+        for (std::size_t n : {std::size_t{1}, std::size_t{8}, std::size_t{13}, kStride}) {
+          const std::size_t rows = shape.first, chunk = shape.second;
+          CAPTURE(on);
+          CAPTURE(rows);
+          CAPTURE(chunk);
+          CAPTURE(at.size());
+          CAPTURE(n);
+          const std::size_t count = static_cast<std::size_t>(std::count(at.begin(), at.end(), 1));
+          std::vector<Fr> want(count * n), got(count * n, Fr::from_u64(99));
+          for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t t = 0, k = 0; t < at.size(); ++t) {
+              if (!at[t]) continue;
+              Fr sum;
+              for (std::size_t v = 0; v < rows / chunk; ++v) {
+                Fr p = Fr::one();
+                for (std::size_t e = 0; e < chunk; ++e) {
+                  const std::size_t b = v * chunk + e;
+                  p = p * (f[b * kStride + i] + Fr::from_u64(t) * df[b * kStride + i]);
+                }
+                sum += p;
+              }
+              want[k++ * n + i] = sum;
+            }
+          jolt::prover::affine_chunk_sums(f.data(), df.data(), kStride, rows, chunk, at, got.data(),
+                                          n, n);
+          CHECK(got == want);
+        }
+  }
+  lanes::set_enabled(was);
+  const std::vector<char> one = {1};
+  std::vector<Fr> out(8);
+  CHECK_THROWS_AS(
+      jolt::prover::affine_chunk_sums(f.data(), df.data(), kStride, 6, 4, one, out.data(), 8, 8),
+      std::invalid_argument);
+}
+
 TEST_CASE(
     "zero_table and zero_tables hold zeros of the asked sizes, below and above the shared "
     "first touch") {

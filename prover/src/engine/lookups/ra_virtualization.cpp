@@ -131,7 +131,6 @@ class RaVirtualizationKernel final : public SumcheckKernel {
     if (pattern_tables_ && bits_.empty() && bound_ < kTabledRounds &&
         half * (std::size_t{4} >> bound_) >= 512)
       return prove_round_tabled(d, half, pts, claim);
-    const std::size_t n_chunks = beta_pow_.size();
     // Per pair (x, x + half) each bit, each factor r_b·bit + (1 − r_b)(1 − bit) and each eq is
     // affine in X. Pairs are taken kBlock at a time so that the products run over arrays
     // (multiply_arrays: the IFMA lanes where the CPU has them). The RA part is evaluated at
@@ -145,7 +144,7 @@ class RaVirtualizationKernel final : public SumcheckKernel {
         [&](const tbb::blocked_range<std::size_t>& range, Sums acc) {
           std::vector<Fr> f(key_bits_ * kBlock), df(key_bits_ * kBlock);
           std::vector<Fr> lo(kBlock), diff(kBlock), tmp(kBlock), tmp2(kBlock);
-          std::vector<Fr> prod(kBlock), ra(kBlock), e5(kBlock), de5(kBlock), q(3 * kBlock);
+          std::vector<Fr> e5(kBlock), de5(kBlock), q(3 * kBlock), sums(pts.count() * kBlock);
           std::vector<Fr> g(gated_ ? kBlock : 0), dg(gated_ ? kBlock : 0);
           // Before the bit tables exist: every bit's pattern at the pair's two halves.
           std::vector<BitColumns> pat_lo(bits_.empty() ? kBlock : 0), pat_hi(pat_lo.size());
@@ -201,20 +200,16 @@ class RaVirtualizationKernel final : public SumcheckKernel {
                 dg[i] = gate_[x0 + i + half] - g[i];
               }
             }
-            for (std::size_t t = 0; t <= pts.last; ++t) {
-              if (t > 0) {
-                for (std::size_t k = 0; k < key_bits_; ++k)
-                  for (std::size_t i = 0; i < n; ++i) f[k * kBlock + i] += df[k * kBlock + i];
-                step_weights(e5.data(), de5.data(), g.data(), dg.data(), n);
-              }
+            // The chunks' products summed at every point (the factors stepped from point
+            // to point in the lanes), then times the weight (and the gate) point by point.
+            affine_chunk_sums(f.data(), df.data(), kBlock, key_bits_, cb_,
+                              std::span<const char>(pts.at.data(), pts.last + 1), sums.data(),
+                              kBlock, n);
+            for (std::size_t t = 0, k = 0; t <= pts.last; ++t) {
+              if (t > 0) step_weights(e5.data(), de5.data(), g.data(), dg.data(), n);
               if (!pts.at[t]) continue;
-              for (std::size_t v = 0; v < n_chunks; ++v) {
-                Fr* to = v == 0 ? ra.data() : prod.data();
-                multiply_rows(f.data() + (v * cb_) * kBlock, kBlock, cb_, to, n);
-                if (v > 0)
-                  for (std::size_t i = 0; i < n; ++i) ra[i] += prod[i];
-              }
-              acc.ra[t] += weighted_sum(ra.data(), e5.data(), g.data(), n);
+              acc.ra[t] += weighted_sum(sums.data() + k * kBlock, e5.data(), g.data(), n);
+              ++k;
             }
           }
           return acc;

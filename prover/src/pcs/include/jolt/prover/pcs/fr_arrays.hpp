@@ -7,8 +7,13 @@
 //   Fr s = dot_arrays(a.data(), b.data(), n);   // Σ a[i]·b[i]
 //   multiply_rows(rows, stride, k, out, n);   // out[i] = Π_{g<k} rows[g·stride + i]
 //   gather_products(tables, index, stride, out, n);   // Π_g tables[g][index[g·stride + i]]
-// The last three keep each running sum or product in the lanes (no store between its factors), the
-// second gathers its factors there from small tables (indices < 2^29).
+//   affine_chunk_sums(f, df, stride, rows, chunk, at, out, out_stride, n);
+//     // at each point t with at[t] (the k-th such): out[k·out_stride + i] =
+//     //   Σ_v Π_{b in chunk v} (f[b·stride + i] + t·df[b·stride + i]), chunks of `chunk` rows
+// The last four keep each running sum or product in the lanes (no store between its factors),
+// gather_products gathers its factors there from small tables (indices < 2^29), and
+// affine_chunk_sums steps its rows from point to point there (the RA virtualization's rounds:
+// every factor is affine in the round's variable).
 //
 // zero_table(n): a vector of n zeros whose pages are first touched by the TBB workers (and
 // zero_tables(count, n): count such vectors, shared out together). A
@@ -37,6 +42,9 @@ Fr dot_arrays(const Fr* a, const Fr* b, std::size_t n);
 void multiply_rows(const Fr* rows, std::size_t row_stride, std::size_t k, Fr* out, std::size_t n);
 void gather_products(std::span<const Fr* const> tables, const std::uint32_t* index,
                      std::size_t index_stride, Fr* out, std::size_t n);
+void affine_chunk_sums(const Fr* f, const Fr* df, std::size_t row_stride, std::size_t rows,
+                       std::size_t chunk, std::span<const char> at, Fr* out, std::size_t out_stride,
+                       std::size_t n);
 
 std::vector<Fr> zero_table(std::size_t n);
 std::vector<std::vector<Fr>> zero_tables(std::size_t count, std::size_t n);

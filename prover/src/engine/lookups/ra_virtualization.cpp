@@ -133,8 +133,9 @@ class RaVirtualizationKernel final : public SumcheckKernel {
       return prove_round_tabled(d, half, pts, claim);
     // Per pair (x, x + half) each bit, each factor r_b·bit + (1 − r_b)(1 − bit) and each eq is
     // affine in X. Pairs are taken kBlock at a time so that the products run over arrays
-    // (multiply_arrays: the IFMA lanes where the CPU has them). The RA part is evaluated at
-    // X = 0 .. d: the chunks' products (β^v in their first factor) summed, then times the weight
+    // (multiply_arrays, affine_chunk_sums: the IFMA lanes where the CPU has them). The RA part is
+    // evaluated at X = 0 .. d: the chunks' products (β^v in their first factor) summed, then times
+    // the weight
     // (and the gate) — or, split, times W's other factors only and at pts.at only; the
     // booleanity part is accumulated as the coefficients of eq(ρ)·Σ ζ^b (bit² − bit), a cubic,
     // and evaluated at the end.

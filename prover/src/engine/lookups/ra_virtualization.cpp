@@ -135,8 +135,7 @@ class RaVirtualizationKernel final : public SumcheckKernel {
     // affine in X. Pairs are taken kBlock at a time so that the products run over arrays
     // (multiply_arrays, affine_chunk_sums: the IFMA lanes where the CPU has them). The RA part is
     // evaluated at X = 0 .. d: the chunks' products (β^v in their first factor) summed, then times
-    // the weight
-    // (and the gate) — or, split, times W's other factors only and at pts.at only; the
+    // the weight (and the gate) — or, split, times W's other factors only and at pts.at only; the
     // booleanity part is accumulated as the coefficients of eq(ρ)·Σ ζ^b (bit² − bit), a cubic,
     // and evaluated at the end.
     Sums zero{std::vector<Fr>(d + 1), {}};

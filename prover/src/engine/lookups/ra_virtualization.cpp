@@ -379,15 +379,10 @@ class RaVirtualizationKernel final : public SumcheckKernel {
   // Bit b (key bit key_bits − 1 − b, i.e. r_addr's order) at index x of the current tables. For the
   // first kLazyRounds rounds no table exists: after `bound_` bound variables (challenges ρ_0..),
   // the bit is Σ_y eq(ρ, y)·bit_b(key[y·stride + x]), read from the keys as the pattern of the
-  // 2^bound_ bits and looked up in pattern_values_.
+  // 2^bound_ bits (patterns_at) and looked up in pattern_values_.
   Fr bit(std::size_t b, std::size_t x) const {
     if (!bits_.empty()) return bits_[b][x];
-    const unsigned sh = static_cast<unsigned>(key_bits_ - 1 - b);
-    const std::size_t stride = keys_.size() >> bound_;
-    unsigned pattern = 0;
-    for (unsigned y = 0; y < (1u << bound_); ++y)
-      pattern |= static_cast<unsigned>((keys_[y * stride + x] >> sh) & 1) << y;
-    return pattern_values_[pattern];
+    return pattern_values_[patterns_at(x)[key_bits_ - 1 - b]];
   }
 
   // Every key bit's pattern at index x while no table exists (see bit): column s is the pattern

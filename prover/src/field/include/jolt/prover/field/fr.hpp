@@ -209,28 +209,14 @@ class Fr {
   // coin flip, and a mispredicted branch costs more than the whole addition (bench/prover/
   // field_bench.cpp measures a butterfly on random data).
   friend Fr operator+(const Fr& a, const Fr& b) {
-    using fr_detail::kModulus;
     using W = unsigned long long;
-    W s0, s1, s2, s3, d0, d1, d2, d3;
+    W s0, s1, s2, s3;
     unsigned char c = fr_detail::add_carry(0, a.l_[0], b.l_[0], s0);
     c = fr_detail::add_carry(c, a.l_[1], b.l_[1], s1);
     c = fr_detail::add_carry(c, a.l_[2], b.l_[2], s2);
     fr_detail::add_carry(c, a.l_[3], b.l_[3], s3);
-    // s < 2^255 (both inputs < r < 2^254): no carry out. d = s − r; keep s when that borrows.
-    unsigned char br = fr_detail::sub_borrow(0, s0, kModulus[0], d0);
-    br = fr_detail::sub_borrow(br, s1, kModulus[1], d1);
-    br = fr_detail::sub_borrow(br, s2, kModulus[2], d2);
-    br = fr_detail::sub_borrow(br, s3, kModulus[3], d3);
-    const W keep = W{0} - br;
-    W r0 = (s0 & keep) | (d0 & ~keep), r1 = (s1 & keep) | (d1 & ~keep),
-      r2 = (s2 & keep) | (d2 & ~keep), r3 = (s3 & keep) | (d3 & ~keep);
-    fr_detail::in_register(r0, r1, r2, r3);
-    Fr r;
-    r.l_[0] = r0;
-    r.l_[1] = r1;
-    r.l_[2] = r2;
-    r.l_[3] = r3;
-    return r;
+    // s < 2^255 (both inputs < r < 2^254): no carry out.
+    return below_modulus(s0, s1, s2, s3);
   }
   friend Fr operator-(const Fr& a, const Fr& b) {
     using fr_detail::kModulus;
@@ -385,6 +371,30 @@ class Fr {
   }
 
  private:
+  // The element s mod r for s = s0 + 2^64·s1 + … < 2r: d = s − r by one sbb chain, s kept when
+  // that borrows, selected by masks (branch-free). The limbs stay in general registers: GCC
+  // compiles the same chain written with 128-bit differences through stack slots, which cost
+  // the adx multiply a third of its time (bench/prover/field_bench.cpp).
+  static Fr below_modulus(unsigned long long s0, unsigned long long s1, unsigned long long s2,
+                          unsigned long long s3) {
+    using fr_detail::kModulus;
+    using W = unsigned long long;
+    W d0, d1, d2, d3;
+    unsigned char br = fr_detail::sub_borrow(0, s0, kModulus[0], d0);
+    br = fr_detail::sub_borrow(br, s1, kModulus[1], d1);
+    br = fr_detail::sub_borrow(br, s2, kModulus[2], d2);
+    br = fr_detail::sub_borrow(br, s3, kModulus[3], d3);
+    const W keep = W{0} - br;
+    W r0 = (s0 & keep) | (d0 & ~keep), r1 = (s1 & keep) | (d1 & ~keep),
+      r2 = (s2 & keep) | (d2 & ~keep), r3 = (s3 & keep) | (d3 & ~keep);
+    fr_detail::in_register(r0, r1, r2, r3);
+    Fr r;
+    r.l_[0] = r0;
+    r.l_[1] = r1;
+    r.l_[2] = r2;
+    r.l_[3] = r3;
+    return r;
+  }
   static Fr from_raw_mont(const std::uint64_t* m) {
     Fr t;
     for (int i = 0; i < 4; ++i) t.l_[i] = m[i];
@@ -417,10 +427,9 @@ class Fr {
 #ifdef JOLT_FR_HAVE_ADX_PATH
   // CIOS as mul_portable, each of the four outer steps one asm block: t += a·b_i with mulx and
   // two independent carry chains (adcx: low words, adox: high words), then t += m·r with
-  // m = t_0·(−r^-1) mod 2^64, and the limbs shift down by one. The final subtraction of r is
-  // branch-free (a data-dependent branch mispredicts about half the time).
+  // m = t_0·(−r^-1) mod 2^64, and the limbs shift down by one; the result, below 2r, is brought
+  // below r by below_modulus.
   Fr mul_adx(const Fr& b) const {
-    using fr_detail::kModulus;
     std::uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4, lo, hi;
     for (int i = 0; i < 4; ++i) {
       // Memory operands go through two base registers (a's limbs, then r's limbs and −r^-1):
@@ -467,23 +476,7 @@ class Fr {
       t2 = t3;
       t3 = t4;
     }
-    using fr_detail::u128;
-    std::uint64_t s0, s1, s2, s3;
-    u128 d = static_cast<u128>(t0) - kModulus[0];
-    s0 = static_cast<std::uint64_t>(d);
-    d = static_cast<u128>(t1) - kModulus[1] - static_cast<std::uint64_t>((d >> 64) & 1);
-    s1 = static_cast<std::uint64_t>(d);
-    d = static_cast<u128>(t2) - kModulus[2] - static_cast<std::uint64_t>((d >> 64) & 1);
-    s2 = static_cast<std::uint64_t>(d);
-    d = static_cast<u128>(t3) - kModulus[3] - static_cast<std::uint64_t>((d >> 64) & 1);
-    s3 = static_cast<std::uint64_t>(d);
-    const std::uint64_t keep = 0 - static_cast<std::uint64_t>((d >> 64) & 1);  // t < r: keep t
-    Fr r;
-    r.l_[0] = (t0 & keep) | (s0 & ~keep);
-    r.l_[1] = (t1 & keep) | (s1 & ~keep);
-    r.l_[2] = (t2 & keep) | (s2 & ~keep);
-    r.l_[3] = (t3 & keep) | (s3 & ~keep);
-    return r;
+    return below_modulus(t0, t1, t2, t3);
   }
 #endif
 

@@ -414,6 +414,20 @@ std::vector<std::uint64_t> block_lane_twiddles(const std::vector<Fr>& small, std
   return lanes::lane_twiddles(small.data(), B);
 }
 
+// The scalar butterflies of one run: t = hi[k]·w[k·stride] (times scale when given);
+// (lo[k], hi[k]) ← (lo[k] + t, lo[k] − t) for k < n. A function of its own, with lo[k] read
+// once: inlined into the layer loops, GCC spilled the multiply's registers and both results to
+// the stack (perf annotate).
+[[gnu::noinline]] void butterfly_run(Fr* lo, Fr* hi, const Fr* w, std::size_t stride, std::size_t n,
+                                     const std::optional<Fr>& scale = {}) {
+  for (std::size_t k = 0; k < n; ++k) {
+    const Fr t = scale ? hi[k] * (*scale * w[k * stride]) : hi[k] * w[k * stride];
+    const Fr l = lo[k];
+    hi[k] = l - t;
+    lo[k] = l + t;
+  }
+}
+
 // Radix-2 decimation-in-time layers len = first_len, 2·first_len, …, last_len on B entries in
 // place (B a multiple of last_len: each sub-block of last_len transformed alone), with twiddles
 // from block_twiddles; with small_lanes (block_lane_twiddles, non-empty) the layers of len ≥ 16
@@ -458,11 +472,7 @@ void butterfly_layers(Fr* blk, std::size_t B, std::size_t first_len, std::size_t
         hi[0] = lo[0] - t;
         lo[0] += t;
       }
-      for (std::size_t j = 1; j < half; ++j) {
-        const Fr t = hi[j] * w[j];
-        hi[j] = lo[j] - t;
-        lo[j] += t;
-      }
+      butterfly_run(lo + 1, hi + 1, w + 1, 1, half - 1);
     }
   }
   if (const std::size_t lane_first = std::max<std::size_t>(first_len, 16);
@@ -637,20 +647,10 @@ void rs_transform(std::span<Fr> out, std::size_t rep, const Twiddles& tw, std::s
             Fr* lo = v + (c0 + c) * B + j0;
             Fr* hi = lo + half;
             if (step == 1) {
-              const Fr row = tw.even()[c * B / 2];
-              for (std::size_t u = 0; u < W; ++u) {
-                const Fr t = hi[u] * (row * tw.low()[j0 + u]);
-                hi[u] = lo[u] - t;
-                lo[u] += t;
-              }
+              butterfly_run(lo, hi, tw.low() + j0, 1, W, tw.even()[c * B / 2]);
               continue;
             }
-            const Fr* w = tw.even() + (c * B + j0) * (step / 2);
-            for (std::size_t u = 0; u < W; ++u) {
-              const Fr t = hi[u] * w[u * (step / 2)];
-              hi[u] = lo[u] - t;
-              lo[u] += t;
-            }
+            butterfly_run(lo, hi, tw.even() + (c * B + j0) * (step / 2), step / 2, W);
           }
       }
     });

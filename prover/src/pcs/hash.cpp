@@ -93,7 +93,7 @@ void write_fr_canonical(const Fr& v, std::uint8_t* out) {
   std::memcpy(out, b.data(), b.size());
 }
 
-// ---- eight messages per compression on the AVX-512 lanes (hash_lanes.hpp) ----
+// ---- eight messages at a time on the AVX-512 F or AVX2 lanes (hash_lanes.hpp) ----
 
 namespace {
 std::atomic<bool> g_hash_lanes{lanes::available()};

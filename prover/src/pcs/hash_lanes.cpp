@@ -92,9 +92,76 @@ JOLT_HASH_LANES_FN void blake2b_256_x8_impl(const std::uint64_t* blocks, std::ui
     for (int i = 0; i < 4; ++i) std::memcpy(out[e].data() + 8 * i, &h[i][e], 8);
 }
 
-}  // namespace
+// The same on AVX2: four 64-bit lanes, the rotations by byte shuffles (32: dword swap; 24 and
+// 16: byte rotations; 63: shift and add).
+#define JOLT_HASH_LANES4_FN __attribute__((target("avx2")))
+#define JOLT_HASH_LANES4_INLINE __attribute__((target("avx2"), always_inline)) inline
 
-bool available() {
+JOLT_HASH_LANES4_INLINE __m256i ror24(__m256i x) {
+  const __m256i r = _mm256_setr_epi8(3, 4, 5, 6, 7, 0, 1, 2, 11, 12, 13, 14, 15, 8, 9, 10, 3, 4, 5,
+                                     6, 7, 0, 1, 2, 11, 12, 13, 14, 15, 8, 9, 10);
+  return _mm256_shuffle_epi8(x, r);
+}
+JOLT_HASH_LANES4_INLINE __m256i ror16(__m256i x) {
+  const __m256i r = _mm256_setr_epi8(2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8, 9, 2, 3, 4,
+                                     5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8, 9);
+  return _mm256_shuffle_epi8(x, r);
+}
+
+JOLT_HASH_LANES4_INLINE void mix4(__m256i& a, __m256i& b, __m256i& c, __m256i& d, __m256i x,
+                                  __m256i y) {
+  a = _mm256_add_epi64(_mm256_add_epi64(a, b), x);
+  d = _mm256_shuffle_epi32(_mm256_xor_si256(d, a), _MM_SHUFFLE(2, 3, 0, 1));
+  c = _mm256_add_epi64(c, d);
+  b = ror24(_mm256_xor_si256(b, c));
+  a = _mm256_add_epi64(_mm256_add_epi64(a, b), y);
+  d = ror16(_mm256_xor_si256(d, a));
+  c = _mm256_add_epi64(c, d);
+  b = _mm256_xor_si256(b, c);
+  b = _mm256_or_si256(_mm256_srli_epi64(b, 63), _mm256_add_epi64(b, b));
+}
+
+// blake2b_256_x8_impl for four messages: block e is blocks[16·e .. 16·e + 16).
+JOLT_HASH_LANES4_FN void blake2b_256_x4_impl(const std::uint64_t* blocks, std::uint64_t length,
+                                             const Digest* chain, Digest* out) {
+  const __m256i lane_words = _mm256_setr_epi64x(0, 16, 32, 48);
+  __m256i m[16];
+  for (int i = 0; i < 16; ++i)
+    m[i] = _mm256_i64gather_epi64(reinterpret_cast<const long long*>(blocks + i), lane_words, 8);
+  const std::uint64_t h0 = kIV[0] ^ 0x01010000ULL ^ 32ULL;
+  __m256i v[16];
+  v[0] = _mm256_set1_epi64x(static_cast<long long>(h0));
+  for (int i = 1; i < 8; ++i) v[i] = _mm256_set1_epi64x(static_cast<long long>(kIV[i]));
+  if (chain != nullptr) {
+    const __m256i lane_digests = _mm256_setr_epi64x(0, 4, 8, 12);
+    const auto* words = reinterpret_cast<const long long*>(chain->data());
+    for (int i = 0; i < 4; ++i)
+      v[4 + i] = _mm256_xor_si256(v[4 + i], _mm256_i64gather_epi64(words + i, lane_digests, 8));
+  }
+  for (int i = 0; i < 8; ++i) v[8 + i] = _mm256_set1_epi64x(static_cast<long long>(kIV[i]));
+  v[12] = _mm256_set1_epi64x(static_cast<long long>(kIV[4] ^ length));
+  v[14] = _mm256_set1_epi64x(static_cast<long long>(~kIV[6]));
+  for (const auto& s : kSigma) {
+    mix4(v[0], v[4], v[8], v[12], m[s[0]], m[s[1]]);
+    mix4(v[1], v[5], v[9], v[13], m[s[2]], m[s[3]]);
+    mix4(v[2], v[6], v[10], v[14], m[s[4]], m[s[5]]);
+    mix4(v[3], v[7], v[11], v[15], m[s[6]], m[s[7]]);
+    mix4(v[0], v[5], v[10], v[15], m[s[8]], m[s[9]]);
+    mix4(v[1], v[6], v[11], v[12], m[s[10]], m[s[11]]);
+    mix4(v[2], v[7], v[8], v[13], m[s[12]], m[s[13]]);
+    mix4(v[3], v[4], v[9], v[14], m[s[14]], m[s[15]]);
+  }
+  alignas(32) std::uint64_t h[4][4];
+  for (int i = 0; i < 4; ++i) {
+    const __m256i init = _mm256_set1_epi64x(static_cast<long long>(i == 0 ? h0 : kIV[i]));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(h[i]),
+                       _mm256_xor_si256(init, _mm256_xor_si256(v[i], v[i + 8])));
+  }
+  for (int e = 0; e < 4; ++e)
+    for (int i = 0; i < 4; ++i) std::memcpy(out[e].data() + 8 * i, &h[i][e], 8);
+}
+
+bool has_avx512f() {
   static const bool has = [] {
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx512f") != 0;
@@ -102,11 +169,39 @@ bool available() {
   return has;
 }
 
+}  // namespace
+
+bool avx2_available() {
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0;
+  }();
+  return has;
+}
+
+bool available() {
+  return has_avx512f() || avx2_available();
+}
+
 void blake2b_256_x8(const std::uint64_t* blocks, std::uint64_t length, const Digest* chain,
                     Digest* out) {
-  if (!available()) throw std::logic_error("pcs::lanes::blake2b_256_x8 without AVX-512 F");
   if (length > 128) throw std::invalid_argument("pcs::lanes::blake2b_256_x8: more than one block");
-  blake2b_256_x8_impl(blocks, length, chain, out);
+  if (has_avx512f()) {
+    blake2b_256_x8_impl(blocks, length, chain, out);
+    return;
+  }
+  if (!avx2_available())
+    throw std::logic_error("pcs::lanes::blake2b_256_x8 without AVX-512 F or AVX2");
+  // out may alias chain: each half reads its own four chain digests before writing them.
+  blake2b_256_x4_impl(blocks, length, chain, out);
+  blake2b_256_x4_impl(blocks + 64, length, chain == nullptr ? nullptr : chain + 4, out + 4);
+}
+
+void blake2b_256_x4(const std::uint64_t* blocks, std::uint64_t length, const Digest* chain,
+                    Digest* out) {
+  if (!avx2_available()) throw std::logic_error("pcs::lanes::blake2b_256_x4 without AVX2");
+  if (length > 128) throw std::invalid_argument("pcs::lanes::blake2b_256_x4: more than one block");
+  blake2b_256_x4_impl(blocks, length, chain, out);
 }
 
 }  // namespace jolt::prover::pcs::lanes

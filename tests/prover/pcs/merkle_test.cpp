@@ -3,10 +3,12 @@
 #include <doctest/doctest.h>
 #include <sodium.h>
 
+#include <cstring>
 #include <jolt/prover/pcs/hash.hpp>
 #include <jolt/prover/pcs/merkle_tree.hpp>
 #include <string>
 
+#include "hash_lanes.hpp"
 #include "test_util.hpp"
 
 using jolt::prover::Fr;
@@ -99,14 +101,56 @@ TEST_CASE("a leaf step is BLAKE2b-256 salted and personalised by the previous di
   CHECK(first != hash_leaf(v));
 }
 
-// hash_leaf_steps (eight BLAKE2b compressions at a time on AVX-512 lanes where the CPU has them)
+// The four-lane AVX2 BLAKE2b (blake2b_256_x8's path on CPUs without AVX-512 F) called on its own,
+// so it is checked on every CPU with AVX2: each lane's digest is libsodium's BLAKE2b-256 of its
+// message (every length a leaf step or a node hash uses, and the longest block), unsalted and
+// salted ‖ personalised by a chain digest, also with out on chain.
+TEST_CASE("the four-lane AVX2 BLAKE2b equals libsodium's per message") {
+  if (!lanes::avx2_available()) {
+    MESSAGE("no AVX2 on this CPU: the four-lane BLAKE2b is not run");
+    return;
+  }
+  std::mt19937_64 rng(37);
+  for (const std::uint64_t length : {32u, 64u, 65u, 96u, 128u})
+    for (const bool chained : {false, true}) {
+      CAPTURE(length);
+      CAPTURE(chained);
+      alignas(32) std::uint64_t blocks[4 * 16] = {};
+      auto* bytes = reinterpret_cast<std::uint8_t*>(blocks);
+      for (std::size_t e = 0; e < 4; ++e)
+        for (std::size_t b = 0; b < length; ++b)
+          bytes[128 * e + b] = static_cast<std::uint8_t>(rng());
+      Digest chain[4];
+      for (auto& d : chain)
+        for (auto& b : d) b = static_cast<std::uint8_t>(rng());
+      Digest want[4];
+      for (std::size_t e = 0; e < 4; ++e) {
+        crypto_generichash_blake2b_state st;
+        const std::uint8_t zero[32] = {};
+        const std::uint8_t* sp = chained ? chain[e].data() : zero;
+        crypto_generichash_blake2b_init_salt_personal(&st, nullptr, 0, 32, sp, sp + 16);
+        crypto_generichash_blake2b_update(&st, bytes + 128 * e, length);
+        crypto_generichash_blake2b_final(&st, want[e].data(), 32);
+      }
+      Digest got[4];
+      lanes::blake2b_256_x4(blocks, length, chained ? chain : nullptr, got);
+      for (std::size_t e = 0; e < 4; ++e) CHECK(got[e] == want[e]);
+      if (chained) {
+        lanes::blake2b_256_x4(blocks, length, chain, chain);  // out on chain
+        for (std::size_t e = 0; e < 4; ++e) CHECK(chain[e] == want[e]);
+      }
+    }
+  CHECK_THROWS_AS(lanes::blake2b_256_x4(nullptr, 129, nullptr, nullptr), std::invalid_argument);
+}
+
+// hash_leaf_steps (eight BLAKE2b compressions at a time on AVX-512 F, or two of four on AVX2)
 // must give hash_leaf_step's digest at every position: one to four columns, unchained and chained,
 // batches that are and are not multiples of eight, in place, with the lanes on and off.
 TEST_CASE("batched leaf steps equal hash_leaf_step, with the lanes on and off") {
   std::mt19937_64 rng(29);
   const bool lanes = hash_lanes_enabled();
   const std::string lanes_note =
-      std::string("AVX-512 hash lanes on this CPU: ") + (lanes ? "yes" : "no");
+      std::string("hash lanes (AVX-512 F or AVX2) on this CPU: ") + (lanes ? "yes" : "no");
   MESSAGE(lanes_note);
   for (const bool on : {true, false}) {
     set_hash_lanes_enabled(on);

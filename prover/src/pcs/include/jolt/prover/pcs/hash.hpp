@@ -44,15 +44,15 @@ std::string to_hex(const Digest& d);
 // hash_leaf_step over the values columns[0][i], columns[1][i], … (one to four columns) for n
 // positions at once: out[i] = hash_leaf_step(prev ? &prev[i] : nullptr, {columns[c][i] …}); out
 // may be prev. Each step is one BLAKE2b block, so where the CPU has AVX-512 F eight positions
-// share one compression (a 64-bit lane each); the rest, and CPUs without it, go through
-// hash_leaf_step.
+// share one compression (a 64-bit lane each), where it has AVX2 four; the rest, and CPUs with
+// neither, go through hash_leaf_step.
 void hash_leaf_steps(const Digest* prev, std::span<const Fr* const> columns, Digest* out,
                      std::size_t n);
 // hash_node of consecutive children for n parents at once: out[i] = hash_node(children[2i],
 // children[2i + 1]), eight per compression on the same lanes; out must not overlap children.
 void hash_node_pairs(const Digest* children, Digest* out, std::size_t n);
-// Whether hash_leaf_steps and hash_node_pairs use the AVX-512 lanes; the switch is for tests
-// and benchmarks that compare both paths (not thread-safe against a running call).
+// Whether hash_leaf_steps and hash_node_pairs use the lanes (AVX-512 F or AVX2); the switch is for
+// tests and benchmarks that compare both paths (not thread-safe against a running call).
 bool hash_lanes_enabled();
 void set_hash_lanes_enabled(bool on);
 

@@ -231,12 +231,7 @@ class Fr {
     c = fr_detail::add_carry(c, d1, kModulus[1] & mask, r1);
     c = fr_detail::add_carry(c, d2, kModulus[2] & mask, r2);
     fr_detail::add_carry(c, d3, kModulus[3] & mask, r3);
-    Fr r;
-    r.l_[0] = r0;
-    r.l_[1] = r1;
-    r.l_[2] = r2;
-    r.l_[3] = r3;
-    return r;
+    return from_limbs(r0, r1, r2, r3);
   }
   Fr operator-() const { return is_zero() ? *this : Fr() - *this; }
   friend Fr operator*(const Fr& a, const Fr& b) { return a.mul_raw(b); }
@@ -388,6 +383,11 @@ class Fr {
     W r0 = (s0 & keep) | (d0 & ~keep), r1 = (s1 & keep) | (d1 & ~keep),
       r2 = (s2 & keep) | (d2 & ~keep), r3 = (s3 & keep) | (d3 & ~keep);
     fr_detail::in_register(r0, r1, r2, r3);
+    return from_limbs(r0, r1, r2, r3);
+  }
+  // The element whose Montgomery limbs are r0..r3 (little-endian; below r).
+  static Fr from_limbs(unsigned long long r0, unsigned long long r1, unsigned long long r2,
+                       unsigned long long r3) {
     Fr r;
     r.l_[0] = r0;
     r.l_[1] = r1;

@@ -32,7 +32,8 @@ fi
 upstream=${version%-*}   # 2021.8.0-2+deb12u1 -> 2021.8.0
 cxx=${CXX:-g++}
 cc=${CC:-gcc}
-cxx_version=$("$cxx" --version | head -n 1)
+cxx_version=$("$cxx" --version)
+cxx_version=${cxx_version%%$'\n'*}
 flags="-fsanitize=thread -fno-omit-frame-pointer -O2 -g"
 stamp="onetbb $version; $cxx_version; $flags"
 

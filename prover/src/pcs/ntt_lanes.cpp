@@ -166,39 +166,72 @@ JOLT_LANES_INLINE void normalize(Lanes& x) {
   }
 }
 
-// a·b·2^-256 mod r as an integer < a·b/2^256 + r (normalised limbs in, normalised limbs out).
-JOLT_LANES_INLINE Lanes mont_mul(const Lanes& a, const Lanes& b) {
+// N independent products a[s]·b[s]·2^-256 mod r, each an integer < a·b/2^256 + r (normalised
+// limbs in, normalised limbs out): five rounds of the 52-bit Montgomery reduction interleaved
+// with the schoolbook product. With N = 2 the two products' instructions interleave, so one's
+// multiply-adds fill the latency of the other's reduction chain (N = 4 spills registers).
+template <int N>
+JOLT_LANES_INLINE void mont_mul_n(const Lanes (&a)[N], const Lanes (&b)[N], Lanes (&r)[N]) {
   const __m512i zero = _mm512_setzero_si512();
   const Limbs5& p = kMultiples.m[1];
-  __m512i t[6] = {zero, zero, zero, zero, zero, zero};
+  __m512i t[N][6];
+#pragma GCC unroll 8
+  for (int s = 0; s < N; ++s)
+#pragma GCC unroll 8
+    for (int j = 0; j < 6; ++j) t[s][j] = zero;
+#pragma GCC unroll 8
   for (int i = 0; i < 5; ++i) {
-    for (int j = 0; j < 5; ++j) {
-      t[j] = _mm512_madd52lo_epu64(t[j], a.v[i], b.v[j]);
-      t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a.v[i], b.v[j]);
+#pragma GCC unroll 8
+    for (int j = 0; j < 5; ++j)
+#pragma GCC unroll 8
+      for (int s = 0; s < N; ++s) {
+        t[s][j] = _mm512_madd52lo_epu64(t[s][j], a[s].v[i], b[s].v[j]);
+        t[s][j + 1] = _mm512_madd52hi_epu64(t[s][j + 1], a[s].v[i], b[s].v[j]);
+      }
+    __m512i m[N];
+#pragma GCC unroll 8
+    for (int s = 0; s < N; ++s) {
+      m[s] = _mm512_madd52lo_epu64(zero, t[s][0], bcast(kInv52));
+      if (i == 4) m[s] = _mm512_and_si512(m[s], bcast((std::uint64_t{1} << 48) - 1));
     }
-    // Rounds 0–3 divide by 2^52, the last by 2^48: 4·52 + 48 = 256.
-    __m512i m = _mm512_madd52lo_epu64(zero, t[0], bcast(kInv52));
-    if (i == 4) m = _mm512_and_si512(m, bcast((std::uint64_t{1} << 48) - 1));
-    for (int j = 0; j < 5; ++j) {
-      t[j] = _mm512_madd52lo_epu64(t[j], m, bcast(p.v[j]));
-      t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, bcast(p.v[j]));
-    }
+#pragma GCC unroll 8
+    for (int j = 0; j < 5; ++j)
+#pragma GCC unroll 8
+      for (int s = 0; s < N; ++s) {
+        t[s][j] = _mm512_madd52lo_epu64(t[s][j], m[s], bcast(p.v[j]));
+        t[s][j + 1] = _mm512_madd52hi_epu64(t[s][j + 1], m[s], bcast(p.v[j]));
+      }
     if (i < 4) {
-      t[1] = _mm512_add_epi64(t[1], _mm512_srli_epi64(t[0], 52));
-      for (int j = 0; j < 5; ++j) t[j] = t[j + 1];
-      t[5] = zero;
+#pragma GCC unroll 8
+      for (int s = 0; s < N; ++s) {
+        t[s][1] = _mm512_add_epi64(t[s][1], _mm512_srli_epi64(t[s][0], 52));
+#pragma GCC unroll 8
+        for (int j = 0; j < 5; ++j) t[s][j] = t[s][j + 1];
+        t[s][5] = zero;
+      }
     }
   }
   const __m512i m52 = bcast(kMask52);
-  for (int k = 0; k < 5; ++k) {
-    t[k + 1] = _mm512_add_epi64(t[k + 1], _mm512_srli_epi64(t[k], 52));
-    t[k] = _mm512_and_si512(t[k], m52);
+#pragma GCC unroll 8
+  for (int s = 0; s < N; ++s) {
+#pragma GCC unroll 8
+    for (int k = 0; k < 5; ++k) {
+      t[s][k + 1] = _mm512_add_epi64(t[s][k + 1], _mm512_srli_epi64(t[s][k], 52));
+      t[s][k] = _mm512_and_si512(t[s][k], m52);
+    }
+#pragma GCC unroll 8
+    for (int k = 0; k < 5; ++k)
+      r[s].v[k] = _mm512_and_si512(
+          _mm512_or_si512(_mm512_srli_epi64(t[s][k], 48), _mm512_slli_epi64(t[s][k + 1], 4)), m52);
   }
-  Lanes r;
-  for (int k = 0; k < 5; ++k)
-    r.v[k] = _mm512_and_si512(
-        _mm512_or_si512(_mm512_srli_epi64(t[k], 48), _mm512_slli_epi64(t[k + 1], 4)), m52);
-  return r;
+}
+
+// a·b·2^-256 mod r as an integer < a·b/2^256 + r (normalised limbs in, normalised limbs out).
+JOLT_LANES_INLINE Lanes mont_mul(const Lanes& a, const Lanes& b) {
+  const Lanes x[1] = {a}, y[1] = {b};
+  Lanes z[1];
+  mont_mul_n<1>(x, y, z);
+  return z[0];
 }
 
 // lo, hi ← lo + hi·w, lo − hi·w + c·r, where hi·w < c·r by the caller's bound. Only hi's limbs
@@ -406,7 +439,23 @@ JOLT_LANES_FN void gather_products(const Fr* const* tables, const std::uint32_t*
                                    std::size_t n) {
   if (n % 8 != 0 || k == 0)
     throw std::invalid_argument("basefold lanes: gather_products needs k ≥ 1 and a multiple of 8");
-  for (std::size_t i = 0; i < n; i += 8) {
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16) {  // two groups' running products interleaved
+    Lanes x[2] = {gather8(tables[0], index + i), gather8(tables[0], index + i + 8)};
+    for (std::size_t g = 1; g < k; ++g) {
+      const std::uint32_t* at = index + g * index_stride + i;
+      const Lanes y[2] = {gather8(tables[g], at), gather8(tables[g], at + 8)};
+      Lanes z[2];
+      mont_mul_n<2>(x, y, z);
+      x[0] = z[0];
+      x[1] = z[1];
+    }
+    for (int s = 0; s < 2; ++s) {
+      subtract_where_at_least(x[s], 1);
+      store8(out + i + 8 * s, x[s]);
+    }
+  }
+  for (; i < n; i += 8) {
     Lanes x = gather8(tables[0], index + i);
     for (std::size_t g = 1; g < k; ++g)
       x = mont_mul(x, gather8(tables[g], index + g * index_stride + i));
@@ -419,7 +468,23 @@ JOLT_LANES_FN void multiply_rows(const Fr* rows, std::size_t row_stride, std::si
                                  std::size_t n) {
   if (n % 8 != 0 || k == 0)
     throw std::invalid_argument("basefold lanes: multiply_rows needs k ≥ 1 and a multiple of 8");
-  for (std::size_t i = 0; i < n; i += 8) {
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16) {  // two groups' running products interleaved
+    Lanes x[2] = {load8(rows + i), load8(rows + i + 8)};
+    for (std::size_t g = 1; g < k; ++g) {
+      const Fr* at = rows + g * row_stride + i;
+      const Lanes y[2] = {load8(at), load8(at + 8)};
+      Lanes z[2];
+      mont_mul_n<2>(x, y, z);
+      x[0] = z[0];
+      x[1] = z[1];
+    }
+    for (int s = 0; s < 2; ++s) {
+      subtract_where_at_least(x[s], 1);
+      store8(out + i + 8 * s, x[s]);
+    }
+  }
+  for (; i < n; i += 8) {
     Lanes x = load8(rows + i);
     for (std::size_t g = 1; g < k; ++g) x = mont_mul(x, load8(rows + g * row_stride + i));
     subtract_where_at_least(x, 1);
@@ -483,8 +548,22 @@ JOLT_LANES_FN Fr dot_arrays(const Fr* a, const Fr* b, std::size_t n) {
   Lanes acc{};
   for (int k = 0; k < 5; ++k) acc.v[k] = _mm512_setzero_si512();
   unsigned bound = 0;  // acc < bound·r
-  for (std::size_t i = 0; i < n; i += 8) {
-    // a, b < r give a product < r·r/2^256 + r < 2r with normalised limbs.
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16) {  // two groups' products interleaved
+    const Lanes x[2] = {load8(a + i), load8(a + i + 8)};
+    const Lanes y[2] = {load8(b + i), load8(b + i + 8)};
+    Lanes z[2];
+    mont_mul_n<2>(x, y, z);
+    // a, b < r give each product < r·r/2^256 + r < 2r with normalised limbs.
+    if (bound + 4 > kMaxBound) {
+      reduce(acc);
+      bound = 1;
+    }
+    for (int k = 0; k < 5; ++k)
+      acc.v[k] = _mm512_add_epi64(acc.v[k], _mm512_add_epi64(z[0].v[k], z[1].v[k]));
+    bound += 4;
+  }
+  for (; i < n; i += 8) {
     const Lanes x = mont_mul(load8(a + i), load8(b + i));
     if (bound + 2 > kMaxBound) {
       reduce(acc);
@@ -503,9 +582,20 @@ JOLT_LANES_FN Fr dot_arrays(const Fr* a, const Fr* b, std::size_t n) {
 
 JOLT_LANES_FN void mul_arrays(const Fr* a, const Fr* b, Fr* out, std::size_t n) {
   if (n % 8 != 0) throw std::invalid_argument("basefold lanes: mul_arrays needs a multiple of 8");
-  for (std::size_t i = 0; i < n; i += 8) {
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const Lanes x[2] = {load8(a + i), load8(a + i + 8)};
+    const Lanes y[2] = {load8(b + i), load8(b + i + 8)};
+    Lanes z[2];
+    mont_mul_n<2>(x, y, z);
+    // a, b < r give z < r·r/2^256 + r < 2r: one conditional subtraction.
+    for (int s = 0; s < 2; ++s) {
+      subtract_where_at_least(z[s], 1);
+      store8(out + i + 8 * s, z[s]);
+    }
+  }
+  for (; i < n; i += 8) {
     Lanes x = mont_mul(load8(a + i), load8(b + i));
-    // a, b < r give x < r·r/2^256 + r < 2r: one conditional subtraction.
     subtract_where_at_least(x, 1);
     store8(out + i, x);
   }

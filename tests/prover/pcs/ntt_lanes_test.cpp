@@ -239,7 +239,8 @@ TEST_CASE("dot_arrays equals the sum of Fr's products, lanes on and off") {
 
 // Running products kept in the lanes: up to 17 factors (the bound between products must hold),
 // values at the edges (r − 1, r − 2) included, every length with its scalar tail, lanes on and
-// off, out aliasing the first row; the gathered form reads repeated and scattered indices.
+// off (24: the lanes take two groups together, then one alone), out aliasing the first row; the
+// gathered form reads repeated and scattered indices.
 TEST_CASE("multiply_rows and gather_products equal Fr's products, lanes on and off") {
   std::mt19937_64 rng(36);
   constexpr std::size_t kMaxN = 37, kMaxK = 17, kTable = 300;
@@ -257,7 +258,8 @@ TEST_CASE("multiply_rows and gather_products equal Fr's products, lanes on and o
   for (bool on : {true, false}) {
     lanes::set_enabled(on);
     for (std::size_t k : {std::size_t{1}, std::size_t{2}, std::size_t{5}, kMaxK})
-      for (std::size_t n : {std::size_t{1}, std::size_t{8}, std::size_t{13}, kMaxN}) {
+      for (std::size_t n :
+           {std::size_t{1}, std::size_t{8}, std::size_t{13}, std::size_t{24}, kMaxN}) {
         CAPTURE(on);
         CAPTURE(k);
         CAPTURE(n);

@@ -23,6 +23,8 @@ static_assert(sizeof(Fr) == 32 && std::is_trivially_copyable_v<Fr>,
 
 #define JOLT_LANES_FN __attribute__((target("avx512f,avx512ifma")))
 #define JOLT_LANES_INLINE __attribute__((target("avx512f,avx512ifma"), always_inline)) inline
+// A lambda's body does not take its enclosing function's target; this gives it the lanes'.
+#define JOLT_LANES_LAMBDA __attribute__((target("avx512f,avx512ifma"), always_inline))
 
 constexpr std::uint64_t kMask52 = (std::uint64_t{1} << 52) - 1;
 constexpr unsigned kWordsPerGroup = 40;  // 5 limbs × 8 lanes
@@ -432,19 +434,18 @@ JOLT_LANES_INLINE Lanes gather8(const Fr* base, const std::uint32_t* idx) {
                    row_of(base + idx[4], base + idx[5]), row_of(base + idx[6], base + idx[7]));
 }
 
+// out[i] = ∏_{g<k} factor(g, i) for the groups of eight i < n (factor(g, i): the eight factors
+// g of entries i…i+7, each < r), two groups' running products interleaved, then one alone.
 // A running product x < 2r times a factor < r stays below x·r/2^256 + r < 1.38·r: no reduction
 // between the products, one conditional subtraction at the end.
-JOLT_LANES_FN void gather_products(const Fr* const* tables, const std::uint32_t* index,
-                                   std::size_t index_stride, std::size_t k, Fr* out,
-                                   std::size_t n) {
-  if (n % 8 != 0 || k == 0)
-    throw std::invalid_argument("basefold lanes: gather_products needs k ≥ 1 and a multiple of 8");
+template <class Factor>
+JOLT_LANES_INLINE void running_products(std::size_t k, Fr* out, std::size_t n,
+                                        const Factor& factor) {
   std::size_t i = 0;
-  for (; i + 16 <= n; i += 16) {  // two groups' running products interleaved
-    Lanes x[2] = {gather8(tables[0], index + i), gather8(tables[0], index + i + 8)};
+  for (; i + 16 <= n; i += 16) {
+    Lanes x[2] = {factor(0, i), factor(0, i + 8)};
     for (std::size_t g = 1; g < k; ++g) {
-      const std::uint32_t* at = index + g * index_stride + i;
-      const Lanes y[2] = {gather8(tables[g], at), gather8(tables[g], at + 8)};
+      const Lanes y[2] = {factor(g, i), factor(g, i + 8)};
       Lanes z[2];
       mont_mul_n<2>(x, y, z);
       x[0] = z[0];
@@ -456,40 +457,30 @@ JOLT_LANES_FN void gather_products(const Fr* const* tables, const std::uint32_t*
     }
   }
   for (; i < n; i += 8) {
-    Lanes x = gather8(tables[0], index + i);
-    for (std::size_t g = 1; g < k; ++g)
-      x = mont_mul(x, gather8(tables[g], index + g * index_stride + i));
+    Lanes x = factor(0, i);
+    for (std::size_t g = 1; g < k; ++g) x = mont_mul(x, factor(g, i));
     subtract_where_at_least(x, 1);
     store8(out + i, x);
   }
+}
+
+JOLT_LANES_FN void gather_products(const Fr* const* tables, const std::uint32_t* index,
+                                   std::size_t index_stride, std::size_t k, Fr* out,
+                                   std::size_t n) {
+  if (n % 8 != 0 || k == 0)
+    throw std::invalid_argument("basefold lanes: gather_products needs k ≥ 1 and a multiple of 8");
+  running_products(k, out, n, [&](std::size_t g, std::size_t i) JOLT_LANES_LAMBDA {
+    return gather8(tables[g], index + g * index_stride + i);
+  });
 }
 
 JOLT_LANES_FN void multiply_rows(const Fr* rows, std::size_t row_stride, std::size_t k, Fr* out,
                                  std::size_t n) {
   if (n % 8 != 0 || k == 0)
     throw std::invalid_argument("basefold lanes: multiply_rows needs k ≥ 1 and a multiple of 8");
-  std::size_t i = 0;
-  for (; i + 16 <= n; i += 16) {  // two groups' running products interleaved
-    Lanes x[2] = {load8(rows + i), load8(rows + i + 8)};
-    for (std::size_t g = 1; g < k; ++g) {
-      const Fr* at = rows + g * row_stride + i;
-      const Lanes y[2] = {load8(at), load8(at + 8)};
-      Lanes z[2];
-      mont_mul_n<2>(x, y, z);
-      x[0] = z[0];
-      x[1] = z[1];
-    }
-    for (int s = 0; s < 2; ++s) {
-      subtract_where_at_least(x[s], 1);
-      store8(out + i + 8 * s, x[s]);
-    }
-  }
-  for (; i < n; i += 8) {
-    Lanes x = load8(rows + i);
-    for (std::size_t g = 1; g < k; ++g) x = mont_mul(x, load8(rows + g * row_stride + i));
-    subtract_where_at_least(x, 1);
-    store8(out + i, x);
-  }
+  running_products(k, out, n, [&](std::size_t g, std::size_t i) JOLT_LANES_LAMBDA {
+    return load8(rows + g * row_stride + i);
+  });
 }
 
 JOLT_LANES_FN void affine_chunk_sums(const Fr* f, const Fr* df, std::size_t row_stride,

@@ -514,11 +514,7 @@ JOLT_LANES_FN void affine_chunk_sums(const Fr* f, const Fr* df, std::size_t row_
       Lanes acc{};
       for (int w = 0; w < 5; ++w) acc.v[w] = _mm512_setzero_si512();
       unsigned bound = 0;  // acc < bound·r
-      for (std::size_t v = 0; v < rows / chunk; ++v) {
-        const std::uint64_t* c = g + 2 * v * chunk * kWordsPerGroup;
-        Lanes x = load_group(c);
-        for (std::size_t e = 1; e < chunk; ++e)
-          x = mont_mul(x, load_group(c + 2 * e * kWordsPerGroup));
+      const auto add = [&](Lanes x) JOLT_LANES_LAMBDA {
         subtract_where_at_least(x, 1);
         if (bound + 1 > kMaxBound) {
           reduce(acc);
@@ -526,6 +522,30 @@ JOLT_LANES_FN void affine_chunk_sums(const Fr* f, const Fr* df, std::size_t row_
         }
         for (int w = 0; w < 5; ++w) acc.v[w] = _mm512_add_epi64(acc.v[w], x.v[w]);
         ++bound;
+      };
+      const std::size_t chunks = rows / chunk;
+      std::size_t v = 0;
+      for (; v + 2 <= chunks; v += 2) {  // two chunks' running products interleaved
+        const std::uint64_t* c[2] = {g + 2 * v * chunk * kWordsPerGroup,
+                                     g + 2 * (v + 1) * chunk * kWordsPerGroup};
+        Lanes x[2] = {load_group(c[0]), load_group(c[1])};
+        for (std::size_t e = 1; e < chunk; ++e) {
+          const Lanes y[2] = {load_group(c[0] + 2 * e * kWordsPerGroup),
+                              load_group(c[1] + 2 * e * kWordsPerGroup)};
+          Lanes z[2];
+          mont_mul_n<2>(x, y, z);
+          x[0] = z[0];
+          x[1] = z[1];
+        }
+        add(x[0]);
+        add(x[1]);
+      }
+      for (; v < chunks; ++v) {
+        const std::uint64_t* c = g + 2 * v * chunk * kWordsPerGroup;
+        Lanes x = load_group(c);
+        for (std::size_t e = 1; e < chunk; ++e)
+          x = mont_mul(x, load_group(c + 2 * e * kWordsPerGroup));
+        add(x);
       }
       reduce(acc);
       store8(out + k * out_stride + i, acc);

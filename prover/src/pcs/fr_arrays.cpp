@@ -21,6 +21,15 @@ void multiply_arrays(const Fr* a, const Fr* b, Fr* out, std::size_t n) {
   for (; i < n; ++i) out[i] = a[i] * b[i];
 }
 
+void bind_arrays(const Fr* lo, const Fr* hi, const Fr& r, Fr* out, std::size_t n) {
+  std::size_t i = 0;
+  if (basefold::lanes::enabled()) {
+    i = n - n % 8;
+    if (i > 0) basefold::lanes::bind_arrays(lo, hi, r, out, i);
+  }
+  for (; i < n; ++i) out[i] = lo[i] + r * (hi[i] - lo[i]);
+}
+
 Fr dot_arrays(const Fr* a, const Fr* b, std::size_t n) {
   std::size_t i = 0;
   Fr sum;

@@ -591,6 +591,42 @@ JOLT_LANES_FN Fr dot_arrays(const Fr* a, const Fr* b, std::size_t n) {
   return sum;
 }
 
+JOLT_LANES_FN void bind_arrays(const Fr* lo, const Fr* hi, const Fr& r, Fr* out, std::size_t n) {
+  if (n % 8 != 0) throw std::invalid_argument("basefold lanes: bind_arrays needs a multiple of 8");
+  const Lanes rr = load8_strided(&r, 0);  // r in every lane
+  const Limbs5& one_r = kMultiples.m[1];
+  // hi − lo + r ∈ (0, 2r), normalised; its product with r < 2r·r/2^256 + r < 1.38·r, plus lo
+  // < 2.38·r: two conditional subtractions (2r, then r) leave it below r.
+  const auto difference = [&](const Lanes& x, const Lanes& y) JOLT_LANES_LAMBDA {
+    Lanes d;
+    for (int k = 0; k < 5; ++k)
+      d.v[k] = _mm512_sub_epi64(_mm512_add_epi64(y.v[k], bcast(one_r.v[k])), x.v[k]);
+    normalize(d);
+    return d;
+  };
+  const auto finish = [&](Lanes z, const Lanes& x, Fr* at) JOLT_LANES_LAMBDA {
+    for (int k = 0; k < 5; ++k) z.v[k] = _mm512_add_epi64(z.v[k], x.v[k]);
+    normalize(z);
+    subtract_where_at_least(z, 2);
+    subtract_where_at_least(z, 1);
+    store8(at, z);
+  };
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16) {  // two groups' products interleaved
+    const Lanes x[2] = {load8(lo + i), load8(lo + i + 8)};
+    const Lanes d[2] = {difference(x[0], load8(hi + i)), difference(x[1], load8(hi + i + 8))};
+    const Lanes w[2] = {rr, rr};
+    Lanes z[2];
+    mont_mul_n<2>(d, w, z);
+    finish(z[0], x[0], out + i);
+    finish(z[1], x[1], out + i + 8);
+  }
+  for (; i < n; i += 8) {
+    const Lanes x = load8(lo + i);
+    finish(mont_mul(difference(x, load8(hi + i)), rr), x, out + i);
+  }
+}
+
 JOLT_LANES_FN void mul_arrays(const Fr* a, const Fr* b, Fr* out, std::size_t n) {
   if (n % 8 != 0) throw std::invalid_argument("basefold lanes: mul_arrays needs a multiple of 8");
   std::size_t i = 0;

@@ -65,6 +65,10 @@ void mul_arrays(const Fr* a, const Fr* b, Fr* out, std::size_t n);
 void gather_products(const Fr* const* tables, const std::uint32_t* index, std::size_t index_stride,
                      std::size_t k, Fr* out, std::size_t n);
 
+// out[i] = lo[i] + r·(hi[i] − lo[i]) for i < n (n a multiple of 8): a table's variable bound to
+// r, the difference, product and sum in the lanes; out may alias lo or hi.
+void bind_arrays(const Fr* lo, const Fr* hi, const Fr& r, Fr* out, std::size_t n);
+
 // Σ_{i < n} a[i]·b[i] (n a multiple of 8): the products summed in the lanes without a carry or
 // a reduction per product (each < 2r; reduced below r every few dozen), one store at the end.
 Fr dot_arrays(const Fr* a, const Fr* b, std::size_t n);

@@ -211,6 +211,53 @@ TEST_CASE("multiply_arrays equals Fr's multiply for every length, lanes on and o
   lanes::set_enabled(was);
 }
 
+// A table's variable bound over arrays: values at the edges (0, 1, r − 1, r − 2, hi below lo and
+// above it) at both ends and for r, lengths with two groups at a time, one alone and the scalar
+// tail, out aliasing lo and hi, lanes on and off. With lo and r the element whose Montgomery form
+// is r − 1 (the largest the lanes read), some lanes' sums reach 2r before their reduction.
+TEST_CASE("bind_arrays equals lo + r·(hi − lo), lanes on and off") {
+  std::mt19937_64 rng(43);
+  constexpr std::size_t kN = 45;
+  std::vector<Fr> lo = pcs_test::random_frs(rng, kN), hi = pcs_test::random_frs(rng, kN);
+  const Fr edge[] = {Fr::zero(), Fr::one(), -Fr::one(), -Fr::one() - Fr::one()};
+  for (std::size_t i = 0; i < 4; ++i)
+    for (std::size_t j = 0; j < 4; ++j) {
+      lo[4 * i + j] = edge[i];
+      hi[4 * i + j] = edge[j];
+    }
+  // 2^256 mod r is one's Montgomery form; −(2^256)^-1 has the form −1, that is r − 1.
+  const Fr largest =
+      -Fr::from_canonical_limbs({jolt::prover::fr_detail::kR[0], jolt::prover::fr_detail::kR[1],
+                                 jolt::prover::fr_detail::kR[2], jolt::prover::fr_detail::kR[3]})
+           .value()
+           .inverse();
+  const std::vector<Fr> top(kN, largest);
+  const std::vector<Fr> random_lo = lo;
+  const bool was = lanes::enabled();
+  for (bool on : {true, false}) {
+    lanes::set_enabled(on);
+    for (const std::vector<Fr>* low : {&random_lo, &top})
+      for (const Fr& r :
+           {Fr::zero(), Fr::one(), -Fr::one(), largest, pcs_test::random_frs(rng, 1)[0]})
+        for (std::size_t n : {std::size_t{0}, std::size_t{5}, std::size_t{8}, std::size_t{16},
+                              std::size_t{24}, kN}) {
+          lo = *low;
+          CAPTURE(on);
+          CAPTURE(n);
+          std::vector<Fr> want(n), got(n, Fr::from_u64(99));
+          for (std::size_t i = 0; i < n; ++i) want[i] = lo[i] + r * (hi[i] - lo[i]);
+          jolt::prover::bind_arrays(lo.data(), hi.data(), r, got.data(), n);
+          CHECK(got == want);
+          std::vector<Fr> a = lo, b = hi;
+          jolt::prover::bind_arrays(a.data(), hi.data(), r, a.data(), n);  // out = lo
+          jolt::prover::bind_arrays(lo.data(), b.data(), r, b.data(), n);  // out = hi
+          CHECK(std::equal(want.begin(), want.end(), a.begin()));
+          CHECK(std::equal(want.begin(), want.end(), b.begin()));
+        }
+  }
+  lanes::set_enabled(was);
+}
+
 // Sums of products kept in the lanes: long enough to pass the reduction between the sums (n up
 // to 2048: 256 lane products, past what the limbs hold unreduced), with r − 1 everywhere in one
 // case (the largest products), every length with its scalar tail, lanes on and off.

@@ -489,13 +489,12 @@ class RaVirtualizationKernel final : public SumcheckKernel {
     } else {
       if (bits_.empty()) {
         // The bit tables, materialized already bound: entry x = lo + r·(hi − lo) of the pattern
-        // values at x and x + half, the products over arrays.
+        // values at x and x + half, over arrays (bind_arrays).
         std::vector<std::vector<Fr>> t = zero_tables(key_bits_, half);
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half, kGrain),
                           [&](const tbb::blocked_range<std::size_t>& range) {
-                            std::array<Fr, kBlock> rs, d;
+                            std::array<Fr, kBlock> hi;
                             std::array<BitColumns, kBlock> plo, phi;
-                            rs.fill(r);
                             for (std::size_t x0 = range.begin(); x0 < range.end(); x0 += kBlock) {
                               const std::size_t n = std::min(kBlock, range.end() - x0);
                               for (std::size_t i = 0; i < n; ++i) {
@@ -507,10 +506,9 @@ class RaVirtualizationKernel final : public SumcheckKernel {
                                 const std::size_t sh = key_bits_ - 1 - bb;
                                 for (std::size_t i = 0; i < n; ++i) {
                                   out[i] = pattern_values_[plo[i][sh]];
-                                  d[i] = pattern_values_[phi[i][sh]] - out[i];
+                                  hi[i] = pattern_values_[phi[i][sh]];
                                 }
-                                multiply_arrays(d.data(), rs.data(), d.data(), n);
-                                for (std::size_t i = 0; i < n; ++i) out[i] += d[i];
+                                bind_arrays(out, hi.data(), r, out, n);
                               }
                             }
                           });

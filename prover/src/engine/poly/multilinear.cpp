@@ -1,8 +1,6 @@
 // Dense multilinear tables: top-variable binding and evaluation.
 #include <tbb/parallel_for.h>
 
-#include <algorithm>
-#include <array>
 #include <jolt/prover/pcs/fr_arrays.hpp>
 #include <jolt/prover/poly/multilinear.hpp>
 
@@ -20,19 +18,10 @@ void DenseMultilinear::bind_top(const Fr& r) {
 void bind_top_in_place(std::vector<Fr>& t, const Fr& r) {
   const std::size_t h = t.size() / 2;
   constexpr std::size_t kGrain = 1 << 12;
-  // The products r·(t[i+h] − t[i]) kChunk at a time over arrays (the IFMA lanes where the CPU
-  // has them): the same field elements as one operator* each.
-  constexpr std::size_t kChunk = 64;
-  std::array<Fr, kChunk> rs;
-  rs.fill(r);
+  // t[i] + r·(t[i+h] − t[i]) over arrays (the IFMA lanes where the CPU has them): the same field
+  // elements as one operator* each. A range writes only its own lower half.
   auto body = [&](std::size_t b, std::size_t e) {
-    std::array<Fr, kChunk> d;
-    for (std::size_t i0 = b; i0 < e; i0 += kChunk) {
-      const std::size_t n = std::min(kChunk, e - i0);
-      for (std::size_t k = 0; k < n; ++k) d[k] = t[i0 + k + h] - t[i0 + k];
-      multiply_arrays(d.data(), rs.data(), d.data(), n);
-      for (std::size_t k = 0; k < n; ++k) t[i0 + k] += d[k];
-    }
+    bind_arrays(t.data() + b, t.data() + b + h, r, t.data() + b, e - b);
   };
   if (h >= 2 * kGrain) {
     tbb::parallel_for(

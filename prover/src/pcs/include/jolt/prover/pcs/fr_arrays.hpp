@@ -5,6 +5,7 @@
 //
 //   multiply_arrays(a.data(), b.data(), out.data(), n);   // out may alias a or b
 //   Fr s = dot_arrays(a.data(), b.data(), n);   // Σ a[i]·b[i]
+//   bind_arrays(lo, hi, r, out, n);   // out[i] = lo[i] + r·(hi[i] − lo[i]), out may alias lo or hi
 //   multiply_rows(rows, stride, k, out, n);   // out[i] = Π_{g<k} rows[g·stride + i]
 //   gather_products(tables, index, stride, out, n);   // Π_g tables[g][index[g·stride + i]]
 //   affine_chunk_sums(f, df, stride, rows, chunk, at, out, out_stride, n);
@@ -39,6 +40,7 @@ namespace jolt::prover {
 
 void multiply_arrays(const Fr* a, const Fr* b, Fr* out, std::size_t n);
 Fr dot_arrays(const Fr* a, const Fr* b, std::size_t n);
+void bind_arrays(const Fr* lo, const Fr* hi, const Fr& r, Fr* out, std::size_t n);
 void multiply_rows(const Fr* rows, std::size_t row_stride, std::size_t k, Fr* out, std::size_t n);
 void gather_products(std::span<const Fr* const> tables, const std::uint32_t* index,
                      std::size_t index_stride, Fr* out, std::size_t n);

@@ -176,18 +176,12 @@ class ReadRafKernel final : public SumcheckKernel {
     if ((round + 1) % phase_bits_ != 0) {
       for (std::size_t g = 0; g < kNumTables; ++g)
         for (std::size_t i = 0; i < p_[g].size(); ++i) {
-          bind_top(p_[g][i], r);
-          bind_top(q_[g][i], r);
+          bind_top_in_place(p_[g][i], r);
+          bind_top_in_place(q_[g][i], r);
         }
       return;
     }
     end_phase(round / phase_bits_);
-  }
-
-  static void bind_top(std::vector<Fr>& t, const Fr& r) {
-    const std::size_t h = t.size() / 2;
-    for (std::size_t i = 0; i < h; ++i) t[i] = t[i] + r * (t[i + h] - t[i]);
-    t.resize(h);
   }
 
   unsigned suffix_pairs(std::size_t phase) const {

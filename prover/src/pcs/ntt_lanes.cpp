@@ -434,34 +434,45 @@ JOLT_LANES_INLINE Lanes gather8(const Fr* base, const std::uint32_t* idx) {
                    row_of(base + idx[4], base + idx[5]), row_of(base + idx[6], base + idx[7]));
 }
 
-// out[i] = ∏_{g<k} factor(g, i) for the groups of eight i < n (factor(g, i): the eight factors
-// g of entries i…i+7, each < r), two groups' running products interleaved, then one alone.
-// A running product x < 2r times a factor < r stays below x·r/2^256 + r < 1.38·r: no reduction
-// between the products, one conditional subtraction at the end.
-template <class Factor>
-JOLT_LANES_INLINE void running_products(std::size_t k, Fr* out, std::size_t n,
-                                        const Factor& factor) {
-  std::size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    Lanes x[2] = {factor(0, i), factor(0, i + 8)};
+// For each chain c < count: x = factor(c, 0)·factor(c, 1)·…·factor(c, k − 1) (Montgomery
+// products, each factor < r), then done(c, x) — two chains' products interleaved (mont_mul_n<2>),
+// then the odd one alone. A running product x < 2r times a factor < r stays below
+// x·r/2^256 + r < 1.38·r: no reduction between the products; x < 2r when done sees it.
+template <class Factor, class Done>
+JOLT_LANES_INLINE void chained_products(std::size_t count, std::size_t k, const Factor& factor,
+                                        const Done& done) {
+  std::size_t c = 0;
+  for (; c + 2 <= count; c += 2) {
+    Lanes x[2] = {factor(c, 0), factor(c + 1, 0)};
     for (std::size_t g = 1; g < k; ++g) {
-      const Lanes y[2] = {factor(g, i), factor(g, i + 8)};
+      const Lanes y[2] = {factor(c, g), factor(c + 1, g)};
       Lanes z[2];
       mont_mul_n<2>(x, y, z);
       x[0] = z[0];
       x[1] = z[1];
     }
-    for (int s = 0; s < 2; ++s) {
-      subtract_where_at_least(x[s], 1);
-      store8(out + i + 8 * s, x[s]);
-    }
+    done(c, x[0]);
+    done(c + 1, x[1]);
   }
-  for (; i < n; i += 8) {
-    Lanes x = factor(0, i);
-    for (std::size_t g = 1; g < k; ++g) x = mont_mul(x, factor(g, i));
-    subtract_where_at_least(x, 1);
-    store8(out + i, x);
+  for (; c < count; ++c) {
+    Lanes x = factor(c, 0);
+    for (std::size_t g = 1; g < k; ++g) x = mont_mul(x, factor(c, g));
+    done(c, x);
   }
+}
+
+// out[i] = ∏_{g<k} factor(g, i) for the groups of eight i < n (factor(g, i): the eight factors
+// g of entries i…i+7, each < r): one chain per group, reduced below r by one conditional
+// subtraction.
+template <class Factor>
+JOLT_LANES_INLINE void running_products(std::size_t k, Fr* out, std::size_t n,
+                                        const Factor& factor) {
+  chained_products(
+      n / 8, k, [&](std::size_t c, std::size_t g) JOLT_LANES_LAMBDA { return factor(g, 8 * c); },
+      [&](std::size_t c, Lanes x) JOLT_LANES_LAMBDA {
+        subtract_where_at_least(x, 1);
+        store8(out + 8 * c, x);
+      });
 }
 
 JOLT_LANES_FN void gather_products(const Fr* const* tables, const std::uint32_t* index,
@@ -509,7 +520,7 @@ JOLT_LANES_FN void affine_chunk_sums(const Fr* f, const Fr* df, std::size_t row_
           store_group(g + 2 * b * kWordsPerGroup, x);
         }
       if (!at[t]) continue;
-      // Each chunk's running product stays below 2r (multiply_rows); the chunks' products,
+      // Each chunk's running product stays below 2r (chained_products); the chunks' products,
       // each reduced below r, are summed with the bound tracked.
       Lanes acc{};
       for (int w = 0; w < 5; ++w) acc.v[w] = _mm512_setzero_si512();
@@ -523,30 +534,12 @@ JOLT_LANES_FN void affine_chunk_sums(const Fr* f, const Fr* df, std::size_t row_
         for (int w = 0; w < 5; ++w) acc.v[w] = _mm512_add_epi64(acc.v[w], x.v[w]);
         ++bound;
       };
-      const std::size_t chunks = rows / chunk;
-      std::size_t v = 0;
-      for (; v + 2 <= chunks; v += 2) {  // two chunks' running products interleaved
-        const std::uint64_t* c[2] = {g + 2 * v * chunk * kWordsPerGroup,
-                                     g + 2 * (v + 1) * chunk * kWordsPerGroup};
-        Lanes x[2] = {load_group(c[0]), load_group(c[1])};
-        for (std::size_t e = 1; e < chunk; ++e) {
-          const Lanes y[2] = {load_group(c[0] + 2 * e * kWordsPerGroup),
-                              load_group(c[1] + 2 * e * kWordsPerGroup)};
-          Lanes z[2];
-          mont_mul_n<2>(x, y, z);
-          x[0] = z[0];
-          x[1] = z[1];
-        }
-        add(x[0]);
-        add(x[1]);
-      }
-      for (; v < chunks; ++v) {
-        const std::uint64_t* c = g + 2 * v * chunk * kWordsPerGroup;
-        Lanes x = load_group(c);
-        for (std::size_t e = 1; e < chunk; ++e)
-          x = mont_mul(x, load_group(c + 2 * e * kWordsPerGroup));
-        add(x);
-      }
+      // Chunk v's factors are rows v·chunk … v·chunk + chunk − 1 (their f + t·df groups).
+      chained_products(
+          rows / chunk, chunk,
+          [&](std::size_t v, std::size_t e)
+              JOLT_LANES_LAMBDA { return load_group(g + 2 * (v * chunk + e) * kWordsPerGroup); },
+          [&](std::size_t, Lanes x) JOLT_LANES_LAMBDA { add(x); });
       reduce(acc);
       store8(out + k * out_stride + i, acc);
       ++k;

@@ -14,7 +14,7 @@ using jolt::cpu_profile::testing::decode_profile;
 
 namespace {
 
-constexpr const char* kTrace = "modular_fibonacci_14";
+constexpr const char* kTrace = "modular_fibonacci_15";
 
 // One --pprof run shared by the checks (PPROF_FREQ above the range: clamped to the maximum).
 const Workspace& profiled(Result* out = nullptr) {
@@ -23,7 +23,7 @@ const Workspace& profiled(Result* out = nullptr) {
   static bool done = false;
   if (!done) {
     done = true;
-    r = run("profile --workload fibonacci --scale 14 --format none --pprof -q", w.dir,
+    r = run("profile --workload fibonacci --scale 15 --format none --pprof -q", w.dir,
             "PPROF_FREQ=5000");
   }
   if (out) *out = r;
@@ -50,11 +50,12 @@ TEST_CASE("profile --pprof writes one decodable CPU profile per stage and one fo
   CHECK(r.output.find("pprof:   11 CPU profiles") != std::string::npos);
   const fs::path dir = pprof_dir(w);
   std::uint64_t stage_samples = 0;
-  // A stage shorter than a few sampling periods holds one or two samples, and those may come
-  // from a pool thread spinning between parallel loops rather than from prover code (stage 6a
-  // at this scale takes about a millisecond and holds one sample; its frame was TBB's in 1 run
-  // of 10). The prover's frames are required in every stage long enough to hold kAttributed
-  // samples, and at most two stages may be shorter than that.
+  // A stage shorter than a few sampling periods holds at most two samples, or none, and those
+  // may come from a pool thread spinning between parallel loops rather than from prover code
+  // (stage 6a takes about a millisecond at any scale: 0, 1 or 2 samples in 5 runs at 2^15, and
+  // its frame was TBB's in 1 run of 10). The prover's frames are required in every stage long
+  // enough to hold kAttributed samples, at most two stages may be shorter than that, and the
+  // stages together hold the prove's samples.
   constexpr std::uint64_t kAttributed = 5;
   int short_stages = 0;
   for (std::string_view label : jolt::taxonomy::kEmittedStageSpans) {
@@ -66,7 +67,6 @@ TEST_CASE("profile --pprof writes one decodable CPU profile per stage and one fo
     REQUIRE(d.exit_code == 0);
     CHECK(d.period == 1000000);  // clamped to 1000 Hz
     stage_samples += d.sample_count;
-    CHECK(d.sample_count > 0);
     if (d.sample_count >= kAttributed)
       CHECK(has_prover_function(d));
     else
@@ -78,6 +78,9 @@ TEST_CASE("profile --pprof writes one decodable CPU profile per stage and one fo
   REQUIRE(whole.exit_code == 0);
   CHECK(has_prover_function(whole));
   CHECK(whole.sample_count >= stage_samples);
+  // Every sample of the prove falls in one of its stages (equal in 5 runs of 5 at 2^15; the root's
+  // own time around the stages is a few milliseconds).
+  CHECK(static_cast<double>(stage_samples) >= 0.9 * static_cast<double>(whole.sample_count));
   // Samples are taken per CPU-second: at most 1000 per CPU-second (fewer when the kernel's tick
   // is slower), and no more CPU-seconds than cores × wall time.
   const double seconds = static_cast<double>(whole.duration_nanos) * 1e-9;

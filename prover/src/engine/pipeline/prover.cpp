@@ -7,9 +7,6 @@
 #include <tbb/task_arena.h>
 
 #include <array>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <atomic>
 #include <functional>
 #include <jolt/heap.hpp>
@@ -159,22 +156,9 @@ struct Stage7Out {
   std::vector<Fr> v7;  // every committed column at r7 (the joint opening point)
 };
 
-// Declared right after a stage's span, so its destructor runs as the stage ends, inside the span:
-// hands the heap's free pages back to the OS. Each stage frees its working set, but glibc keeps
-// free chunks below its mmap threshold in its arenas, so without this the process's RSS keeps
-// the largest earlier working set and the next stage's peak stacks on it (measured at sha2-chain
-// 2^18: stage 8 opened at 326 MiB, of which ~130 MiB were stages 4–5's freed fraction trees).
-struct ReleaseFreeMemoryAtStageEnd {
-  ReleaseFreeMemoryAtStageEnd() = default;
-  ReleaseFreeMemoryAtStageEnd(const ReleaseFreeMemoryAtStageEnd&) = delete;
-  ReleaseFreeMemoryAtStageEnd& operator=(const ReleaseFreeMemoryAtStageEnd&) = delete;
-  ~ReleaseFreeMemoryAtStageEnd() {
-#ifdef __GLIBC__
-    JOLT_SPAN("release_free_memory");
-    malloc_trim(0);
-#endif
-  }
-};
+// The stages leave the heap's freed pages to glibc: the next stage reuses them. Handing them back
+// at each stage end (malloc_trim) lowered the peak by 3–5 % but made every stage fault its working
+// set in again, about 4.5 % of the prove at 2^18 and 2^22 (docs/performance.md's lever table).
 
 // A witness entry as a small non-negative integer, if it is one (an honest witness's flags and
 // multiplicities are; an altered one may hold any field element).
@@ -411,7 +395,6 @@ class StagedProver {
   // Stage 0: absorb the statement, extract the committed columns, commit, absorb.
   void prove_stage0(std::size_t log_t, const ColumnSource& make_columns) {
     JOLT_STAGE_SPAN("prove_stage0");
-    const ReleaseFreeMemoryAtStageEnd release_at_end;
     Witness w;
     w.log_t = log_t;
     w.self_check = opt_.self_check;
@@ -528,7 +511,6 @@ class StagedProver {
 
   void prove_stage1() {
     JOLT_STAGE_SPAN("prove_stage1");
-    const ReleaseFreeMemoryAtStageEnd release_at_end;
     JOLT_SPAN("Stage1Batch::prove");
     const Witness& w = session_.get<Witness>();
     const std::vector<Fr> tau = t_.challenges("tau", r1cs::kRowBits + w.log_t);
@@ -556,7 +538,6 @@ class StagedProver {
 
   void prove_stage2() {
     JOLT_STAGE_SPAN("prove_stage2");
-    const ReleaseFreeMemoryAtStageEnd release_at_end;
     JOLT_SPAN("Stage2Batch::prove");
     const Witness& w = session_.get<Witness>();
     boundary_snapshot("Stage2_start", {&w, pcs_data_.get(), &proof_so_far_});
@@ -611,7 +592,6 @@ class StagedProver {
   // Stage 3: the shift relation (Next* = next row), the entry PC and the exit cycle, one batch.
   void prove_stage3() {
     JOLT_STAGE_SPAN("prove_stage3");
-    const ReleaseFreeMemoryAtStageEnd release_at_end;
     JOLT_SPAN("Stage3::prove");
     const Witness& w = session_.get<Witness>();
     boundary_snapshot("Stage3_start", {&w, pcs_data_.get(), &proof_so_far_});
@@ -693,7 +673,6 @@ class StagedProver {
   // Stage 4: register read/write checking. The final state is absorbed before γ and α.
   void prove_stage4() {
     JOLT_STAGE_SPAN("prove_stage4");
-    const ReleaseFreeMemoryAtStageEnd release_at_end;
     JOLT_SPAN("Stage4::prove");
     const Witness& w = session_.get<Witness>();
     boundary_snapshot("Stage4_start", {&w, pcs_data_.get(), &proof_so_far_});
@@ -789,7 +768,6 @@ class StagedProver {
   // Stage 5: every register read is of an earlier access (4t + j − ReadTs_j in [0, 4T)).
   void prove_stage5() {
     JOLT_STAGE_SPAN("prove_stage5");
-    const ReleaseFreeMemoryAtStageEnd release_at_end;
     JOLT_SPAN("Stage5::prove");
     const Witness& w = session_.get<Witness>();
     boundary_snapshot("Stage5_start", {&w, pcs_data_.get(), &proof_so_far_});
@@ -898,7 +876,6 @@ class StagedProver {
   // Stage 6a: the bytecode read-raf's address rounds over every claim about a static column.
   void prove_stage6a() {
     JOLT_STAGE_SPAN("prove_stage6a");
-    const ReleaseFreeMemoryAtStageEnd release_at_end;
     JOLT_SPAN("Stage6a::prove");
     const Witness& w = session_.get<Witness>();
     // The legacy prover's stage 6 is 6a and 6b here: it starts with 6a and ends with 6b.
@@ -919,7 +896,6 @@ class StagedProver {
   // their booleanity.
   void prove_stage6b() {
     JOLT_STAGE_SPAN("prove_stage6b");
-    const ReleaseFreeMemoryAtStageEnd release_at_end;
     JOLT_SPAN("Stage6b::prove");
     const Witness& w = session_.get<Witness>();
     const Stage6aOut& s6a = session_.get<Stage6aOut>();
@@ -952,7 +928,6 @@ class StagedProver {
   // Stage 7: every claim about a committed column so far reduced to one point r7.
   void prove_stage7() {
     JOLT_STAGE_SPAN("prove_stage7");
-    const ReleaseFreeMemoryAtStageEnd release_at_end;
     JOLT_SPAN("Stage7Batch::prove");
     const Witness& w = session_.get<Witness>();
     boundary_snapshot("Stage7_start", {&w, pcs_data_.get(), &proof_so_far_});
@@ -1031,7 +1006,6 @@ class StagedProver {
 
   void prove_stage8() {
     JOLT_STAGE_SPAN("prove_stage8");
-    const ReleaseFreeMemoryAtStageEnd release_at_end;
     const Witness& w = session_.get<Witness>();
     const Stage7Out& s7 = session_.get<Stage7Out>();
     const CommittedColumns committed(w);

@@ -525,7 +525,7 @@ JOLT_LANES_FN void affine_chunk_sums(const Fr* f, const Fr* df, std::size_t row_
       Lanes acc{};
       for (int w = 0; w < 5; ++w) acc.v[w] = _mm512_setzero_si512();
       unsigned bound = 0;  // acc < bound·r
-      const auto add = [&](Lanes x) JOLT_LANES_LAMBDA {
+      const auto add = [&](std::size_t, Lanes x) JOLT_LANES_LAMBDA {
         subtract_where_at_least(x, 1);
         if (bound + 1 > kMaxBound) {
           reduce(acc);
@@ -539,7 +539,7 @@ JOLT_LANES_FN void affine_chunk_sums(const Fr* f, const Fr* df, std::size_t row_
           rows / chunk, chunk,
           [&](std::size_t v, std::size_t e)
               JOLT_LANES_LAMBDA { return load_group(g + 2 * (v * chunk + e) * kWordsPerGroup); },
-          [&](std::size_t, Lanes x) JOLT_LANES_LAMBDA { add(x); });
+          add);
       reduce(acc);
       store8(out + k * out_stride + i, acc);
       ++k;

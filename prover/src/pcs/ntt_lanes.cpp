@@ -63,6 +63,77 @@ constexpr ModulusMultiples kMultiples{};
 // −r^-1 mod 2^52.
 constexpr std::uint64_t kInv52 = fr_detail::kInv & kMask52;
 
+// Five 64-bit words (little-endian, a value < 2^320) → five 52-bit limbs of its low 260 bits.
+constexpr Limbs5 limbs52(const std::uint64_t (&w)[5]) {
+  Limbs5 out{};
+  for (int k = 0; k < 5; ++k) {
+    const unsigned bit = 52u * static_cast<unsigned>(k), word = bit / 64, off = bit % 64;
+    std::uint64_t x = w[word] >> off;
+    if (off > 12 && word + 1 < 5) x |= w[word + 1] << (64 - off);
+    out.v[k] = x & kMask52;
+  }
+  return out;
+}
+
+// a·b mod 2^320 on five 64-bit words.
+constexpr void mul_mod_2_320(const std::uint64_t (&a)[5], const std::uint64_t (&b)[5],
+                             std::uint64_t (&out)[5]) {
+  std::uint64_t acc[5] = {};
+  for (int i = 0; i < 5; ++i) {
+    u128 carry = 0;
+    for (int j = 0; i + j < 5; ++j) {
+      const u128 s = static_cast<u128>(a[i]) * b[j] + acc[i + j] + carry;
+      acc[i + j] = static_cast<std::uint64_t>(s);
+      carry = s >> 64;
+    }
+  }
+  for (int k = 0; k < 5; ++k) out[k] = acc[k];
+}
+
+// r^-1 mod 2^320, by Newton's x ← x·(2 − r·x) from r^-1 mod 2^64 (= −kInv): 64 → 128 → 256 → 512
+// correct bits.
+struct ModulusInverse320 {
+  std::uint64_t v[5] = {};
+  constexpr ModulusInverse320() {
+    const std::uint64_t r[5] = {fr_detail::kModulus[0], fr_detail::kModulus[1],
+                                fr_detail::kModulus[2], fr_detail::kModulus[3], 0};
+    std::uint64_t x[5] = {0 - fr_detail::kInv, 0, 0, 0, 0};
+    for (int it = 0; it < 3; ++it) {
+      std::uint64_t rx[5] = {}, two_minus[5] = {};
+      mul_mod_2_320(r, x, rx);
+      // 2 − r·x mod 2^320.
+      u128 borrow = 0;
+      for (int k = 0; k < 5; ++k) {
+        const u128 d = static_cast<u128>(k == 0 ? 2 : 0) - rx[k] - borrow;
+        two_minus[k] = static_cast<std::uint64_t>(d);
+        borrow = (d >> 64) ? 1 : 0;
+      }
+      std::uint64_t next[5] = {};
+      mul_mod_2_320(x, two_minus, next);
+      for (int k = 0; k < 5; ++k) x[k] = next[k];
+    }
+    for (int k = 0; k < 5; ++k) v[k] = x[k];
+  }
+};
+constexpr ModulusInverse320 kModulusInverse320{};
+
+// 2^260 − r as five 52-bit limbs: a·w − q·r ≡ a·w + q·(2^260 − r) modulo 2^260.
+constexpr Limbs5 kModulusComplement260 = [] {
+  const std::uint64_t r[5] = {fr_detail::kModulus[0], fr_detail::kModulus[1],
+                              fr_detail::kModulus[2], fr_detail::kModulus[3], 0};
+  std::uint64_t c[5] = {};
+  u128 borrow = 0;
+  for (int k = 0; k < 5; ++k) {
+    const u128 d = static_cast<u128>(0) - r[k] - borrow;
+    c[k] = static_cast<std::uint64_t>(d);
+    borrow = (d >> 64) ? 1 : 0;
+  }
+  return limbs52(c);  // the low 260 bits of 2^320 − r
+}();
+
+// The multiple of r that bounds the Shoup product below (shoup_mul's output).
+constexpr unsigned kShoupBound = 3;
+
 // Eight field elements in five vectors of 52-bit limbs. Limbs 0–3 of a normalised value are
 // < 2^52; limb 4 holds the rest.
 struct Lanes {
@@ -236,6 +307,58 @@ JOLT_LANES_INLINE Lanes mont_mul(const Lanes& a, const Lanes& b) {
   return z[0];
 }
 
+// a·w mod r up to a multiple of r, an integer < 3r (kShoupBound), for a < 2^260 (normalised
+// limbs) and a fixed twiddle w < r given as its plain value with wq = ⌊w·2^260/r⌋ (Shoup's
+// method; lane_twiddles holds both): q = ⌊a·wq/2^260⌋, at most 1 below ⌊a·w/r⌋, is taken from
+// limbs 4–9 of a·wq with the partial products below limb 4 left out (their sum is < 2^213, so
+// q drops by at most 1 more), and a·w − q·r ∈ [0, 3r) is computed modulo 2^260 as
+// a·w + q·(2^260 − r): 34 + 25 + 25 multiply-adds where mont_mul takes 105.
+JOLT_LANES_INLINE Lanes shoup_mul(const Lanes& a, const Lanes& w, const Lanes& wq) {
+  const __m512i zero = _mm512_setzero_si512(), m52 = bcast(kMask52);
+  __m512i h[6];  // limb 4 + k of a·wq
+#pragma GCC unroll 8
+  for (int k = 0; k < 6; ++k) h[k] = zero;
+#pragma GCC unroll 8
+  for (int i = 0; i < 5; ++i)
+#pragma GCC unroll 8
+    for (int j = 0; j < 5; ++j) {
+      if (i + j >= 4) h[i + j - 4] = _mm512_madd52lo_epu64(h[i + j - 4], a.v[i], wq.v[j]);
+      if (i + j >= 3) h[i + j - 3] = _mm512_madd52hi_epu64(h[i + j - 3], a.v[i], wq.v[j]);
+    }
+  __m512i t[5];
+#pragma GCC unroll 8
+  for (int k = 0; k < 5; ++k) t[k] = zero;
+#pragma GCC unroll 8
+  for (int i = 0; i < 5; ++i)
+#pragma GCC unroll 8
+    for (int j = 0; i + j < 5; ++j) {
+      t[i + j] = _mm512_madd52lo_epu64(t[i + j], a.v[i], w.v[j]);
+      if (i + j < 4) t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], a.v[i], w.v[j]);
+    }
+  Lanes q;
+#pragma GCC unroll 8
+  for (int k = 0; k < 5; ++k) {
+    h[k + 1] = _mm512_add_epi64(h[k + 1], _mm512_srli_epi64(h[k], 52));
+    q.v[k] = _mm512_and_si512(h[k + 1], m52);
+  }
+  const Limbs5& rc = kModulusComplement260;
+#pragma GCC unroll 8
+  for (int i = 0; i < 5; ++i)
+#pragma GCC unroll 8
+    for (int j = 0; i + j < 5; ++j) {
+      t[i + j] = _mm512_madd52lo_epu64(t[i + j], q.v[i], bcast(rc.v[j]));
+      if (i + j < 4) t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], q.v[i], bcast(rc.v[j]));
+    }
+  Lanes out;
+#pragma GCC unroll 8
+  for (int k = 0; k < 4; ++k) {
+    t[k + 1] = _mm512_add_epi64(t[k + 1], _mm512_srli_epi64(t[k], 52));
+    out.v[k] = _mm512_and_si512(t[k], m52);
+  }
+  out.v[4] = _mm512_and_si512(t[4], m52);  // modulo 2^260
+  return out;
+}
+
 // lo, hi ← lo + hi·w, lo − hi·w + c·r, where hi·w < c·r by the caller's bound. Only hi's limbs
 // are carried (the multiply reads 52 bits of each); the sums keep uncarried signed limbs, which
 // grow by less than 2^53 a layer and are carried when they next enter a multiply or reduce().
@@ -243,6 +366,17 @@ JOLT_LANES_INLINE void butterfly(Lanes& lo, Lanes& hi, const Lanes& w, unsigned 
   normalize(hi);
   const Lanes t = mont_mul(hi, w);
   const Limbs5& cr = kMultiples.m[c];
+  for (int k = 0; k < 5; ++k) {
+    hi.v[k] = _mm512_sub_epi64(_mm512_add_epi64(lo.v[k], bcast(cr.v[k])), t.v[k]);
+    lo.v[k] = _mm512_add_epi64(lo.v[k], t.v[k]);
+  }
+}
+
+// The same with the Shoup product: c = kShoupBound.
+JOLT_LANES_INLINE void shoup_butterfly(Lanes& lo, Lanes& hi, const Lanes& w, const Lanes& wq) {
+  normalize(hi);
+  const Lanes t = shoup_mul(hi, w, wq);
+  const Limbs5& cr = kMultiples.m[kShoupBound];
   for (int k = 0; k < 5; ++k) {
     hi.v[k] = _mm512_sub_epi64(_mm512_add_epi64(lo.v[k], bcast(cr.v[k])), t.v[k]);
     lo.v[k] = _mm512_add_epi64(lo.v[k], t.v[k]);
@@ -332,12 +466,35 @@ void set_enabled(bool on) {
   g_enabled.store(on && cpu_has_lanes(), std::memory_order_relaxed);
 }
 
-JOLT_LANES_FN std::vector<std::uint64_t> lane_twiddles(const Fr* small, std::size_t B) {
-  std::vector<std::uint64_t> out(B / 8 * kWordsPerGroup);
-  for (std::size_t g = 0; g < B / 8; ++g) {
-    const Lanes x = load8(small + 8 * g);
-    for (int k = 0; k < 5; ++k)
-      _mm512_storeu_si512(out.data() + g * kWordsPerGroup + 8 * k, x.v[k]);
+// Per group of eight twiddles, kTwiddleWords words: the plain values w (five limb vectors), then
+// wq = ⌊w·2^260/r⌋ (five more). wq is exact by construction: w·2^260 − ρ with ρ = w·2^260 mod r
+// is a multiple of r, and its quotient < 2^260 is its residue times r^-1 modulo 2^260, so
+// wq = −ρ·r^-1 mod 2^260; ρ is the Montgomery limbs of 16·w (2^260 = 16·R).
+constexpr std::size_t kTwiddleWords = 2 * kWordsPerGroup;
+
+std::vector<std::uint64_t> lane_twiddles(const Fr* small, std::size_t B) {
+  std::vector<std::uint64_t> out(B / 8 * kTwiddleWords);
+  const Fr sixteen = Fr::from_u64(16);
+  for (std::size_t i = 0; i < B; ++i) {
+    const auto plain = small[i].to_canonical_limbs();
+    const Fr scaled = small[i] * sixteen;
+    const std::uint64_t* rho = scaled.mont_limbs();
+    const std::uint64_t rho5[5] = {rho[0], rho[1], rho[2], rho[3], 0};
+    std::uint64_t prod[5] = {}, wq[5] = {};
+    mul_mod_2_320(rho5, kModulusInverse320.v, prod);
+    u128 borrow = 0;  // −ρ·r^-1 mod 2^320; limbs52 keeps the low 260 bits
+    for (int k = 0; k < 5; ++k) {
+      const u128 d = static_cast<u128>(0) - prod[k] - borrow;
+      wq[k] = static_cast<std::uint64_t>(d);
+      borrow = (d >> 64) ? 1 : 0;
+    }
+    const std::uint64_t w5[5] = {plain[0], plain[1], plain[2], plain[3], 0};
+    const Limbs5 wl = limbs52(w5), ql = limbs52(wq);
+    std::uint64_t* grp = out.data() + (i / 8) * kTwiddleWords + i % 8;
+    for (int k = 0; k < 5; ++k) {
+      grp[8 * k] = wl.v[k];
+      grp[kWordsPerGroup + 8 * k] = ql.v[k];
+    }
   }
   return out;
 }
@@ -349,24 +506,32 @@ JOLT_LANES_FN void block_layers(Fr* blk, std::size_t B, std::size_t first_len, s
     throw std::invalid_argument(
         "basefold lanes: block layers need 16 ≤ first_len ≤ last_len, powers of two, and a "
         "block of whole last_len sub-blocks");
-  if (max_bound < 3 || max_bound > kMaxBound)
-    throw std::invalid_argument("basefold lanes: max_bound outside [3, kMaxBound]");
+  if (max_bound < 1 + kShoupBound || max_bound > kMaxBound)
+    throw std::invalid_argument("basefold lanes: max_bound outside [4, kMaxBound]");
   const std::size_t groups = B / 8;
   std::uint64_t* g = scratch.get(groups * kWordsPerGroup);
   for (std::size_t i = 0; i < groups; ++i) store_group(g + i * kWordsPerGroup, load8(blk + 8 * i));
   unsigned bound = 1;
   for (std::size_t len = first_len; len <= last_len; len <<= 1) {
-    const unsigned c = next_layer_bound(bound, g, groups, max_bound);
+    // Each layer adds kShoupBound·r to the bound; reduced first when that would pass max_bound.
+    if (bound + kShoupBound > max_bound) {
+      reduce_groups(g, groups);
+      bound = 1;
+    }
+    bound += kShoupBound;
     const std::size_t hv = len / 16;  // groups per half
     for (std::size_t base = 0; base < groups; base += 2 * hv)
       for (std::size_t j = 0; j < hv; ++j) {
         std::uint64_t* lo_p = g + (base + j) * kWordsPerGroup;
         std::uint64_t* hi_p = g + (base + hv + j) * kWordsPerGroup;
         Lanes lo = load_group(lo_p), hi = load_group(hi_p);
-        Lanes w;
-        for (int k = 0; k < 5; ++k)
-          w.v[k] = _mm512_loadu_si512(small_lanes + (hv + j) * kWordsPerGroup + 8 * k);
-        butterfly(lo, hi, w, c);
+        Lanes w, wq;
+        const std::uint64_t* tw = small_lanes + (hv + j) * kTwiddleWords;
+        for (int k = 0; k < 5; ++k) {
+          w.v[k] = _mm512_loadu_si512(tw + 8 * k);
+          wq.v[k] = _mm512_loadu_si512(tw + kWordsPerGroup + 8 * k);
+        }
+        shoup_butterfly(lo, hi, w, wq);
         store_group(lo_p, lo);
         store_group(hi_p, hi);
       }

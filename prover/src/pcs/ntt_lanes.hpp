@@ -6,8 +6,11 @@
 // Representation: eight Fr values as five vectors of 52-bit limbs (limb k of lane e holds bits
 // 52k.. of element e's raw Montgomery integer). The multiply is Montgomery's with R = 2^256 (four
 // 52-bit reduction rounds and a last 48-bit one), so it computes exactly what Fr's operator*
-// computes on the raw integers, and the twiddle tables need no conversion of domain. Values are
-// not reduced between layers: each layer's bound (a multiple of r) is tracked, a multiple of r
+// computes on the raw integers, and the strip layers' twiddle tables need no conversion of
+// domain. The block layers' twiddles are fixed per block size, so lane_twiddles converts them
+// once for Shoup's multiply (the plain twiddle w and ⌊w·2^260/r⌋: an integer < 3r congruent to a·w
+// from 84 multiply-adds instead of 105; x·R times the plain w is (x·w)·R, the same domain). Values
+// are not reduced between layers: each layer's bound (a multiple of r) is tracked, a multiple of r
 // larger than the multiplier's output bound keeps each difference non-negative, and everything is
 // reduced below r before it is written back. Nor are the limbs carried after each sum: only the
 // value entering a multiply, and each value before its reduction. Five 52-bit limbs hold values
@@ -36,14 +39,16 @@ bool enabled();
 // compare both paths. Not thread-safe against a running encode.
 void set_enabled(bool on);
 
-// The block twiddles (basefold.cpp's block_twiddles: small[len/2 + j] = ω_len^j) in lane form,
-// eight per group: lane_twiddles(small, B) holds groups for indices 8..B-1 (index i in group i/8).
+// The block twiddles (basefold.cpp's block_twiddles: small[len/2 + j] = ω_len^j) in the block
+// layers' Shoup form, eight per group: lane_twiddles(small, B) holds groups for indices 0..B-1
+// (index i in group i/8), each the plain values and their quotients ⌊w·2^260/r⌋ as limbs.
 std::vector<std::uint64_t> lane_twiddles(const Fr* small, std::size_t B);
 
 // Layers len = first_len, 2·first_len, …, last_len (powers of two, 16 ≤ first_len ≤ last_len) of
 // the radix-2 decimation-in-time NTT on B entries in place (B a multiple of last_len: B /
 // last_len independent sub-blocks), as basefold.cpp's butterfly_layers, with twiddles from
-// lane_twiddles (built for a block of at least last_len).
+// lane_twiddles (built for a block of at least last_len). Each layer adds 3r to the tracked
+// bound, so max_bound ≥ 4.
 void block_layers(Fr* blk, std::size_t B, std::size_t first_len, std::size_t last_len,
                   const std::uint64_t* small_lanes, unsigned max_bound = kMaxBound);
 

@@ -31,38 +31,10 @@ constexpr unsigned kWordsPerGroup = 40;  // 5 limbs × 8 lanes
 
 __extension__ using u128 = unsigned __int128;
 
-// c·r as five 52-bit limbs, c ≤ 128 (c·r < 2^261 fits in 320 bits before the split).
+// A value < 2^260 as five 52-bit limbs.
 struct Limbs5 {
   std::uint64_t v[5];
 };
-constexpr Limbs5 multiple_of_modulus(unsigned c) {
-  std::uint64_t w[5] = {};
-  u128 carry = 0;
-  for (int i = 0; i < 4; ++i) {
-    const u128 s = static_cast<u128>(fr_detail::kModulus[i]) * c + carry;
-    w[i] = static_cast<std::uint64_t>(s);
-    carry = s >> 64;
-  }
-  w[4] = static_cast<std::uint64_t>(carry);
-  Limbs5 out{};
-  for (int k = 0; k < 5; ++k) {
-    const unsigned bit = 52u * static_cast<unsigned>(k), word = bit / 64, off = bit % 64;
-    std::uint64_t x = w[word] >> off;
-    if (off > 12 && word + 1 < 5) x |= w[word + 1] << (64 - off);
-    out.v[k] = x & kMask52;
-  }
-  return out;
-}
-struct ModulusMultiples {
-  Limbs5 m[kMaxBound * 2];
-  constexpr ModulusMultiples() : m{} {
-    for (unsigned c = 0; c < kMaxBound * 2; ++c) m[c] = multiple_of_modulus(c);
-  }
-};
-constexpr ModulusMultiples kMultiples{};
-// −r^-1 mod 2^52.
-constexpr std::uint64_t kInv52 = fr_detail::kInv & kMask52;
-
 // Five 64-bit words (little-endian, a value < 2^320) → five 52-bit limbs of its low 260 bits.
 constexpr Limbs5 limbs52(const std::uint64_t (&w)[5]) {
   Limbs5 out{};
@@ -74,6 +46,28 @@ constexpr Limbs5 limbs52(const std::uint64_t (&w)[5]) {
   }
   return out;
 }
+
+// c·r as five 52-bit limbs, for c·r < 2^260 (c ≤ 84; the table below holds more, unused).
+constexpr Limbs5 multiple_of_modulus(unsigned c) {
+  std::uint64_t w[5] = {};
+  u128 carry = 0;
+  for (int i = 0; i < 4; ++i) {
+    const u128 s = static_cast<u128>(fr_detail::kModulus[i]) * c + carry;
+    w[i] = static_cast<std::uint64_t>(s);
+    carry = s >> 64;
+  }
+  w[4] = static_cast<std::uint64_t>(carry);
+  return limbs52(w);
+}
+struct ModulusMultiples {
+  Limbs5 m[kMaxBound * 2];
+  constexpr ModulusMultiples() : m{} {
+    for (unsigned c = 0; c < kMaxBound * 2; ++c) m[c] = multiple_of_modulus(c);
+  }
+};
+constexpr ModulusMultiples kMultiples{};
+// −r^-1 mod 2^52.
+constexpr std::uint64_t kInv52 = fr_detail::kInv & kMask52;
 
 // a·b mod 2^320 on five 64-bit words.
 constexpr void mul_mod_2_320(const std::uint64_t (&a)[5], const std::uint64_t (&b)[5],

@@ -388,9 +388,12 @@ JOLT_LANES_INLINE void subtract_where_at_least(Lanes& x, unsigned c) {
   for (int k = 0; k < 5; ++k) x.v[k] = _mm512_mask_blend_epi64(keep, x.v[k], d.v[k]);
 }
 
-JOLT_LANES_INLINE void reduce(Lanes& x) {
+// x < bound·r (bound ≤ 128) → x mod r: the largest c = 2^k below bound first (bound ≤ 2c),
+// each step halving the bound.
+JOLT_LANES_INLINE void reduce(Lanes& x, unsigned bound) {
   normalize(x);
-  for (unsigned c = 64; c >= 1; c /= 2) subtract_where_at_least(x, c);
+  if (bound < 2) return;
+  for (unsigned c = std::bit_floor(bound - 1); c >= 1; c /= 2) subtract_where_at_least(x, c);
 }
 
 // The multiple of r that bounds hi·w when hi < b·r and w < r: hi·w/2^256 + r < (0.1892·b + 1)·r.
@@ -415,10 +418,11 @@ struct Scratch {
 };
 thread_local Scratch scratch;
 
-JOLT_LANES_FN void reduce_groups(std::uint64_t* g, std::size_t count) {
+// Groups whose values are < bound·r reduced below r.
+JOLT_LANES_FN void reduce_groups(std::uint64_t* g, std::size_t count, unsigned bound) {
   for (std::size_t i = 0; i < count; ++i) {
     Lanes x = load_group(g + i * kWordsPerGroup);
-    reduce(x);
+    reduce(x, bound);
     store_group(g + i * kWordsPerGroup, x);
   }
 }
@@ -428,7 +432,7 @@ JOLT_LANES_FN void reduce_groups(std::uint64_t* g, std::size_t count) {
 JOLT_LANES_FN unsigned next_layer_bound(unsigned& bound, std::uint64_t* g, std::size_t groups,
                                         unsigned max_bound) {
   if (bound + product_bound(bound) > max_bound) {
-    reduce_groups(g, groups);
+    reduce_groups(g, groups, bound);
     bound = 1;
   }
   const unsigned c = product_bound(bound);
@@ -509,7 +513,7 @@ JOLT_LANES_FN void block_layers(Fr* blk, std::size_t B, std::size_t first_len, s
   for (std::size_t len = first_len; len <= last_len; len <<= 1) {
     // Each layer adds kShoupBound·r to the bound; reduced first when that would pass max_bound.
     if (bound + kShoupBound > max_bound) {
-      reduce_groups(g, groups);
+      reduce_groups(g, groups, bound);
       bound = 1;
     }
     bound += kShoupBound;
@@ -532,7 +536,7 @@ JOLT_LANES_FN void block_layers(Fr* blk, std::size_t B, std::size_t first_len, s
   }
   for (std::size_t i = 0; i < groups; ++i) {
     Lanes x = load_group(g + i * kWordsPerGroup);
-    reduce(x);
+    reduce(x, bound);
     store8(blk + 8 * i, x);
   }
 }
@@ -581,7 +585,7 @@ JOLT_LANES_FN void strip_layers(Fr* v, std::size_t M, std::size_t B, std::size_t
   for (std::size_t c = 0; c < rows; ++c)
     for (std::size_t u = 0; u < gw; ++u) {
       Lanes x = load_group(g + (c * gw + u) * kWordsPerGroup);
-      reduce(x);
+      reduce(x, bound);
       store8(v + c * B + j0 + 8 * u, x);
     }
 }
@@ -687,7 +691,7 @@ JOLT_LANES_FN void affine_chunk_sums(const Fr* f, const Fr* df, std::size_t row_
       const auto add = [&](std::size_t, Lanes x) JOLT_LANES_LAMBDA {
         subtract_where_at_least(x, 1);
         if (bound + 1 > kMaxBound) {
-          reduce(acc);
+          reduce(acc, bound);
           bound = 1;
         }
         for (int w = 0; w < 5; ++w) acc.v[w] = _mm512_add_epi64(acc.v[w], x.v[w]);
@@ -699,7 +703,7 @@ JOLT_LANES_FN void affine_chunk_sums(const Fr* f, const Fr* df, std::size_t row_
           [&](std::size_t v, std::size_t e)
               JOLT_LANES_LAMBDA { return load_group(g + 2 * (v * chunk + e) * kWordsPerGroup); },
           add);
-      reduce(acc);
+      reduce(acc, bound);
       store8(out + k * out_stride + i, acc);
       ++k;
     }
@@ -719,7 +723,7 @@ JOLT_LANES_FN Fr dot_arrays(const Fr* a, const Fr* b, std::size_t n) {
     mont_mul_n<2>(x, y, z);
     // a, b < r give each product < r·r/2^256 + r < 2r with normalised limbs.
     if (bound + 4 > kMaxBound) {
-      reduce(acc);
+      reduce(acc, bound);
       bound = 1;
     }
     for (int k = 0; k < 5; ++k)
@@ -729,13 +733,13 @@ JOLT_LANES_FN Fr dot_arrays(const Fr* a, const Fr* b, std::size_t n) {
   for (; i < n; i += 8) {
     const Lanes x = mont_mul(load8(a + i), load8(b + i));
     if (bound + 2 > kMaxBound) {
-      reduce(acc);
+      reduce(acc, bound);
       bound = 1;
     }
     for (int k = 0; k < 5; ++k) acc.v[k] = _mm512_add_epi64(acc.v[k], x.v[k]);
     bound += 2;
   }
-  reduce(acc);
+  reduce(acc, bound);
   alignas(64) Fr lanes8[8];
   store8(lanes8, acc);
   Fr sum;

@@ -125,6 +125,9 @@ constexpr Limbs5 kModulusComplement260 = [] {
   return limbs52(c);  // the low 260 bits of 2^320 − r
 }();
 
+// 1/(⌊r/2^208⌋ + 2) rounded to a double: reduce()'s quotient from a value's top limb.
+constexpr double kTopLimbReciprocal = 1.0 / static_cast<double>((fr_detail::kModulus[3] >> 16) + 2);
+
 // The multiple of r that bounds the Shoup product below (shoup_mul's output).
 constexpr unsigned kShoupBound = 3;
 
@@ -388,11 +391,36 @@ JOLT_LANES_INLINE void subtract_where_at_least(Lanes& x, unsigned c) {
   for (int k = 0; k < 5; ++k) x.v[k] = _mm512_mask_blend_epi64(keep, x.v[k], d.v[k]);
 }
 
-// x < bound·r (bound ≤ 128) → x mod r: the largest c = 2^k below bound first (bound ≤ 2c),
-// each step halving the bound.
+// x < bound·r (bound ≤ kMaxBound) → x mod r. Up to bound 8, by conditional subtractions from the
+// largest c = 2^k below bound (bound ≤ 2c), each halving the bound. Above, by a quotient from the
+// top limb in double precision: with x4 = ⌊x/2^208⌋ < 2^52 (exact as a double) and r4 = ⌊r/2^208⌋,
+// q = ⌊x4·fl(1/(r4 + 2))⌋ is at most ⌊x/r⌋ — x4/(r4 + 2) ≤ (x/r)·(1 − 1/(r4 + 2)), a margin of
+// 2^-45.6 relative against the two roundings' 2^-52 — and at least ⌊x/r⌋ − 1, since
+// x/r − x4/(r4 + 2) < (2·x4/(r4 + 2) + 1)/r4 < 2^-37; so x − q·r < 2r, and one conditional
+// subtraction is left.
 JOLT_LANES_INLINE void reduce(Lanes& x, unsigned bound) {
   normalize(x);
   if (bound < 2) return;
+  if (bound > 8) {
+    // 2^52 + x4 from the bits of the double 2^52 with x4 in its mantissa; minus 2^52.
+    const __m512i two52_bits = bcast(0x4330000000000000ULL);
+    const __m512d two52 = _mm512_castsi512_pd(two52_bits);
+    const __m512d x4 =
+        _mm512_sub_pd(_mm512_castsi512_pd(_mm512_or_si512(x.v[4], two52_bits)), two52);
+    const __m512d y = _mm512_roundscale_pd(_mm512_mul_pd(x4, _mm512_set1_pd(kTopLimbReciprocal)),
+                                           _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+    const __m512i q = _mm512_sub_epi64(_mm512_castpd_si512(_mm512_add_pd(y, two52)), two52_bits);
+    const Limbs5& p = kMultiples.m[1];
+    const __m512i zero = _mm512_setzero_si512();
+    for (int k = 0; k < 5; ++k) {
+      x.v[k] = _mm512_sub_epi64(x.v[k], _mm512_madd52lo_epu64(zero, q, bcast(p.v[k])));
+      if (k < 4)
+        x.v[k + 1] = _mm512_sub_epi64(x.v[k + 1], _mm512_madd52hi_epu64(zero, q, bcast(p.v[k])));
+    }
+    normalize(x);
+    subtract_where_at_least(x, 1);
+    return;
+  }
   for (unsigned c = std::bit_floor(bound - 1); c >= 1; c /= 2) subtract_where_at_least(x, c);
 }
 

@@ -84,24 +84,33 @@ constexpr void mul_mod_2_320(const std::uint64_t (&a)[5], const std::uint64_t (&
   for (int k = 0; k < 5; ++k) out[k] = acc[k];
 }
 
+// a − b mod 2^320 on five 64-bit words.
+constexpr void sub_mod_2_320(const std::uint64_t (&a)[5], const std::uint64_t (&b)[5],
+                             std::uint64_t (&out)[5]) {
+  u128 borrow = 0;
+  for (int k = 0; k < 5; ++k) {
+    const u128 d = static_cast<u128>(a[k]) - b[k] - borrow;
+    out[k] = static_cast<std::uint64_t>(d);
+    borrow = (d >> 64) ? 1 : 0;
+  }
+}
+
+// r and 0 on five 64-bit words.
+constexpr std::uint64_t kModulus320[5] = {fr_detail::kModulus[0], fr_detail::kModulus[1],
+                                          fr_detail::kModulus[2], fr_detail::kModulus[3], 0};
+constexpr std::uint64_t kZero320[5] = {};
+
 // r^-1 mod 2^320, by Newton's x ← x·(2 − r·x) from r^-1 mod 2^64 (= −kInv): 64 → 128 → 256 → 512
 // correct bits.
 struct ModulusInverse320 {
   std::uint64_t v[5] = {};
   constexpr ModulusInverse320() {
-    const std::uint64_t r[5] = {fr_detail::kModulus[0], fr_detail::kModulus[1],
-                                fr_detail::kModulus[2], fr_detail::kModulus[3], 0};
+    const std::uint64_t two[5] = {2, 0, 0, 0, 0};
     std::uint64_t x[5] = {0 - fr_detail::kInv, 0, 0, 0, 0};
     for (int it = 0; it < 3; ++it) {
       std::uint64_t rx[5] = {}, two_minus[5] = {};
-      mul_mod_2_320(r, x, rx);
-      // 2 − r·x mod 2^320.
-      u128 borrow = 0;
-      for (int k = 0; k < 5; ++k) {
-        const u128 d = static_cast<u128>(k == 0 ? 2 : 0) - rx[k] - borrow;
-        two_minus[k] = static_cast<std::uint64_t>(d);
-        borrow = (d >> 64) ? 1 : 0;
-      }
+      mul_mod_2_320(kModulus320, x, rx);
+      sub_mod_2_320(two, rx, two_minus);
       std::uint64_t next[5] = {};
       mul_mod_2_320(x, two_minus, next);
       for (int k = 0; k < 5; ++k) x[k] = next[k];
@@ -113,15 +122,8 @@ constexpr ModulusInverse320 kModulusInverse320{};
 
 // 2^260 − r as five 52-bit limbs: a·w − q·r ≡ a·w + q·(2^260 − r) modulo 2^260.
 constexpr Limbs5 kModulusComplement260 = [] {
-  const std::uint64_t r[5] = {fr_detail::kModulus[0], fr_detail::kModulus[1],
-                              fr_detail::kModulus[2], fr_detail::kModulus[3], 0};
   std::uint64_t c[5] = {};
-  u128 borrow = 0;
-  for (int k = 0; k < 5; ++k) {
-    const u128 d = static_cast<u128>(0) - r[k] - borrow;
-    c[k] = static_cast<std::uint64_t>(d);
-    borrow = (d >> 64) ? 1 : 0;
-  }
+  sub_mod_2_320(kZero320, kModulus320, c);
   return limbs52(c);  // the low 260 bits of 2^320 − r
 }();
 
@@ -380,7 +382,6 @@ JOLT_LANES_INLINE void shoup_butterfly(Lanes& lo, Lanes& hi, const Lanes& w, con
   }
 }
 
-// x < 128·r → x mod r, by conditional subtraction of 64r, 32r, …, r.
 // x ← x − c·r in the lanes where that is not negative.
 JOLT_LANES_INLINE void subtract_where_at_least(Lanes& x, unsigned c) {
   const Limbs5& cr = kMultiples.m[c];
@@ -508,12 +509,7 @@ std::vector<std::uint64_t> lane_twiddles(const Fr* small, std::size_t B) {
     const std::uint64_t rho5[5] = {rho[0], rho[1], rho[2], rho[3], 0};
     std::uint64_t prod[5] = {}, wq[5] = {};
     mul_mod_2_320(rho5, kModulusInverse320.v, prod);
-    u128 borrow = 0;  // −ρ·r^-1 mod 2^320; limbs52 keeps the low 260 bits
-    for (int k = 0; k < 5; ++k) {
-      const u128 d = static_cast<u128>(0) - prod[k] - borrow;
-      wq[k] = static_cast<std::uint64_t>(d);
-      borrow = (d >> 64) ? 1 : 0;
-    }
+    sub_mod_2_320(kZero320, prod, wq);  // −ρ·r^-1 mod 2^320; limbs52 keeps the low 260 bits
     const std::uint64_t w5[5] = {plain[0], plain[1], plain[2], plain[3], 0};
     const Limbs5 wl = limbs52(w5), ql = limbs52(wq);
     std::uint64_t* grp = out.data() + (i / 8) * kTwiddleWords + i % 8;

@@ -288,3 +288,64 @@ TEST_CASE("SmallProductSum equals the field sum of ±a·v, split and joined") {
   }
   CHECK(Fr::SmallProductSum{}.value() == Fr::zero());
 }
+
+// The redundant form (limbs below 4r standing for their value mod r) at the edges of its range:
+// x + k·r for x in {0, 1, r − 1, random} and k ≤ 3, so limbs up to 4r − 1. Each butterfly's
+// results must stand for lo ± hi·w and stay below 4r (redundant) or equal the field results
+// (reducing); both multiply paths must take a redundant left operand.
+TEST_CASE("redundant butterflies stay below 4r and stand for lo ± hi·w (GMP)") {
+  Mpz p, four_p, got, want;
+  mpz_set_str(p.v, kModulusDec, 10);
+  mpz_mul_ui(four_p.v, p.v, 4);
+  std::mt19937_64 rng(79);
+  // Limbs below 4r that stand for the Montgomery limbs of `value`.
+  auto stands_for = [&](const Fr& x, const Fr& value) {
+    raw_to_mpz(x, got.v);
+    raw_to_mpz(value, want.v);
+    const bool below = mpz_cmp(got.v, four_p.v) < 0;
+    mpz_sub(got.v, got.v, want.v);
+    return below && mpz_divisible_p(got.v, p.v) != 0;
+  };
+  const bool adx = [] {
+#ifdef JOLT_FR_HAVE_ADX_PATH
+    return jolt::prover::fr_detail::kHaveAdx;
+#else
+    return false;
+#endif
+  }();
+  const std::vector<Fr> edge = {Fr::zero(), Fr::one(), -Fr::one(), Fr::from_u64(2).pow(255)};
+  for (int it = 0; it < 4000; ++it) {
+    const Fr x = it < 64 ? edge[static_cast<std::size_t>(it) % 4] : random_fr(rng);
+    const Fr y = it < 64 ? edge[static_cast<std::size_t>(it) / 4 % 4] : random_fr(rng);
+    const Fr w = it < 16 ? -Fr::one() : random_fr(rng);
+    const unsigned kx = it < 64 ? static_cast<unsigned>(it / 16) : static_cast<unsigned>(rng() % 4);
+    const unsigned ky =
+        it < 64 ? 3 - static_cast<unsigned>(it / 16) : static_cast<unsigned>(rng() % 4);
+    const Fr lo = Fr::redundant(x, kx), hi = Fr::redundant(y, ky);
+    CAPTURE(it);
+    REQUIRE(stands_for(lo, x));
+    REQUIRE(stands_for(hi, y));
+    CHECK(lo.reduced() == x);
+    CHECK(Fr::mul_portable(hi, w) == y * w);
+#ifdef JOLT_FR_HAVE_ADX_PATH
+    if (adx) CHECK(Fr::mul_adx(hi, w) == y * w);
+#endif
+    Fr a = lo, b = hi;
+    Fr::butterfly_redundant(a, b, w);
+    CHECK(stands_for(a, x + y * w));
+    CHECK(stands_for(b, x - y * w));
+    a = lo, b = hi;
+    Fr::butterfly_redundant(a, b);
+    CHECK(stands_for(a, x + y));
+    CHECK(stands_for(b, x - y));
+    a = lo, b = hi;
+    Fr::butterfly_reducing(a, b, w);
+    CHECK(a == x + y * w);
+    CHECK(b == x - y * w);
+    a = lo, b = hi;
+    Fr::butterfly_reducing(a, b);
+    CHECK(a == x + y);
+    CHECK(b == x - y);
+  }
+  CHECK_THROWS(Fr::redundant(Fr::one(), 4));
+}

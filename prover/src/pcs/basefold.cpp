@@ -414,32 +414,68 @@ std::vector<std::uint64_t> block_lane_twiddles(const std::vector<Fr>& small, std
   return lanes::lane_twiddles(small.data(), B);
 }
 
-// The scalar butterflies of one run: t = hi[k]·w[k·stride] (times scale when given);
-// (lo[k], hi[k]) ← (lo[k] + t, lo[k] − t) for k < n. A function of its own, with lo[k] read
-// once: inlined into the layer loops, GCC spilled the multiply's registers and both results to
+// How a run of scalar layers treats its values: every layer but the last keeps them in Fr's
+// redundant form (below 4r, no reduction after the additions, subtractions and products), and
+// the last layer brings them below r (Fr::butterfly_redundant / butterfly_reducing).
+enum class Layer { kRedundant, kReducing };
+
+// The scalar butterflies of one run: (lo[k], hi[k]) ← (lo[k] + t, lo[k] − t) with
+// t = hi[k]·w[k·stride] (w times scale when given), for k < n; the inputs below r or in the
+// redundant form, the results below 4r (kRedundant) or below r (kReducing). A function of its
+// own: inlined into the layer loops, GCC spilled the multiply's registers and both results to
 // the stack (perf annotate).
+template <Layer kLayer>
 [[gnu::noinline]] void butterfly_run(Fr* lo, Fr* hi, const Fr* w, std::size_t stride, std::size_t n,
                                      const std::optional<Fr>& scale = {}) {
   for (std::size_t k = 0; k < n; ++k) {
-    const Fr t = scale ? hi[k] * (*scale * w[k * stride]) : hi[k] * w[k * stride];
-    const Fr l = lo[k];
-    hi[k] = l - t;
-    lo[k] = l + t;
+    const Fr wk = scale ? *scale * w[k * stride] : w[k * stride];
+    if constexpr (kLayer == Layer::kRedundant)
+      Fr::butterfly_redundant(lo[k], hi[k], wk);
+    else
+      Fr::butterfly_reducing(lo[k], hi[k], wk);
   }
+}
+
+// One layer's butterflies with the twiddle 1 (j = 0 of each run): (lo, hi) ← (lo + hi, lo − hi).
+template <Layer kLayer>
+void butterfly_unit(Fr& lo, Fr& hi) {
+  if constexpr (kLayer == Layer::kRedundant)
+    Fr::butterfly_redundant(lo, hi);
+  else
+    Fr::butterfly_reducing(lo, hi);
 }
 
 // Radix-2 decimation-in-time layers len = first_len, 2·first_len, …, last_len on B entries in
 // place (B a multiple of last_len: each sub-block of last_len transformed alone), with twiddles
 // from block_twiddles; with small_lanes (block_lane_twiddles, non-empty) the layers of len ≥ 16
-// run eight butterflies at a time.
+// run eight butterflies at a time. Inputs and results below r.
 void butterfly_layers(Fr* blk, std::size_t B, std::size_t first_len, std::size_t last_len,
                       const Fr* small, const std::vector<std::uint64_t>& small_lanes) {
-  const std::size_t scalar_last =
-      small_lanes.empty() ? last_len : std::min<std::size_t>(last_len, 8);
+  if (small_lanes.empty()) {
+    // Scalar layers throughout: redundant but for the last.
+    for (std::size_t len = first_len; len <= last_len; len <<= 1) {
+      const std::size_t half = len / 2;
+      const Fr* w = small + half;
+      const bool last = len == last_len;
+      for (std::size_t base = 0; base < B; base += len) {
+        Fr* lo = blk + base;
+        Fr* hi = lo + half;
+        if (last) {
+          butterfly_unit<Layer::kReducing>(lo[0], hi[0]);
+          butterfly_run<Layer::kReducing>(lo + 1, hi + 1, w + 1, 1, half - 1);
+        } else {
+          butterfly_unit<Layer::kRedundant>(lo[0], hi[0]);
+          butterfly_run<Layer::kRedundant>(lo + 1, hi + 1, w + 1, 1, half - 1);
+        }
+      }
+    }
+    return;
+  }
+  const std::size_t scalar_last = std::min<std::size_t>(last_len, 8);
   for (std::size_t len = first_len; len <= scalar_last; len <<= 1) {
     const std::size_t half = len / 2;
     const Fr* w = small + half;
-    if (!small_lanes.empty() && half > 1) {
+    if (half > 1) {
       // The lane layers need 8 butterflies of one twiddle in a row; these short layers take
       // their products over arrays instead: twiddle j's hi entries of up to kChunk groups at a
       // time, one multiply_arrays each.
@@ -464,15 +500,10 @@ void butterfly_layers(Fr* blk, std::size_t B, std::size_t first_len, std::size_t
       }
       continue;
     }
-    for (std::size_t base = 0; base < B; base += len) {
-      Fr* lo = blk + base;
-      Fr* hi = lo + half;
-      {
-        const Fr t = hi[0];
-        hi[0] = lo[0] - t;
-        lo[0] += t;
-      }
-      butterfly_run(lo + 1, hi + 1, w + 1, 1, half - 1);
+    for (std::size_t base = 0; base < B; base += len) {  // len = 2: twiddle 1 only
+      const Fr t = blk[base + 1];
+      blk[base + 1] = blk[base] - t;
+      blk[base] += t;
     }
   }
   if (const std::size_t lane_first = std::max<std::size_t>(first_len, 16);
@@ -639,7 +670,8 @@ void rs_transform(std::span<Fr> out, std::size_t rep, const Twiddles& tw, std::s
         lanes::strip_layers(v, M, B, j0, W, tw.even(), tw.low(), tw_stride);
         return;
       }
-      for (std::size_t len = 2 * B; len <= M; len <<= 1) {
+      // Redundant values between the layers, below r after the last (len = M).
+      auto layer = [&]<Layer kLayer>(std::size_t len) {
         // Twiddle of row c, column j: ω^((c·B + j)·step) of the table's domain.
         const std::size_t half = len / 2, hrows = half / B, step = (M / len) * tw_stride;
         for (std::size_t c0 = 0; c0 < rows; c0 += 2 * hrows)
@@ -647,12 +679,15 @@ void rs_transform(std::span<Fr> out, std::size_t rep, const Twiddles& tw, std::s
             Fr* lo = v + (c0 + c) * B + j0;
             Fr* hi = lo + half;
             if (step == 1) {
-              butterfly_run(lo, hi, tw.low() + j0, 1, W, tw.even()[c * B / 2]);
+              butterfly_run<kLayer>(lo, hi, tw.low() + j0, 1, W, tw.even()[c * B / 2]);
               continue;
             }
-            butterfly_run(lo, hi, tw.even() + (c * B + j0) * (step / 2), step / 2, W);
+            butterfly_run<kLayer>(lo, hi, tw.even() + (c * B + j0) * (step / 2), step / 2, W);
           }
-      }
+      };
+      for (std::size_t len = 2 * B; len < M; len <<= 1)
+        layer.template operator()<Layer::kRedundant>(len);
+      layer.template operator()<Layer::kReducing>(M);
     });
   }
 }

@@ -35,6 +35,11 @@ __extension__ typedef unsigned __int128 u128;
 // r, little-endian limbs.
 inline constexpr std::uint64_t kModulus[4] = {0x43e1f593f0000001ULL, 0x2833e84879b97091ULL,
                                               0xb85045b68181585dULL, 0x30644e72e131a029ULL};
+// 2r and 3r (the redundant form's bounds: 4r < 2^256).
+inline constexpr std::uint64_t kTwiceModulus[4] = {0x87c3eb27e0000002ULL, 0x5067d090f372e122ULL,
+                                                   0x70a08b6d0302b0baULL, 0x60c89ce5c2634053ULL};
+inline constexpr std::uint64_t kThriceModulus[4] = {0xcba5e0bbd0000003ULL, 0x789bb8d96d2c51b3ULL,
+                                                    0x28f0d12384840917ULL, 0x912ceb58a394e07dULL};
 // -r^{-1} mod 2^64.
 inline constexpr std::uint64_t kInv = 0xc2e1f593efffffffULL;
 // r's limbs, then kInv: one base address for the multiply's assembly.
@@ -299,6 +304,56 @@ class Fr {
   // Raw Montgomery limbs (for hashing/serialization fast paths; not canonical).
   const std::uint64_t* mont_limbs() const { return l_; }
 
+  // ---- The redundant form of the scalar NTT layers (pcs/basefold.cpp) ----
+  // An Fr returned by butterfly_redundant or redundant() may hold limbs in [r, 4r) (4r < 2^256):
+  // it stands for its limbs mod r, and only the functions of this block accept it — every other
+  // operation, == included, needs reduced() first. Harvey's butterflies keep their values there,
+  // so a run of layers adds and subtracts without reducing and multiplies without the product's
+  // final subtraction, and reduces once in its last layer (butterfly_reducing).
+  //
+  // (lo, hi) ← (lo + hi·w, lo − hi·w): lo, hi below 4r, w below r; the results below 4r.
+  // lo is brought below 2r (one conditional subtraction of 2r); the Montgomery product of
+  // hi < 4r and w < r is below hi·w/2^256 + r < 4r·r/2^256 + r < 2r (r/2^256 < 0.19) without
+  // its final subtraction; so lo + t < 4r and lo + 2r − t lies in (0, 4r).
+  static void butterfly_redundant(Fr& lo, Fr& hi, const Fr& w) {
+    const Fr t = hi.mul_raw_unreduced(w);
+    const Fr x = lo.below(fr_detail::kTwiceModulus);
+    lo = add_raw(x, t);
+    hi = add_raw(x, from_raw_mont(fr_detail::kTwiceModulus)).sub_raw(t);
+  }
+  // The butterfly with w = 1: both inputs brought below 2r.
+  static void butterfly_redundant(Fr& lo, Fr& hi) {
+    const Fr t = hi.below(fr_detail::kTwiceModulus);
+    const Fr x = lo.below(fr_detail::kTwiceModulus);
+    lo = add_raw(x, t);
+    hi = add_raw(x, from_raw_mont(fr_detail::kTwiceModulus)).sub_raw(t);
+  }
+  // The same butterflies from redundant inputs to results below r (the last layer of a run).
+  // The product of hi < 4r and w < r is below 2r before its final subtraction (above), which
+  // brings it below r.
+  static void butterfly_reducing(Fr& lo, Fr& hi, const Fr& w) {
+    const Fr t = hi.mul_raw(w);
+    const Fr x = lo.reduced();
+    lo = x + t;
+    hi = x - t;
+  }
+  static void butterfly_reducing(Fr& lo, Fr& hi) {
+    const Fr t = hi.reduced();
+    const Fr x = lo.reduced();
+    lo = x + t;
+    hi = x - t;
+  }
+  // The element below r that a redundant value stands for.
+  Fr reduced() const { return below(fr_detail::kTwiceModulus).below(fr_detail::kModulus); }
+  // The redundant representative of x with limbs x + k·r (k ≤ 3), for tests of the functions
+  // above at the edges of their range.
+  static Fr redundant(const Fr& x, unsigned k) {
+    if (k > 3) throw std::invalid_argument("Fr::redundant: k = " + std::to_string(k) + " > 3");
+    static constexpr const std::uint64_t* kMultiple[4] = {
+        nullptr, fr_detail::kModulus, fr_detail::kTwiceModulus, fr_detail::kThriceModulus};
+    return k == 0 ? x : add_raw(x, from_raw_mont(kMultiple[k]));
+  }
+
   // Products with small integers (witness columns stored as u8/u32/u64) at one Montgomery
   // product each, where a * from_u64(v) costs two. The Montgomery product of a (limbs a·R) and
   // the raw integer v (limbs v) is the plain value a·v:
@@ -372,18 +427,41 @@ class Fr {
   // the adx multiply a third of its time (bench/prover/field_bench.cpp).
   static Fr below_modulus(unsigned long long s0, unsigned long long s1, unsigned long long s2,
                           unsigned long long s3) {
-    using fr_detail::kModulus;
+    return below_multiple(s0, s1, s2, s3, fr_detail::kModulus);
+  }
+  // s − m when s ≥ m, else s (m: the limbs of r or 2r), by the chain above.
+  static Fr below_multiple(unsigned long long s0, unsigned long long s1, unsigned long long s2,
+                           unsigned long long s3, const std::uint64_t* m) {
     using W = unsigned long long;
     W d0, d1, d2, d3;
-    unsigned char br = fr_detail::sub_borrow(0, s0, kModulus[0], d0);
-    br = fr_detail::sub_borrow(br, s1, kModulus[1], d1);
-    br = fr_detail::sub_borrow(br, s2, kModulus[2], d2);
-    br = fr_detail::sub_borrow(br, s3, kModulus[3], d3);
+    unsigned char br = fr_detail::sub_borrow(0, s0, m[0], d0);
+    br = fr_detail::sub_borrow(br, s1, m[1], d1);
+    br = fr_detail::sub_borrow(br, s2, m[2], d2);
+    br = fr_detail::sub_borrow(br, s3, m[3], d3);
     const W keep = W{0} - br;
     W r0 = (s0 & keep) | (d0 & ~keep), r1 = (s1 & keep) | (d1 & ~keep),
       r2 = (s2 & keep) | (d2 & ~keep), r3 = (s3 & keep) | (d3 & ~keep);
     fr_detail::in_register(r0, r1, r2, r3);
     return from_limbs(r0, r1, r2, r3);
+  }
+  Fr below(const std::uint64_t* m) const { return below_multiple(l_[0], l_[1], l_[2], l_[3], m); }
+  // a + b and this − b on the limbs, modulo 2^256 (the redundant form's sums stay below 2^256
+  // and its differences non-negative).
+  static Fr add_raw(const Fr& a, const Fr& b) {
+    unsigned long long s0, s1, s2, s3;
+    unsigned char c = fr_detail::add_carry(0, a.l_[0], b.l_[0], s0);
+    c = fr_detail::add_carry(c, a.l_[1], b.l_[1], s1);
+    c = fr_detail::add_carry(c, a.l_[2], b.l_[2], s2);
+    fr_detail::add_carry(c, a.l_[3], b.l_[3], s3);
+    return from_limbs(s0, s1, s2, s3);
+  }
+  Fr sub_raw(const Fr& b) const {
+    unsigned long long d0, d1, d2, d3;
+    unsigned char br = fr_detail::sub_borrow(0, l_[0], b.l_[0], d0);
+    br = fr_detail::sub_borrow(br, l_[1], b.l_[1], d1);
+    br = fr_detail::sub_borrow(br, l_[2], b.l_[2], d2);
+    fr_detail::sub_borrow(br, l_[3], b.l_[3], d3);
+    return from_limbs(d0, d1, d2, d3);
   }
   // The element whose Montgomery limbs are r0..r3 (little-endian; below r).
   static Fr from_limbs(unsigned long long r0, unsigned long long r1, unsigned long long r2,
@@ -403,12 +481,21 @@ class Fr {
   Fr to_mont() const { return mul_raw(from_raw_mont(fr_detail::kR2)); }
 
   // The Montgomery product a·b·R^-1 mod r by the path this CPU runs fastest (mul_adx when
-  // fr_detail::kHaveAdx, else mul_portable).
+  // fr_detail::kHaveAdx, else mul_portable). Both paths also take a left operand a < 4r (the
+  // redundant form) with b < r: their running value stays below a + r < 5r < 2^256, and the
+  // product before the final subtraction below a·b/R + r < 2r.
   Fr mul_raw(const Fr& b) const {
 #ifdef JOLT_FR_HAVE_ADX_PATH
     if (fr_detail::kHaveAdx) return mul_adx(b);
 #endif
     return mul_portable(b);
+  }
+  // The same product before its final subtraction: below a·b/R + r.
+  Fr mul_raw_unreduced(const Fr& b) const {
+#ifdef JOLT_FR_HAVE_ADX_PATH
+    if (fr_detail::kHaveAdx) return mul_adx_unreduced(b);
+#endif
+    return mul_portable_unreduced(b);
   }
 
  public:
@@ -430,6 +517,10 @@ class Fr {
   // m = t_0·(−r^-1) mod 2^64, and the limbs shift down by one; the result, below 2r, is brought
   // below r by below_modulus.
   Fr mul_adx(const Fr& b) const {
+    const Fr t = mul_adx_unreduced(b);
+    return below_modulus(t.l_[0], t.l_[1], t.l_[2], t.l_[3]);
+  }
+  Fr mul_adx_unreduced(const Fr& b) const {
     std::uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4, lo, hi;
     for (int i = 0; i < 4; ++i) {
       // Memory operands go through two base registers (a's limbs, then r's limbs and −r^-1):
@@ -476,13 +567,18 @@ class Fr {
       t2 = t3;
       t3 = t4;
     }
-    return below_modulus(t0, t1, t2, t3);
+    return from_limbs(t0, t1, t2, t3);
   }
 #endif
 
-  // Montgomery product a*b*R^-1 mod r: CIOS with the "no-carry" shortcut, valid because the
-  // top limb of r is < 2^63 − 1 (the running value never needs a fifth limb).
+  // Montgomery product a*b*R^-1 mod r: CIOS with the "no-carry" shortcut — the running value
+  // stays below a + r < 2^256 (a < 4r), so it never needs a fifth limb.
   Fr mul_portable(const Fr& b) const {
+    Fr r = mul_portable_unreduced(b);
+    if (fr_detail::geq_modulus(r.l_)) fr_detail::sub_modulus(r.l_);
+    return r;
+  }
+  Fr mul_portable_unreduced(const Fr& b) const {
     using fr_detail::kInv;
     using fr_detail::kModulus;
     using fr_detail::u128;
@@ -518,7 +614,6 @@ class Fr {
     r.l_[1] = t1;
     r.l_[2] = t2;
     r.l_[3] = t3;
-    if (fr_detail::geq_modulus(r.l_)) fr_detail::sub_modulus(r.l_);
     return r;
   }
 

@@ -184,6 +184,14 @@ namespace {
 void raw_to_mpz(const Fr& a, mpz_t out) {
   mpz_import(out, 4, -1, 8, 0, 0, a.mont_limbs());
 }
+// Whether this CPU runs Fr's mulx/adcx/adox multiply (Fr::mul_adx may be called).
+bool have_adx() {
+#ifdef JOLT_FR_HAVE_ADX_PATH
+  return jolt::prover::fr_detail::kHaveAdx;
+#else
+  return false;
+#endif
+}
 }  // namespace
 
 TEST_CASE("both multiply paths give a·b·2^-256 mod r on the raw limbs (GMP)") {
@@ -199,13 +207,7 @@ TEST_CASE("both multiply paths give a·b·2^-256 mod r on the raw limbs (GMP)") 
   edge.push_back(r_inv);
   edge.push_back(-r_inv);
   CHECK(r_inv.mont_limbs()[0] == 1);
-  const bool adx = [] {
-#ifdef JOLT_FR_HAVE_ADX_PATH
-    return jolt::prover::fr_detail::kHaveAdx;
-#else
-    return false;
-#endif
-  }();
+  const bool adx = have_adx();
   const std::string path = adx ? "ADX path tested" : "ADX path not available on this CPU";
   MESSAGE(path);
   for (int it = 0; it < 20000; ++it) {
@@ -306,13 +308,7 @@ TEST_CASE("redundant butterflies stay below 4r and stand for lo ± hi·w (GMP)")
     mpz_sub(got.v, got.v, want.v);
     return below && mpz_divisible_p(got.v, p.v) != 0;
   };
-  const bool adx = [] {
-#ifdef JOLT_FR_HAVE_ADX_PATH
-    return jolt::prover::fr_detail::kHaveAdx;
-#else
-    return false;
-#endif
-  }();
+  [[maybe_unused]] const bool adx = have_adx();
   const std::vector<Fr> edge = {Fr::zero(), Fr::one(), -Fr::one(), Fr::from_u64(2).pow(255)};
   for (int it = 0; it < 4000; ++it) {
     const Fr x = it < 64 ? edge[static_cast<std::size_t>(it) % 4] : random_fr(rng);

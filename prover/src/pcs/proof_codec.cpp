@@ -70,10 +70,12 @@ std::optional<VerifyError> LigeroProof::decode(std::span<const std::uint8_t> byt
   out.proximity_row = r.frs(row_len);
   r.section("ligero columns");
   // height ≤ remaining / 32 here is not yet known, so bound the per-column size by the input
-  // first (no overflow), then the count; empty columns count as one byte each.
-  if (r.ok() &&
-      (height > r.remaining() / Fr::kBytes ||
-       num_columns > r.remaining() / std::max<std::uint64_t>(1, (height + path_len) * Fr::kBytes)))
+  // first (no overflow), then the count. An empty column (height and path length 0) reads no
+  // bytes but still takes a vector pair, so it counts as one field element: the columns never
+  // take more than about 1.5 bytes of memory per byte of input.
+  if (r.ok() && (height > r.remaining() / Fr::kBytes ||
+                 num_columns > r.remaining() / std::max<std::uint64_t>(
+                                                   Fr::kBytes, (height + path_len) * Fr::kBytes)))
     r.fail("decode.truncated", "column count " + std::to_string(num_columns) + " of height " +
                                    std::to_string(height) + " exceeds the input");
   if (r.ok()) out.columns.resize(num_columns);

@@ -309,6 +309,22 @@ TEST_CASE("the decoder rejects truncated, padded and corrupt encodings") {
   auto huge_cols = bytes;
   for (std::size_t i = 32; i < 40; ++i) huge_cols[i] = 0xff;
   CHECK(check_of(LigeroProof::decode(huge_cols, out)) == "decode.truncated");
+  // Empty columns (height and path length 0) read no bytes: one per byte left would allocate
+  // about 48 bytes of vectors per input byte before the trailing bytes are found.
+  // Header (little-endian u64s): row length at 8, column height 16, path length 24, count 32.
+  const auto write_u64 = [](std::vector<std::uint8_t>& b, std::size_t at, std::uint64_t v) {
+    for (std::size_t i = 0; i < 8; ++i) b[at + i] = static_cast<std::uint8_t>(v >> (8 * i));
+  };
+  std::uint64_t row_len = 0;
+  for (std::size_t i = 0; i < 8; ++i) row_len |= std::uint64_t{bytes[8 + i]} << (8 * i);
+  const std::uint64_t left = bytes.size() - 40 - 2 * row_len * Fr::kBytes;
+  auto empty_cols = bytes;
+  write_u64(empty_cols, 16, 0);
+  write_u64(empty_cols, 24, 0);
+  write_u64(empty_cols, 32, left);
+  const auto empty_err = LigeroProof::decode(empty_cols, out);
+  CHECK(check_of(empty_err) == "decode.truncated");
+  CHECK(out.columns.empty());
   auto non_canonical = bytes;
   for (std::size_t i = 40; i < 72; ++i) non_canonical[i] = 0xff;  // first element of u ≥ r
   CHECK(check_of(LigeroProof::decode(non_canonical, out)) == "decode.non_canonical");

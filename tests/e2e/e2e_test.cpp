@@ -177,11 +177,19 @@ TEST_CASE("diff compares a run with itself: no change, noise unknown, no regress
   CHECK(run("diff '" + dir + "'", w.dir).code == 2);
 }
 
-TEST_CASE("a failing sink listed first: the other sinks still run, the run fails, latest_ stays") {
+TEST_CASE(
+    "a failing sink: the other sinks still run, the run fails, latest_ stays, no shared row") {
   const Workspace& w = profiled();
   const fs::path latest = w.runs() / (std::string("latest_") + kTrace);
   const std::string before = fs::read_symlink(latest).string();
-  Result r = run("profile --workload fibonacci --scale 13 --sink '" JOLT_FAILING_SINK
+  const auto csv_rows = [&] {
+    const std::string csv = slurp(w.runs() / "modular_timings.csv");
+    return std::count(csv.begin(), csv.end(), '\n');
+  };
+  const auto rows_before = csv_rows();
+  // The csv sink is listed before the failing one: it still runs after it (it writes a file
+  // shared across runs), and adds no row to modular_timings.csv for this failed run.
+  Result r = run("profile --workload fibonacci --scale 13 --sink csv --sink '" JOLT_FAILING_SINK
                  "' --sink chrome --sink summary",
                  w.dir);
   INFO(r.output);
@@ -198,8 +206,10 @@ TEST_CASE("a failing sink listed first: the other sinks still run, the run fails
     ++failed_runs;
     CHECK(fs::exists(it->path() / "trace.json"));
     CHECK(fs::exists(it->path() / "summary.json"));
+    CHECK(fs::exists(it->path() / "timings.csv"));
   }
   CHECK(failed_runs == 1);
+  CHECK(csv_rows() == rows_before);
 }
 
 TEST_CASE("a sink that crashes the process leaves nothing that blocks a rerun") {

@@ -3,15 +3,20 @@
 // entry, then update the pins below.
 #include <doctest/doctest.h>
 
+#include <jolt/plugin.hpp>
 #include <jolt/process.hpp>
 #include <jolt/profile.hpp>
 #include <jolt/sink.hpp>
 #include <jolt/version.hpp>
 
-TEST_CASE("plugin ABI is 4.1, summary.json schema 3") {
+TEST_CASE("plugin ABI is 4.2, summary.json schema 3") {
   CHECK(jolt::kAbiMajor == 4);
-  CHECK(jolt::kAbiMinor == 1);
+  CHECK(jolt::kAbiMinor == 2);
   CHECK(jolt::kSummarySchemaVersion == 3);
+  // The capability bits a sink declares (4.2 added JOLT_CAP_SHARED_FILES).
+  CHECK(JOLT_CAP_HEAP_SNAPSHOTS == 1);
+  CHECK(JOLT_CAP_NEEDS_TRACE == 2);
+  CHECK(JOLT_CAP_SHARED_FILES == 4);
 }
 
 TEST_CASE("the Profile and its rows have the fields ABI 4 promises, in order") {

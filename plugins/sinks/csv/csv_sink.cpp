@@ -107,13 +107,11 @@ class CsvSink final : public jolt::Sink {
   jolt::Status write(const jolt::Profile& profile, const jolt::SinkContext& ctx) noexcept override {
     try {
       const std::string row = jolt::sinks::timings_csv_row(profile);
-      // Both files are attempted; a failure of either is reported (naming the file).
-      jolt::Status run = jolt::write_file_atomically(ctx.run_dir + "/timings.csv", row);
-      jolt::Status all = jolt::Status::success();
-      if (!ctx.out_dir.empty())
-        all = append_consolidated(ctx.out_dir + "/modular_timings.csv", row);
-      if (!run) return all ? run : jolt::Status::error(run.message + "; " + all.message);
-      return all;
+      // The run's row is appended to the shared file only once the run's own file is written
+      // (the host hands an empty out_dir when another sink failed: JOLT_CAP_SHARED_FILES).
+      const jolt::Status run = jolt::write_file_atomically(ctx.run_dir + "/timings.csv", row);
+      if (!run || ctx.out_dir.empty()) return run;
+      return append_consolidated(ctx.out_dir + "/modular_timings.csv", row);
     } catch (const std::exception& e) {
       return jolt::Status::error(std::string("csv sink failed: ") + e.what());
     } catch (...) {
@@ -125,4 +123,4 @@ class CsvSink final : public jolt::Sink {
 }  // namespace
 
 JOLT_DEFINE_SINK_PLUGIN(CsvSink, "csv", "timings.csv per run and modular_timings.csv across runs",
-                        0)
+                        JOLT_CAP_SHARED_FILES)

@@ -26,6 +26,11 @@ enum jolt_plugin_kind : std::uint32_t {
 // Capability bits (sinks).
 inline constexpr std::uint64_t JOLT_CAP_HEAP_SNAPSHOTS = 1u << 0;  // wants per-batch heap snapshots
 inline constexpr std::uint64_t JOLT_CAP_NEEDS_TRACE = 1u << 1;     // wants spans recorded
+// Since ABI 4.2: writes files shared by the runs of SinkContext::out_dir (such as
+// modular_timings.csv). The host calls such sinks after every other sink, and hands them the
+// out_dir only when all the others succeeded (else an empty one), so no shared file records a
+// run that failed.
+inline constexpr std::uint64_t JOLT_CAP_SHARED_FILES = 1u << 2;
 
 struct jolt_plugin_descriptor {
   std::uint32_t struct_size;   // sizeof(jolt_plugin_descriptor) the plugin was built with

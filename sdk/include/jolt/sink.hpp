@@ -32,7 +32,9 @@ namespace jolt {
 
 struct SinkContext {
   std::string run_dir;  // this run's directory (exists)
-  std::string out_dir;  // the benchmark-runs folder; shared files such as modular_timings.csv
+  // The benchmark-runs folder, for files shared across runs (modular_timings.csv); empty means
+  // write none. A sink that writes them declares JOLT_CAP_SHARED_FILES (plugin.hpp).
+  std::string out_dir;
 };
 
 using SinkOptions = std::map<std::string, std::string>;

@@ -12,7 +12,7 @@
 
 namespace jolt {
 inline constexpr std::uint16_t kAbiMajor = 4;  // plugin descriptor, interfaces, Profile
-inline constexpr std::uint16_t kAbiMinor = 1;
+inline constexpr std::uint16_t kAbiMinor = 2;
 // summary.json (2: run.pcs*; 3: run.trace_length, padded_scale_log2, proof_size_bytes, verified,
 // host)
 inline constexpr std::uint32_t kSummarySchemaVersion = 3;

@@ -364,13 +364,25 @@ int run_profile(int argc, char** argv) {
       write_cpu_profiles(*measured.cpu_profiler, pprof_rate->hz, run.path + "/pprof", "");
     // Every sink runs even when an earlier one fails: one broken (third-party) sink must not cost
     // the run the other sinks' artifacts. Any failure fails the run and latest_ stays put.
-    // A signal arriving while the sinks write waits for them (see interrupt.hpp).
+    // Sinks that write files shared across runs (JOLT_CAP_SHARED_FILES: the csv sink's
+    // modular_timings.csv) run last, and get the out dir only when every other sink succeeded:
+    // a shared file never records a run that failed. A signal arriving while the sinks write
+    // waits for them (see interrupt.hpp).
     std::lock_guard<std::recursive_mutex> finishing(InterruptWatcher::finishing());
+    std::vector<const LoadedSink*> write_order;
+    for (const auto& s : loaded_sinks)
+      if ((s.capabilities & JOLT_CAP_SHARED_FILES) == 0) write_order.push_back(&s);
+    const std::size_t first_shared = write_order.size();
+    for (const auto& s : loaded_sinks)
+      if ((s.capabilities & JOLT_CAP_SHARED_FILES) != 0) write_order.push_back(&s);
     std::vector<std::string> sink_failures;
-    for (const auto& s : loaded_sinks) {
+    for (std::size_t i = 0; i < write_order.size(); ++i) {
+      const LoadedSink& s = *write_order[i];
       jolt::Status st;
       try {
-        st = s.sink->write(profile, ctx);
+        st = s.sink->write(profile, i >= first_shared && !sink_failures.empty()
+                                        ? jolt::SinkContext{run.path, ""}
+                                        : ctx);
       } catch (const std::exception& e) {
         st = jolt::Status::error(std::string("threw an exception: ") + e.what());
       } catch (...) {

@@ -39,13 +39,25 @@ TEST_CASE("csv sink writes timings.csv and appends modular_timings.csv with one 
   CHECK_FALSE(sink_test::has_temp_files(run1));
 }
 
-TEST_CASE("csv sink names the file it cannot write") {
+TEST_CASE("csv sink names the file it cannot write; no shared row without the run's own file") {
   sink_test::LoadedSink loaded(sink_test::plugin_path("csv"));
-  const jolt::Status st =
-      loaded.sink().write(jolt::testing::fixture_profile(), {"/nonexistent/run", "/nonexistent"});
-  CHECK_FALSE(st.ok);
-  CHECK(st.message.find("/nonexistent/run/timings.csv") != std::string::npos);
-  CHECK(st.message.find("/nonexistent/modular_timings.csv") != std::string::npos);
+  CHECK((loaded.descriptor().capabilities & JOLT_CAP_SHARED_FILES) != 0);
+  const std::string out = sink_test::fresh_dir("csv_fail");
+  const jolt::Status no_run =
+      loaded.sink().write(jolt::testing::fixture_profile(), {out + "/missing/run", out});
+  CHECK_FALSE(no_run.ok);
+  CHECK(no_run.message.find(out + "/missing/run/timings.csv") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(out + "/modular_timings.csv"));
+  const jolt::Status no_out =
+      loaded.sink().write(jolt::testing::fixture_profile(), {out, "/nonexistent"});
+  CHECK_FALSE(no_out.ok);
+  CHECK(no_out.message.find("/nonexistent/modular_timings.csv") != std::string::npos);
+  // An empty out dir (another sink failed) writes the run's file only.
+  const std::string run = out + "/run";
+  std::filesystem::create_directories(run);
+  CHECK(loaded.sink().write(jolt::testing::fixture_profile(), {run, ""}).ok);
+  CHECK(std::filesystem::exists(run + "/timings.csv"));
+  CHECK_FALSE(std::filesystem::exists(out + "/modular_timings.csv"));
 }
 
 namespace {

@@ -277,6 +277,34 @@ TEST_CASE("bad plugin arguments get errors that name the plugin and what to do")
   CHECK_FALSE(fs::exists(w.runs() / "latest_modular_fibonacci_13"));
 }
 
+TEST_CASE("numbers, aliases and sweeps that cannot mean what was typed are refused up front") {
+  Workspace w;
+  // Boost reads "-1" for an unsigned option modulo 2^32; every command refuses it instead.
+  for (const char* args :
+       {"profile --workload fibonacci --scale -4294967284", "trace --workload fibonacci --scale -1",
+        "benchmark --min-scale -1 --plan", "report --top -1", "diff --top -1 a b",
+        "validate --max-bytes -1 x.json"}) {
+    CAPTURE(args);
+    Result r = run(args, w.dir);
+    CHECK(r.code == 2);
+    CHECK(r.output.find("takes a number of 0 or more (got '-") != std::string::npos);
+  }
+  CHECK_FALSE(fs::exists(w.runs() / "latest_modular_fibonacci_12"));
+  Result alias = run("profile --workload fibonacci --name sha2-chain --scale 10", w.dir);
+  CHECK(alias.code == 2);
+  CHECK(alias.output.find("--name is an alias of --workload: pass one of them") !=
+        std::string::npos);
+  Result sweep = run("benchmark --min-scale 14 --max-scale 12 --plan", w.dir);
+  CHECK(sweep.code == 2);
+  CHECK(sweep.output.find("--min-scale 14 is above --max-scale 12") != std::string::npos);
+  Result range = run("benchmark --min-scale 12 --max-scale 41 --plan", w.dir);
+  CHECK(range.code == 2);
+  CHECK(range.output.find("--max-scale 41 out of range") != std::string::npos);
+  Result no_query = run("sql latest", w.dir);
+  CHECK(no_query.code == 2);
+  CHECK(no_query.output.find("'latest' is a run, not a query") != std::string::npos);
+}
+
 TEST_CASE("profile records the process counters beside the machine-wide ones; prints CPU time") {
   Workspace w;
   // The shortest interval, so that even a fast 2^10 prove is sampled several times.

@@ -329,7 +329,7 @@ int run_benchmark(int argc, char** argv) {
   preflight.add_to(desc);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
+    parse_options(argc, argv, desc, vm);
     po::notify(vm);
   } catch (const po::error& e) {
     std::cerr << "jolt-run benchmark: " << e.what() << "\n(see `jolt-run benchmark --help`)\n";
@@ -339,12 +339,17 @@ int run_benchmark(int argc, char** argv) {
     std::cout << desc << "\n";
     return 0;
   }
-  for (std::uint32_t s : {min_scale, max_scale})
+  for (const auto& [flag, s] : {std::pair{"--min-scale", min_scale}, {"--max-scale", max_scale}})
     if (s < 1 || s > kMaxSweepScale) {
-      std::cerr << "jolt-run benchmark: --scale " << s
+      std::cerr << "jolt-run benchmark: " << flag << " " << s
                 << " out of range: expected a log2 trace length in 1..=40\n";
       return 2;
     }
+  if (min_scale > max_scale) {
+    std::cerr << "jolt-run benchmark: --min-scale " << min_scale << " is above --max-scale "
+              << max_scale << ": the sweep would run nothing; pass --min-scale ≤ --max-scale\n";
+    return 2;
+  }
   if (!jolt::prover::parse_backend(backend)) {
     std::cerr << "jolt-run benchmark: unknown prover backend '" << backend
               << "' for --backend (known: optimized, reference)\n";
@@ -396,7 +401,7 @@ int run_benchmark(int argc, char** argv) {
   }
 
   std::vector<Pair> pairs;
-  for (std::uint32_t s = min_scale; s <= max_scale && min_scale <= max_scale; ++s)
+  for (std::uint32_t s = min_scale; s <= max_scale; ++s)
     for (const auto& w : workloads) pairs.push_back({w, s, backend});
   // The profile options of every run of a pair (--out-dir is added by whoever starts it).
   const ProfileArgs profile_args = [&](const Pair& pair) {

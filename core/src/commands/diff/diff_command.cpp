@@ -45,7 +45,7 @@ int run_diff(int argc, char** argv) {
   pos.add("a", 1).add("b", 1);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+    parse_options(argc, argv, all, vm, &pos);
     po::notify(vm);
   } catch (const po::error& e) {
     std::cerr << "jolt-run diff: " << e.what() << "\n" << visible << "\n";

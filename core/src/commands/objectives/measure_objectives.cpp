@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "commands/objectives/objective.hpp"
+#include "jolt/core/command.hpp"
 #include "jolt/core/run_directory.hpp"
 #include "jolt/host/subprocess.hpp"
 #include "jolt/host/summary_file.hpp"
@@ -137,7 +138,7 @@ int main(int argc, char** argv) {
       "jolt-run", po::value(&jolt_run), "jolt-run executable (default: next to this binary)");
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
+    jolt::core::parse_options(argc, argv, desc, vm);
     po::notify(vm);
   } catch (const po::error& e) {
     std::cerr << "measure-objectives: " << e.what() << "\n(see `measure-objectives --help`)\n";

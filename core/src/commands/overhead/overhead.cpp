@@ -61,7 +61,7 @@ int run_overhead(int argc, char** argv) {
       "folder for run directories");
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
+    parse_options(argc, argv, desc, vm);
     po::notify(vm);
   } catch (const po::error& e) {
     std::cerr << "jolt-run overhead: " << e.what() << "\n(see `jolt-run overhead --help`)\n";

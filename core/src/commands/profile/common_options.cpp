@@ -3,6 +3,8 @@
 
 #include <iostream>
 
+#include "jolt/core/command.hpp"
+
 namespace po = boost::program_options;
 
 namespace jolt::core {
@@ -43,7 +45,7 @@ void GuestOptions::add_backend_to(po::options_description& desc) {
 std::optional<int> GuestOptions::parse(const char* command, const po::options_description& desc,
                                        int argc, char** argv, po::variables_map& vm) {
   try {
-    po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
+    parse_options(argc, argv, desc, vm);
     po::notify(vm);
     finish(vm);
   } catch (const po::error& e) {
@@ -59,6 +61,8 @@ std::optional<int> GuestOptions::parse(const char* command, const po::options_de
 }
 
 void GuestOptions::finish(const po::variables_map& vm) {
+  if (vm.count("workload") && vm.count("name"))
+    throw po::error("--name is an alias of --workload: pass one of them");
   if (vm.count("scale")) spec.scale = scale;
   if (vm.count("max-cycles")) spec.max_cycles = max_cycles;
   if (!pcs_name.empty()) {

@@ -33,7 +33,7 @@ int run_report(int argc, char** argv) {
   pos.add("run", 1);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+    parse_options(argc, argv, all, vm, &pos);
     po::notify(vm);
   } catch (const po::error& e) {
     std::cerr << "jolt-run report: " << e.what() << "\n" << visible;

@@ -2,6 +2,7 @@
 // from its trace.json when the run had no sqlite sink; see sql.hpp), printed as an aligned table,
 // CSV or JSON. Exit 0 when printed, 1 when the run, its trace or the query fails (nothing is
 // written into the run directory then), 2 on usage errors.
+#include <boost/filesystem.hpp>
 #include <boost/program_options.hpp>
 #include <iostream>
 #include <string>
@@ -38,7 +39,7 @@ int run_sql(int argc, char** argv) {
   pos.add("positional", -1);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+    parse_options(argc, argv, all, vm, &pos);
     po::notify(vm);
   } catch (const po::error& e) {
     std::cerr << "jolt-run sql: " << e.what() << "\n" << visible;
@@ -54,6 +55,12 @@ int run_sql(int argc, char** argv) {
   if (args.empty() || args.size() > 2) {
     std::cerr << "jolt-run sql: expected [RUN_DIR | latest] \"QUERY\" (got " << args.size()
               << " arguments; quote the query)\n";
+    return 2;
+  }
+  if (args.size() == 1 && (args[0] == "latest" || boost::filesystem::is_directory(args[0]))) {
+    std::cerr << "jolt-run sql: '" << args[0]
+              << "' is a run, not a query: pass the query after it, e.g. jolt-run sql " << args[0]
+              << " \"SELECT COUNT(*) FROM slice\"\n";
     return 2;
   }
   if (vm.count("csv") && vm.count("json")) {

@@ -29,7 +29,7 @@ int run_validate(int argc, char** argv) {
   pos.add("file", -1);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+    jolt::core::parse_options(argc, argv, all, vm, &pos);
     po::notify(vm);
   } catch (const po::error& e) {
     std::cerr << "jolt-run validate: " << e.what() << "\n" << visible;

@@ -205,8 +205,9 @@ int run_profile(int argc, char** argv) {
       "sink,s", po::value(&sinks)->composing(),
       "sink plugin by name or path (repeatable); NAME:key=value,... passes options to it")(
       "format", po::value(&format),
-      "chrome = chrome+summary+csv sinks; none = no recorder (prove() timed alone, csv only); "
-      "default = console report only. Default: chrome unless --sink is given")(
+      "chrome = chrome+summary+csv sinks; none = no recorder (prove() timed alone, csv only; "
+      "no sink that reads spans); default = the stage report on the console and the csv sink, "
+      "no trace file. Default: chrome unless --sink is given")(
       "heap", po::bool_switch(&heap), "also take per-batch heap snapshots (adds the folded sink)")(
       "heap-svg", po::bool_switch(&heap_svg),
       "--heap, plus a flame chart {snapshot}.svg next to each snapshot's .folded file")(
@@ -311,7 +312,15 @@ int run_profile(int argc, char** argv) {
       needs_trace |= (s.capabilities & (JOLT_CAP_NEEDS_TRACE | JOLT_CAP_HEAP_SNAPSHOTS)) != 0;
       wants_heap |= (s.capabilities & JOLT_CAP_HEAP_SNAPSHOTS) != 0;
     }
-    if (format == "none") needs_trace = wants_heap = false;
+    if (format == "none") {
+      // No recorder runs: a sink that reads spans or heap snapshots would write an empty file.
+      for (const auto& s : loaded_sinks)
+        if ((s.capabilities & (JOLT_CAP_NEEDS_TRACE | JOLT_CAP_HEAP_SNAPSHOTS)) != 0)
+          throw host::PipelineError(
+              "--format none records no spans or heap snapshots, which sink '" + s.name +
+              "' needs; drop --format none (--sink " + s.name + " alone records them) or the sink");
+      needs_trace = wants_heap = false;
+    }
 
     // Checked before any work: a bad MONITOR_INTERVAL fails now, not after the trace.
     const std::chrono::milliseconds monitor_interval =

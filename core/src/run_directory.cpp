@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <thread>
 
 namespace fs = boost::filesystem;
@@ -171,6 +172,18 @@ RunDirectory create_run_directory(const std::string& out_dir, const std::string&
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
   throw RunError("cannot find a free run directory name for " + trace_name + " in " + out_dir);
+}
+
+bool warn_if_unfinished_run(const std::string& command, const std::string& path) {
+  boost::system::error_code ec;
+  const boost::filesystem::path p(path);
+  const boost::filesystem::path dir = boost::filesystem::is_directory(p, ec) ? p : p.parent_path();
+  if (!boost::filesystem::exists(dir / kIncompleteMarker, ec)) return false;
+  std::cerr << "jolt-run " << command << ": warning: " << dir.string() << " is marked "
+            << kIncompleteMarker
+            << ": its run failed or was stopped before it finished, so its files may be partial "
+               "or missing\n";
+  return true;
 }
 
 bool remove_unfinished_run(const RunDirectory& run) noexcept {

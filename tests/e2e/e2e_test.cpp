@@ -207,9 +207,22 @@ TEST_CASE(
     CHECK(fs::exists(it->path() / "trace.json"));
     CHECK(fs::exists(it->path() / "summary.json"));
     CHECK(fs::exists(it->path() / "timings.csv"));
+    // The commands that read runs still read it, and say it did not finish.
+    const std::string dir = it->path().string();
+    for (const std::string& cmd : {"report '" + dir + "'", "diff '" + dir + "' '" + dir + "'",
+                                   "sql '" + dir + "' 'SELECT COUNT(*) FROM slice'"}) {
+      CAPTURE(cmd);
+      Result read = run(cmd, w.dir);
+      CHECK(read.code == 0);
+      CHECK(read.output.find("is marked .incomplete: its run failed or was stopped") !=
+            std::string::npos);
+    }
   }
   CHECK(failed_runs == 1);
   CHECK(csv_rows() == rows_before);
+  Result finished = run("report '" + (w.runs() / before).string() + "'", w.dir);
+  CHECK(finished.code == 0);
+  CHECK(finished.output.find("is marked .incomplete") == std::string::npos);
 }
 
 TEST_CASE("a sink that crashes the process leaves nothing that blocks a rerun") {

@@ -11,6 +11,7 @@
 
 #include "commands/diff/diff.hpp"
 #include "jolt/core/command.hpp"
+#include "jolt/core/run_directory.hpp"
 #include "jolt/host/summary_file.hpp"
 
 namespace jolt::core {
@@ -97,6 +98,8 @@ int run_diff(int argc, char** argv) {
       }
       return 0;
     }
+    for (const auto* side : {&a_paths, &b_paths})
+      for (const std::string& p : *side) warn_if_unfinished_run("diff", p);
     const DiffReport d = diff_runs(load_side(a_paths), load_side(b_paths), top);
     std::cout << (vm.count("markdown") ? render_diff_markdown(d) : render_diff_text(d));
     if (fail_pct >= 0 && regressed(d, fail_pct)) {

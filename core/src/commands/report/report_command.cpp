@@ -7,6 +7,7 @@
 
 #include "commands/report/report.hpp"
 #include "jolt/core/command.hpp"
+#include "jolt/core/run_directory.hpp"
 #include "jolt/host/summary_file.hpp"
 
 namespace jolt::core {
@@ -50,6 +51,7 @@ int run_report(int argc, char** argv) {
   const std::string arg = vm.count("run") ? vm["run"].as<std::string>() : "latest";
   try {
     const std::string path = resolve_summary_path(arg, out_dir);
+    warn_if_unfinished_run("report", path);
     const rapidjson::Document summary = host::load_summary(path);
     const RunReport report = report_from_summary_json(summary, path, top);
     std::cout << (vm.count("json") ? render_report_json(report) : render_report_text(report));

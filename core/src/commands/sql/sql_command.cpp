@@ -10,6 +10,7 @@
 
 #include "commands/sql/sql.hpp"
 #include "jolt/core/command.hpp"
+#include "jolt/core/run_directory.hpp"
 
 namespace jolt::core {
 namespace {
@@ -71,6 +72,7 @@ int run_sql(int argc, char** argv) {
   const std::string& query = args.back();
   try {
     const std::string run_dir = resolve_run_directory(run_arg, out_dir);
+    warn_if_unfinished_run("sql", run_dir);
     TraceDb db = open_trace_db(run_dir);
     const QueryResult result = run_query(db.path(), query);
     db.keep();

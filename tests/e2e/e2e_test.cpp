@@ -313,6 +313,9 @@ TEST_CASE("numbers, aliases and sweeps that cannot mean what was typed are refus
   Result range = run("benchmark --min-scale 12 --max-scale 41 --plan", w.dir);
   CHECK(range.code == 2);
   CHECK(range.output.find("--max-scale 41 out of range") != std::string::npos);
+  Result folder = run("trace --workload fibonacci --scale 10 --plugin-path /nonexistent", w.dir);
+  CHECK(folder.code == 2);
+  CHECK(folder.output.find("--plugin-path '/nonexistent' is not a folder") != std::string::npos);
   Result no_query = run("sql latest", w.dir);
   CHECK(no_query.code == 2);
   CHECK(no_query.output.find("'latest' is a run, not a query") != std::string::npos);

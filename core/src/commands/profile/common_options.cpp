@@ -1,6 +1,7 @@
 // Shared guest options of profile / prove / verify / trace.
 #include "commands/profile/common_options.hpp"
 
+#include <boost/filesystem.hpp>
 #include <iostream>
 
 #include "jolt/core/command.hpp"
@@ -63,6 +64,11 @@ std::optional<int> GuestOptions::parse(const char* command, const po::options_de
 void GuestOptions::finish(const po::variables_map& vm) {
   if (vm.count("workload") && vm.count("name"))
     throw po::error("--name is an alias of --workload: pass one of them");
+  for (const std::string& d : plugin_paths)
+    if (boost::system::error_code ec; !boost::filesystem::is_directory(d, ec))
+      throw po::error("--plugin-path '" + d +
+                      "' is not a folder: pass the folder that holds the plugin .so files (a "
+                      "single plugin file can be given to --workload or --sink as a path)");
   if (vm.count("scale")) spec.scale = scale;
   if (vm.count("max-cycles")) spec.max_cycles = max_cycles;
   if (!pcs_name.empty()) {

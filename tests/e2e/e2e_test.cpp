@@ -316,6 +316,17 @@ TEST_CASE("numbers, aliases and sweeps that cannot mean what was typed are refus
   Result folder = run("trace --workload fibonacci --scale 10 --plugin-path /nonexistent", w.dir);
   CHECK(folder.code == 2);
   CHECK(folder.output.find("--plugin-path '/nonexistent' is not a folder") != std::string::npos);
+  // Paths that cannot be what they stand for are named before any proving.
+  Result dest = run("prove --workload fibonacci --scale 10 --proof nodir/x/p.bin", w.dir);
+  CHECK(dest.code == 1);
+  CHECK(dest.output.find("does not exist; create it or choose another path") != std::string::npos);
+  CHECK(dest.output.find("proved") == std::string::npos);
+  Result folder_proof = run("verify --workload fibonacci --scale 10 --proof .", w.dir);
+  CHECK(folder_proof.code == 1);
+  CHECK(folder_proof.output.find("proof file .: is a folder") != std::string::npos);
+  Result folder_elf = run("trace --elf . --scale 10", w.dir);
+  CHECK(folder_elf.code == 1);
+  CHECK(folder_elf.output.find("--elf . is a folder; pass a file") != std::string::npos);
   Result no_query = run("sql latest", w.dir);
   CHECK(no_query.code == 2);
   CHECK(no_query.output.find("'latest' is a run, not a query") != std::string::npos);

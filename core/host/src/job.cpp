@@ -16,10 +16,14 @@ void validate_scale(std::uint32_t scale) {
 
 namespace {
 std::vector<std::uint8_t> read_file(const std::string& path, const char* flag) {
+  if (boost::system::error_code ec; boost::filesystem::is_directory(path, ec))
+    throw PipelineError(std::string(flag) + " " + path + " is a folder; pass a file");
   std::ifstream in(path, std::ios::binary);
   if (!in)
     throw PipelineError(std::string(flag) + " " + path + ": cannot open the file (does it exist?)");
-  return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), {});
+  std::vector<std::uint8_t> bytes(std::istreambuf_iterator<char>(in), {});
+  if (in.bad()) throw PipelineError(std::string(flag) + " " + path + ": read error");
+  return bytes;
 }
 }  // namespace
 

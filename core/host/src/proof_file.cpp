@@ -2,6 +2,7 @@
 #include "jolt/host/proof_file.hpp"
 
 #include <algorithm>
+#include <boost/filesystem.hpp>
 #include <fstream>
 #include <iterator>
 #include <new>
@@ -126,6 +127,8 @@ ProofFileResult decode_proof_file(std::span<const std::uint8_t> bytes) noexcept 
 ProofFileResult read_proof_file(const std::string& path) noexcept {
   const std::string where = "proof file " + path + ": ";
   try {
+    if (boost::system::error_code ec; boost::filesystem::is_directory(path, ec))
+      return failure(where + "is a folder; pass the proof file `jolt-run prove --proof` wrote");
     std::ifstream in(path, std::ios::binary);
     if (!in) return failure(where + "cannot open the file (does it exist?)");
     const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});

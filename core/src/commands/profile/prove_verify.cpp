@@ -4,6 +4,9 @@
 // those claims and never runs the guest. A file for another workload or scale is reported as a
 // mismatch, a malformed envelope by what is wrong with it, a corrupt proof by the verifier's
 // named check.
+#include <unistd.h>
+
+#include <boost/filesystem.hpp>
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
@@ -68,6 +71,22 @@ void check_claims_match(const std::string& path, const host::ProofFile& file,
                             job.job.workload + "' at scale " + std::to_string(job.scale) + hint);
 }
 
+// Before proving: the proof file's folder exists and takes a new file, so a typo in --proof is
+// found now rather than after the prove.
+void check_proof_destination(const std::string& path) {
+  const boost::filesystem::path p = boost::filesystem::absolute(path);
+  boost::system::error_code ec;
+  if (boost::filesystem::is_directory(p, ec))
+    throw RunError("--proof " + path + " is a folder; give the path of the file to write");
+  const boost::filesystem::path dir = p.parent_path();
+  if (!boost::filesystem::is_directory(dir, ec))
+    throw RunError("--proof " + path + ": the folder " + dir.string() +
+                   " does not exist; create it or choose another path");
+  if (::access(dir.c_str(), W_OK) != 0)
+    throw RunError("--proof " + path + ": the folder " + dir.string() +
+                   " is not writable; choose another path");
+}
+
 int run_prove(int argc, char** argv) {
   GuestOptions g;
   std::string proof_path;
@@ -77,6 +96,7 @@ int run_prove(int argc, char** argv) {
   if (int rc = parse("prove", argc, argv, g, proof_path, quiet, preflight, vm); rc >= 0) return rc;
   try {
     configure_logging(g.log_level);
+    check_proof_destination(proof_path);
     host::PluginLoader loader(g.plugin_paths);
     host::LoadedJob job = host::load_job(loader, g.spec);
     if (auto why = preflight_memory(preflight, job.job.workload, job.scale, g.pcs, g.backend))

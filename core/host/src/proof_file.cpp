@@ -7,6 +7,8 @@
 #include <iterator>
 #include <new>
 
+#include "jolt/host/job.hpp"
+
 namespace jolt::host {
 namespace {
 
@@ -112,6 +114,15 @@ ProofFileResult decode_proof_file(std::span<const std::uint8_t> bytes) noexcept 
     if (in.remaining() != 0)
       return failure(std::to_string(in.remaining()) +
                      " unexpected bytes after the proof field (a corrupt or concatenated file)");
+    // A proof file names a workload (a plugin's name, or an ELF file's stem: text without
+    // control characters) and a scale jolt-run can prove: anything else is a damaged header,
+    // reported as such rather than echoed back.
+    if (workload.empty() || std::any_of(workload.begin(), workload.end(),
+                                        [](std::uint8_t c) { return c < 0x20 || c == 0x7f; }))
+      return failure("corrupt header: the workload name is empty or holds control characters");
+    if (f.scale < 1 || f.scale > kMaxScale)
+      return failure("corrupt header: scale " + std::to_string(f.scale) +
+                     " is outside 1..=" + std::to_string(kMaxScale));
     f.workload.assign(workload.begin(), workload.end());
     f.output.assign(output.begin(), output.end());
     f.proof.assign(proof.begin(), proof.end());

@@ -47,7 +47,7 @@ TEST_CASE("proof file format 1: the encoded bytes are pinned (a layout change bu
 }
 
 TEST_CASE("proof file: empty output and proof round-trip") {
-  const jolt::host::ProofFile f{"", 1, 0, {}, {}};
+  const jolt::host::ProofFile f{"w", 1, 0, {}, {}};
   jolt::host::ProofFileResult r = jolt::host::decode_proof_file(jolt::host::encode_proof_file(f));
   REQUIRE(r.file);
   CHECK(*r.file == f);
@@ -86,6 +86,21 @@ TEST_CASE("proof file: a malformed envelope names what is wrong") {
   CHECK(decode_error(huge) ==
         "truncated in the output field (needs 18446744073709551615 bytes at "
         "offset 37, the file has 50)");
+
+  // A damaged header is reported as one, not echoed back as a workload or a scale to pass.
+  std::vector<std::uint8_t> control = good;
+  control[15] = 0x07;  // "fib" → "f\ab"
+  CHECK(decode_error(control) ==
+        "corrupt header: the workload name is empty or holds control characters");
+  CHECK(decode_error(jolt::host::encode_proof_file({"", 13, 1, {}, {}})) ==
+        "corrupt header: the workload name is empty or holds control characters");
+  CHECK(jolt::host::decode_proof_file(jolt::host::encode_proof_file({"my guest ü", 40, 1, {}, {}}))
+            .file);
+  for (std::uint32_t scale : {0u, 41u, 0xffffffffu}) {
+    CAPTURE(scale);
+    CHECK(decode_error(jolt::host::encode_proof_file({"fib", scale, 1, {}, {}})) ==
+          "corrupt header: scale " + std::to_string(scale) + " is outside 1..=40");
+  }
 
   std::vector<std::uint8_t> trailing = good;
   trailing.push_back(0);

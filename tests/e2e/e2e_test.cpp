@@ -618,6 +618,40 @@ TEST_CASE("SIGINT, SIGTERM and kill -9 at a random point of a real run; the reru
   }
 }
 
+TEST_CASE("Ctrl-C while the sinks write: they finish, the run is kept and published, exit 130") {
+  Workspace w;
+  const pid_t pid =
+      spawn_jolt({"profile", "--workload", "fibonacci", "--scale", "10", "--sink", JOLT_SLOW_SINK,
+                  "--sink", "summary", "--sink", "csv", "--out-dir", w.runs().string()},
+                 w.dir, w.dir / "slow.log");
+  // The slow sink marks its start, then takes 3 s: the signal lands while the sinks write.
+  bool started = false;
+  for (int i = 0; i < 6000 && !started; ++i) {
+    boost::system::error_code ec;
+    for (fs::directory_iterator it(w.runs(), ec), end; !ec && !started && it != end;
+         it.increment(ec))
+      started = fs::exists(it->path() / "slow.started");
+    if (!started) ::usleep(10000);
+  }
+  REQUIRE(started);
+  ::kill(pid, SIGINT);
+  const int status = wait_status(pid);
+  const std::string out = slurp(w.dir / "slow.log");
+  INFO(out);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 130);
+  CHECK(out.find("waiting for the sinks to finish") != std::string::npos);
+  CHECK(out.find("the run had already finished: ") != std::string::npos);
+  CHECK(out.find("is kept and its latest_ link names it") != std::string::npos);
+  const fs::path latest = w.runs() / "latest_modular_fibonacci_10";
+  REQUIRE(fs::exists(latest));
+  CHECK(fs::exists(latest / "summary.json"));
+  CHECK_FALSE(fs::exists(latest / ".incomplete"));
+  CHECK(run_dirs(w.runs()).marked_incomplete.empty());
+  const std::string csv = slurp(w.runs() / "modular_timings.csv");
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 1);
+}
+
 TEST_CASE("Ctrl-C stops a benchmark sweep; --resume re-runs exactly the unfinished pairs") {
   Workspace w;
   const std::vector<std::string> args{

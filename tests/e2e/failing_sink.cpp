@@ -2,11 +2,15 @@
 // runs untouched while the other sinks still run); built with JOLT_TEST_CRASHING_SINK it is
 // "crashing", which kills the process (proves a crash leaves nothing that blocks a rerun); built
 // with JOLT_TEST_OPTIONS_SINK it is "options", which takes the options file=NAME (required) and
-// note=TEXT and writes "note=TEXT" into NAME in the run directory.
+// note=TEXT and writes "note=TEXT" into NAME in the run directory; built with JOLT_TEST_SLOW_SINK
+// it is "slow", which writes slow.started into the run directory and then takes 3 s (a signal sent
+// once that file exists lands while the sinks write).
+#include <chrono>
 #include <csignal>
 #include <fstream>
 #include <jolt/plugin.hpp>
 #include <jolt/sink.hpp>
+#include <thread>
 
 namespace {
 #ifdef JOLT_TEST_OPTIONS_SINK
@@ -33,6 +37,16 @@ class OptionsSink final : public jolt::Sink {
   std::string file_, note_;
 };
 #endif
+#ifdef JOLT_TEST_SLOW_SINK
+class SlowSink final : public jolt::Sink {
+ public:
+  jolt::Status write(const jolt::Profile&, const jolt::SinkContext& ctx) noexcept override {
+    std::ofstream(ctx.run_dir + "/slow.started") << "1\n";
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    return {};
+  }
+};
+#endif
 class FailingSink final : public jolt::Sink {
  public:
   jolt::Status write(const jolt::Profile&, const jolt::SinkContext& ctx) noexcept override {
@@ -44,7 +58,9 @@ class FailingSink final : public jolt::Sink {
 };
 }  // namespace
 
-#if defined(JOLT_TEST_OPTIONS_SINK)
+#if defined(JOLT_TEST_SLOW_SINK)
+JOLT_DEFINE_SINK_PLUGIN(SlowSink, "slow", "takes 3 s to write (test fixture)", 0)
+#elif defined(JOLT_TEST_OPTIONS_SINK)
 JOLT_DEFINE_SINK_PLUGIN(OptionsSink, "options", "writes its options (test fixture)", 0)
 #elif defined(JOLT_TEST_CRASHING_SINK)
 JOLT_DEFINE_SINK_PLUGIN(FailingSink, "crashing", "kills the process (test fixture)", 0)

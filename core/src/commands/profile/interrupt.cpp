@@ -42,6 +42,11 @@ void watch(sigset_t set) {
                    "jolt-run profile: could not remove the unfinished run directory %s (it is "
                    "marked with %s and no latest_ link names it)\n",
                    s.run->path.c_str(), kIncompleteMarker);
+  } else if (s.run) {
+    std::fprintf(stderr,
+                 "jolt-run profile: the run had already finished: %s is kept and its latest_ link "
+                 "names it\n",
+                 s.run->path.c_str());
   }
   if (s.lock) s.lock->release();
   std::fflush(stdout);

@@ -310,6 +310,14 @@ TEST_CASE("numbers, aliases and sweeps that cannot mean what was typed are refus
   Result sweep = run("benchmark --min-scale 14 --max-scale 12 --plan", w.dir);
   CHECK(sweep.code == 2);
   CHECK(sweep.output.find("--min-scale 14 is above --max-scale 12") != std::string::npos);
+  std::ofstream(w.dir / "a-file") << "x\n";
+  Result file_out =
+      run("benchmark --benchmarks fibonacci --min-scale 10 --max-scale 10 "
+          "--out-dir a-file",
+          w.dir);
+  CHECK(file_out.code == 2);
+  CHECK(file_out.output.find("--out-dir a-file is a file, not a folder") != std::string::npos);
+  CHECK(file_out.output.find("Running benchmarks") == std::string::npos);
   Result range = run("benchmark --min-scale 12 --max-scale 41 --plan", w.dir);
   CHECK(range.code == 2);
   CHECK(range.output.find("--max-scale 41 out of range") != std::string::npos);

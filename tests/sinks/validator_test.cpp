@@ -84,6 +84,23 @@ TEST_CASE("validator checks summaries against the embedded schema and semantics"
   auto bad = validate_text(no_counters);
   CHECK_FALSE(bad.ok());
   CHECK(mentions(bad, "schema violation"));
+  // The violation names the field and what is wrong with it, down through anyOf.
+  INFO(jolt::validate::format_report("summary.json", bad));
+  CHECK(mentions(bad, "the top level has a field the schema does not allow: 'kounters'"));
+  std::string missing = good;
+  const std::size_t tv = missing.find("\"taxonomy_version\"");
+  missing.replace(tv, missing.find(',', tv) + 1 - tv, "");
+  CHECK(mentions(validate_text(missing),
+                 "the top level lacks the required field(s) 'taxonomy_version'"));
+  std::string wall_string = good;
+  const std::size_t wall = wall_string.find("\"wall_time_ns\": ") + 16;
+  wall_string.replace(wall, wall_string.find_first_of(",}", wall) - wall, "\"5\"");
+  CHECK(mentions(validate_text(wall_string),
+                 "#/root/wall_time_ns is a string, the schema expects integer"));
+  std::string wall_negative = good;
+  wall_negative.replace(wall, wall_negative.find_first_of(",}", wall) - wall, "-5");
+  CHECK(mentions(validate_text(wall_negative),
+                 "#/root/wall_time_ns is -5, outside the schema's minimum 0"));
 
   std::string no_label_field = good;
   no_label_field.replace(no_label_field.find("\"wall_time_ns\""), 14, "\"wall_time_xx\"");

@@ -11,6 +11,7 @@
 #include <rapidjson/pointer.h>
 #include <rapidjson/schema.h>
 #include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 
 #include <jolt/taxonomy.hpp>
 #include <jolt/trace_length.hpp>
@@ -35,6 +36,110 @@ const rapidjson::Value* member(const rapidjson::Value& obj, const char* k) {
   if (!obj.IsObject()) return nullptr;
   const auto m = obj.FindMember(k);
   return m == obj.MemberEnd() ? nullptr : &m->value;
+}
+
+const char* json_type_name(const rapidjson::Value& v) {
+  if (v.IsNull()) return "null";
+  if (v.IsBool()) return "a boolean";
+  if (v.IsObject()) return "an object";
+  if (v.IsArray()) return "an array";
+  if (v.IsString()) return "a string";
+  if (v.IsUint64() || v.IsInt64())
+    return v.IsUint64() ? "an unsigned integer" : "a negative integer";
+  return "a non-integer number";
+}
+
+std::string number_text(const rapidjson::Value& n) {
+  if (n.IsUint64()) return std::to_string(n.GetUint64());
+  if (n.IsInt64()) return std::to_string(n.GetInt64());
+  rapidjson::StringBuffer sb;
+  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+  n.Accept(w);
+  return sb.GetString();
+}
+
+// What a schema violation means at the field, for the keywords a summary fails most: the
+// required fields missing, the fields not allowed, the type or bound expected; through anyOf /
+// oneOf, the alternative the value got furthest in. `where` is the value's place in the summary
+// (a URI fragment, "#" for the top level). Empty when there is no such detail (the caller still
+// names the keyword and both pointers).
+std::string violation_detail(const rapidjson::Value& schema_root, const rapidjson::Value& s,
+                             const std::string& keyword, const rapidjson::Value& v,
+                             const std::string& where, int depth);
+
+// Validates v against the schema document and describes the first violation (empty if none).
+// `where` is v's place in the summary.
+std::string describe_violation(const rapidjson::Document& schema, const rapidjson::Value& v,
+                               const std::string& where, int depth) {
+  const rapidjson::SchemaDocument sd(schema);
+  rapidjson::SchemaValidator validator(sd);
+  if (v.Accept(validator)) return "";
+  const std::string at = where + pointer_text(validator.GetInvalidDocumentPointer()).substr(1);
+  const rapidjson::Value* s = validator.GetInvalidSchemaPointer().Get(schema);
+  const rapidjson::Value* vv = validator.GetInvalidDocumentPointer().Get(v);
+  if (!s || !vv || !s->IsObject()) return "";
+  return violation_detail(schema, *s, validator.GetInvalidSchemaKeyword(), *vv, at, depth);
+}
+
+std::string violation_detail(const rapidjson::Value& schema_root, const rapidjson::Value& s,
+                             const std::string& keyword, const rapidjson::Value& v,
+                             const std::string& where, int depth) {
+  const std::string place = where == "#" ? "the top level" : where;
+  std::string names;
+  const auto add = [&](const std::string& n) { names += (names.empty() ? "'" : ", '") + n + "'"; };
+  if (keyword == "required" && v.IsObject()) {
+    if (const rapidjson::Value* req = member(s, "required"); req && req->IsArray())
+      for (const auto& n : req->GetArray())
+        if (n.IsString() && !v.HasMember(n)) add(n.GetString());
+    return names.empty() ? "" : place + " lacks the required field(s) " + names;
+  }
+  if (keyword == "additionalProperties") {
+    // The pointer names the field that is not allowed; its object is the parent.
+    const std::size_t slash = where.rfind('/');
+    if (slash == std::string::npos) return "";
+    const std::string parent = where.substr(0, slash);
+    return (parent == "#" ? "the top level" : parent) +
+           " has a field the schema does not allow: '" + where.substr(slash + 1) + "'";
+  }
+  if (keyword == "type") {
+    const rapidjson::Value* t = member(s, "type");
+    std::string expected;
+    if (t && t->IsString()) expected = t->GetString();
+    if (t && t->IsArray())
+      for (const auto& x : t->GetArray())
+        if (x.IsString()) expected += (expected.empty() ? "" : " or ") + std::string(x.GetString());
+    return expected.empty()
+               ? ""
+               : place + " is " + json_type_name(v) + ", the schema expects " + expected;
+  }
+  if ((keyword == "minimum" || keyword == "maximum") && v.IsNumber())
+    if (const rapidjson::Value* b = member(s, keyword.c_str()); b && b->IsNumber())
+      return place + " is " + number_text(v) + ", outside the schema's " + keyword + " " +
+             number_text(*b);
+  if ((keyword == "anyOf" || keyword == "oneOf") && depth < 4) {
+    const rapidjson::Value* alts = member(s, keyword.c_str());
+    if (!alts || !alts->IsArray()) return "";
+    // Each alternative on its own, with the schema's definitions beside it for its $refs.
+    std::string best;
+    std::size_t best_depth = 0;
+    for (const auto& alt : alts->GetArray()) {
+      if (!alt.IsObject()) continue;
+      rapidjson::Document one;
+      one.CopyFrom(alt, one.GetAllocator());
+      if (const rapidjson::Value* defs = member(schema_root, "definitions");
+          defs && !one.HasMember("definitions"))
+        one.AddMember("definitions", rapidjson::Value(*defs, one.GetAllocator()),
+                      one.GetAllocator());
+      const std::string d = describe_violation(one, v, where, depth + 1);
+      const std::size_t d_depth = static_cast<std::size_t>(std::count(d.begin(), d.end(), '/'));
+      if (!d.empty() && (best.empty() || d_depth > best_depth)) {
+        best = d;
+        best_depth = d_depth;
+      }
+    }
+    return best;
+  }
+  return "";
 }
 
 void check_version(const rapidjson::Document& d, const char* key, std::uint64_t expected,
@@ -187,10 +292,18 @@ void check_summary(const rapidjson::Document& d, std::string_view schema_text, R
   const rapidjson::SchemaDocument schema(sd);
   rapidjson::SchemaValidator validator(schema);
   if (!d.Accept(validator)) {
-    r.errors.push_back("schema violation: keyword \"" +
-                       std::string(validator.GetInvalidSchemaKeyword()) + "\" at document " +
-                       pointer_text(validator.GetInvalidDocumentPointer()) + " (schema " +
-                       pointer_text(validator.GetInvalidSchemaPointer()) + ")");
+    const std::string keyword = validator.GetInvalidSchemaKeyword();
+    const rapidjson::Value* at_schema = validator.GetInvalidSchemaPointer().Get(sd);
+    const rapidjson::Value* at_doc = validator.GetInvalidDocumentPointer().Get(d);
+    const std::string detail =
+        at_schema && at_doc && at_schema->IsObject()
+            ? violation_detail(sd, *at_schema, keyword, *at_doc,
+                               pointer_text(validator.GetInvalidDocumentPointer()), 0)
+            : "";
+    r.errors.push_back(
+        "schema violation: " + (detail.empty() ? "" : detail + " (") + "keyword \"" + keyword +
+        "\" at document " + pointer_text(validator.GetInvalidDocumentPointer()) + ", schema " +
+        pointer_text(validator.GetInvalidSchemaPointer()) + (detail.empty() ? "" : ")"));
     return;
   }
   semantic_checks(d, r);

@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <thread>
 
 namespace jolt::core {
@@ -17,6 +18,7 @@ struct State {
   RunLock* lock = nullptr;
   const RunDirectory* run = nullptr;
   bool published = false;
+  std::string published_path;  // the run last published, kept after its Armed scope ends
 };
 
 // Never destroyed: the detached watcher may still read it while the process exits.
@@ -42,11 +44,11 @@ void watch(sigset_t set) {
                    "jolt-run profile: could not remove the unfinished run directory %s (it is "
                    "marked with %s and no latest_ link names it)\n",
                    s.run->path.c_str(), kIncompleteMarker);
-  } else if (s.run) {
+  } else if (!s.published_path.empty()) {
     std::fprintf(stderr,
                  "jolt-run profile: the run had already finished: %s is kept and its latest_ link "
                  "names it\n",
-                 s.run->path.c_str());
+                 s.published_path.c_str());
   }
   if (s.lock) s.lock->release();
   std::fflush(stdout);
@@ -79,6 +81,7 @@ InterruptWatcher::Armed::Armed(RunLock& lock, const RunDirectory& run) {
   s.lock = &lock;
   s.run = &run;
   s.published = false;
+  s.published_path.clear();
 }
 
 InterruptWatcher::Armed::~Armed() {
@@ -92,6 +95,7 @@ void InterruptWatcher::Armed::published() {
   State& s = state();
   std::lock_guard<std::recursive_mutex> g(s.mutex);
   s.published = true;
+  if (s.run) s.published_path = s.run->path;
 }
 
 }  // namespace jolt::core

@@ -171,6 +171,17 @@ TEST_CASE("diff compares a run with itself: no change, noise unknown, no regress
   Result md = run("diff '" + dir + "' '" + dir + "' --markdown", w.dir);
   CHECK(md.output.find("| metric | A (median) | B (median) | change | verdict |") !=
         std::string::npos);
+  Result twice = run("diff '" + dir + "," + dir + "' '" + dir + "'", w.dir);
+  CHECK(twice.code == 2);
+  CHECK(twice.output.find("is listed twice on side A; a run counts once") != std::string::npos);
+  // A negative time in a summary is an error, not "-0.0 us".
+  std::string text = slurp(fs::path(dir) / "summary.json");
+  const std::size_t wall = text.find("\"wall_time_ns\": ") + 16;
+  text.replace(wall, text.find_first_of(",}", wall) - wall, "-5");
+  std::ofstream(w.dir / "negative.json") << text;
+  Result negative = run("diff '" + dir + "' negative.json", w.dir);
+  CHECK(negative.code == 1);
+  CHECK(negative.output.find("/root/wall_time_ns is negative") != std::string::npos);
   Result missing = run("diff '" + dir + "' /nonexistent", w.dir);
   CHECK(missing.code == 1);
   CHECK(missing.output.find("/nonexistent") != std::string::npos);

@@ -44,6 +44,7 @@ double summary_number(const rapidjson::Value& doc, const char* pointer, const st
   if (!v) throw SummaryError(source + ": " + pointer + " is absent");
   if (v->IsNull()) throw SummaryError(source + ": " + pointer + " is null");
   if (!v->IsNumber()) throw SummaryError(source + ": " + pointer + " is not a number");
+  if (v->GetDouble() < 0) throw SummaryError(source + ": " + pointer + " is negative");
   return v->GetDouble();
 }
 

@@ -72,6 +72,14 @@ int run_diff(int argc, char** argv) {
     return paths;
   };
   const std::vector<std::string> a_paths = paths_of(a_arg), b_paths = paths_of(b_arg);
+  for (const auto* paths : {&a_paths, &b_paths})
+    for (std::size_t i = 0; i < paths->size(); ++i)
+      if (std::find(paths->begin(), paths->begin() + static_cast<std::ptrdiff_t>(i), (*paths)[i]) !=
+          paths->begin() + static_cast<std::ptrdiff_t>(i)) {
+        std::cerr << "jolt-run diff: " << (*paths)[i] << " is listed twice on side "
+                  << (paths == &a_paths ? "A" : "B") << "; a run counts once\n";
+        return 2;
+      }
   std::size_t csvs = 0;
   for (const auto* paths : {&a_paths, &b_paths})
     csvs += static_cast<std::size_t>(std::count_if(paths->begin(), paths->end(), is_csv_path));

@@ -32,7 +32,8 @@ class SummaryError : public std::runtime_error {
 rapidjson::Document parse_summary(const std::string& text, const std::string& source);
 rapidjson::Document load_summary(const std::string& path);
 
-// The number at JSON pointer `pointer` ("/root/wall_time_ns").
+// The number at JSON pointer `pointer` ("/root/wall_time_ns"): every number read so is a time,
+// a size, a count or a fraction, so a negative one is an error too.
 double summary_number(const rapidjson::Value& doc, const char* pointer, const std::string& source);
 // The string at a JSON pointer ("/run/workload"); same errors as summary_number.
 std::string summary_string(const rapidjson::Value& doc, const char* pointer,

@@ -98,6 +98,9 @@ TEST_CASE("a sink passed where a workload is expected is the wrong kind") {
   jolt::host::PluginLoader loader;
   std::string e = error_of(loader, plugin("nullsink"), JOLT_PLUGIN_WORKLOAD);
   CHECK(e.find("is a sink plugin ('nullsink')") != std::string::npos);
+  CHECK(error_of(loader, plugin("unknown_kind"), JOLT_PLUGIN_SINK)
+            .find("is a plugin of unknown kind 9 ('future'), but a sink plugin was expected") !=
+        std::string::npos);
   CHECK(e.find("workload plugin was expected") != std::string::npos);
 }
 

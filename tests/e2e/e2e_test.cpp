@@ -301,54 +301,49 @@ TEST_CASE("bad plugin arguments get errors that name the plugin and what to do")
   CHECK_FALSE(fs::exists(w.runs() / "latest_modular_fibonacci_13"));
 }
 
-TEST_CASE("numbers, aliases and sweeps that cannot mean what was typed are refused up front") {
+TEST_CASE("numbers, aliases and paths that cannot mean what was typed are refused up front") {
   Workspace w;
-  // Boost reads "-1" for an unsigned option modulo 2^32; every command refuses it instead.
-  for (const char* args :
-       {"profile --workload fibonacci --scale -4294967284", "trace --workload fibonacci --scale -1",
-        "benchmark --min-scale -1 --plan", "report --top -1", "diff --top -1 a b",
-        "validate --max-bytes -1 x.json"}) {
-    CAPTURE(args);
-    Result r = run(args, w.dir);
-    CHECK(r.code == 2);
-    CHECK(r.output.find("takes a number of 0 or more (got '-") != std::string::npos);
+  std::ofstream(w.dir / "a-file") << "x\n";
+  struct Refusal {
+    std::string args;
+    int code;
+    std::string says;
+  };
+  const std::string negative = "takes a number of 0 or more (got '-";
+  const Refusal refusals[] = {
+      // Boost reads "-1" for an unsigned option modulo 2^32; every command refuses it instead.
+      {"profile --workload fibonacci --scale -4294967284", 2, negative},
+      {"trace --workload fibonacci --scale -1", 2, negative},
+      {"benchmark --min-scale -1 --plan", 2, negative},
+      {"report --top -1", 2, negative},
+      {"diff --top -1 a b", 2, negative},
+      {"validate --max-bytes -1 x.json", 2, negative},
+      {"profile --workload fibonacci --name sha2-chain --scale 10", 2,
+       "--name is an alias of --workload: pass one of them"},
+      {"benchmark --min-scale 14 --max-scale 12 --plan", 2,
+       "--min-scale 14 is above --max-scale 12"},
+      {"benchmark --min-scale 12 --max-scale 41 --plan", 2, "--max-scale 41 out of range"},
+      {"benchmark --benchmarks fibonacci --min-scale 10 --max-scale 10 --out-dir a-file", 2,
+       "--out-dir a-file is a file, not a folder"},
+      {"trace --workload fibonacci --scale 10 --plugin-path /nonexistent", 2,
+       "--plugin-path '/nonexistent' is not a folder"},
+      // Paths that cannot be what they stand for are named before any proving.
+      {"prove --workload fibonacci --scale 10 --proof nodir/x/p.bin", 1,
+       "does not exist; create it or choose another path"},
+      {"verify --workload fibonacci --scale 10 --proof .", 1, "proof file .: is a folder"},
+      {"trace --elf . --scale 10", 1, "--elf . is a folder; pass a file"},
+      {"sql latest", 2, "'latest' is a run, not a query"},
+  };
+  for (const Refusal& c : refusals) {
+    CAPTURE(c.args);
+    Result r = run(c.args, w.dir);
+    CHECK(r.code == c.code);
+    CHECK(r.output.find(c.says) != std::string::npos);
+    // Nothing was run: no sweep, no prove.
+    CHECK(r.output.find("Running benchmarks") == std::string::npos);
+    CHECK(r.output.find("proving:") == std::string::npos);
   }
   CHECK_FALSE(fs::exists(w.runs() / "latest_modular_fibonacci_12"));
-  Result alias = run("profile --workload fibonacci --name sha2-chain --scale 10", w.dir);
-  CHECK(alias.code == 2);
-  CHECK(alias.output.find("--name is an alias of --workload: pass one of them") !=
-        std::string::npos);
-  Result sweep = run("benchmark --min-scale 14 --max-scale 12 --plan", w.dir);
-  CHECK(sweep.code == 2);
-  CHECK(sweep.output.find("--min-scale 14 is above --max-scale 12") != std::string::npos);
-  std::ofstream(w.dir / "a-file") << "x\n";
-  Result file_out =
-      run("benchmark --benchmarks fibonacci --min-scale 10 --max-scale 10 "
-          "--out-dir a-file",
-          w.dir);
-  CHECK(file_out.code == 2);
-  CHECK(file_out.output.find("--out-dir a-file is a file, not a folder") != std::string::npos);
-  CHECK(file_out.output.find("Running benchmarks") == std::string::npos);
-  Result range = run("benchmark --min-scale 12 --max-scale 41 --plan", w.dir);
-  CHECK(range.code == 2);
-  CHECK(range.output.find("--max-scale 41 out of range") != std::string::npos);
-  Result folder = run("trace --workload fibonacci --scale 10 --plugin-path /nonexistent", w.dir);
-  CHECK(folder.code == 2);
-  CHECK(folder.output.find("--plugin-path '/nonexistent' is not a folder") != std::string::npos);
-  // Paths that cannot be what they stand for are named before any proving.
-  Result dest = run("prove --workload fibonacci --scale 10 --proof nodir/x/p.bin", w.dir);
-  CHECK(dest.code == 1);
-  CHECK(dest.output.find("does not exist; create it or choose another path") != std::string::npos);
-  CHECK(dest.output.find("proved") == std::string::npos);
-  Result folder_proof = run("verify --workload fibonacci --scale 10 --proof .", w.dir);
-  CHECK(folder_proof.code == 1);
-  CHECK(folder_proof.output.find("proof file .: is a folder") != std::string::npos);
-  Result folder_elf = run("trace --elf . --scale 10", w.dir);
-  CHECK(folder_elf.code == 1);
-  CHECK(folder_elf.output.find("--elf . is a folder; pass a file") != std::string::npos);
-  Result no_query = run("sql latest", w.dir);
-  CHECK(no_query.code == 2);
-  CHECK(no_query.output.find("'latest' is a run, not a query") != std::string::npos);
 }
 
 TEST_CASE("profile records the process counters beside the machine-wide ones; prints CPU time") {

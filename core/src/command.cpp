@@ -2,7 +2,7 @@
 #include "jolt/core/command.hpp"
 
 #include <algorithm>
-#include <cstdint>
+#include <string>
 #include <typeinfo>
 
 namespace jolt::core {

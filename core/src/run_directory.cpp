@@ -174,16 +174,15 @@ RunDirectory create_run_directory(const std::string& out_dir, const std::string&
   throw RunError("cannot find a free run directory name for " + trace_name + " in " + out_dir);
 }
 
-bool warn_if_unfinished_run(const std::string& command, const std::string& path) {
+void warn_if_unfinished_run(const std::string& command, const std::string& path) {
   boost::system::error_code ec;
   const boost::filesystem::path p(path);
   const boost::filesystem::path dir = boost::filesystem::is_directory(p, ec) ? p : p.parent_path();
-  if (!boost::filesystem::exists(dir / kIncompleteMarker, ec)) return false;
+  if (!boost::filesystem::exists(dir / kIncompleteMarker, ec)) return;
   std::cerr << "jolt-run " << command << ": warning: " << dir.string() << " is marked "
             << kIncompleteMarker
             << ": its run failed or was stopped before it finished, so its files may be partial "
                "or missing\n";
-  return true;
 }
 
 bool remove_unfinished_run(const RunDirectory& run) noexcept {

@@ -39,7 +39,10 @@ LoadedJob load_job(const PluginLoader& loader, const JobSpec& spec) {
     if (!spec.workload.empty()) throw PipelineError("give either --workload or --elf, not both");
     out.job.elf = read_file(spec.elf, "--elf");
     if (!spec.input.empty()) out.job.input = read_file(spec.input, "--input");
-    out.job.workload = boost::filesystem::path(spec.elf).stem().string();
+    // The file's stem names the run (".elf" alone has an empty stem: its name then).
+    const boost::filesystem::path elf_path(spec.elf);
+    out.job.workload =
+        elf_path.stem().empty() ? elf_path.filename().string() : elf_path.stem().string();
     out.scale = spec.scale.value_or(20);
     validate_scale(out.scale);
     return out;

@@ -88,8 +88,8 @@ inline constexpr const char* kIncompleteMarker = ".incomplete";
 
 // For the commands that read runs (report, diff, sql): when path (a run directory or a file in
 // one) is still marked kIncompleteMarker — its run failed or was killed before publish_latest —
-// prints a warning saying so on stderr ("jolt-run {command}: warning: …") and returns true.
-bool warn_if_unfinished_run(const std::string& command, const std::string& path);
+// prints a warning saying so on stderr ("jolt-run {command}: warning: …").
+void warn_if_unfinished_run(const std::string& command, const std::string& path);
 
 // Removes a run directory that never became a finished run (interrupted or failed before
 // publish_latest). Best effort; returns false when something could not be removed.

@@ -206,9 +206,8 @@ int run_profile(int argc, char** argv) {
       "sink plugin by name or path (repeatable); NAME:key=value,... passes options to it")(
       "format", po::value(&format),
       "chrome = chrome+summary+csv sinks; none = no recorder (prove() timed alone, csv only; "
-      "a --sink that reads spans gets none); default = the stage report on the console and the csv "
-      "sink, "
-      "no trace file. Default: chrome unless --sink is given")(
+      "a --sink that reads spans gets none); default = the stage report on the console and the "
+      "csv sink, no trace file. Default: chrome unless --sink is given")(
       "heap", po::bool_switch(&heap), "also take per-batch heap snapshots (adds the folded sink)")(
       "heap-svg", po::bool_switch(&heap_svg),
       "--heap, plus a flame chart {snapshot}.svg next to each snapshot's .folded file")(

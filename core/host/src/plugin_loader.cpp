@@ -238,14 +238,15 @@ LoadedPlugin PluginLoader::load(const std::string& name_or_path,
     }
   }
   LoadedPlugin p = load_file(path);
-  if (expected_kind != 0 && p.descriptor().kind != expected_kind)
-    throw PluginError(
-        "'" + path + "' is " +
-        (p.descriptor().kind == JOLT_PLUGIN_WORKLOAD || p.descriptor().kind == JOLT_PLUGIN_SINK
-             ? std::string("a ") + plugin_kind_name(p.descriptor().kind) + " plugin"
-             : "a plugin of unknown kind " + std::to_string(p.descriptor().kind)) +
-        " ('" + p.name() + "'), but a " + plugin_kind_name(expected_kind) +
-        " plugin was expected here");
+  if (expected_kind != 0 && p.descriptor().kind != expected_kind) {
+    const std::string found = plugin_kind_name(p.descriptor().kind);
+    throw PluginError("'" + path + "' is " +
+                      (found == "unknown"
+                           ? "a plugin of unknown kind " + std::to_string(p.descriptor().kind)
+                           : "a " + found + " plugin") +
+                      " ('" + p.name() + "'), but a " + plugin_kind_name(expected_kind) +
+                      " plugin was expected here");
+  }
   return p;
 }
 

@@ -292,18 +292,13 @@ void check_summary(const rapidjson::Document& d, std::string_view schema_text, R
   const rapidjson::SchemaDocument schema(sd);
   rapidjson::SchemaValidator validator(schema);
   if (!d.Accept(validator)) {
-    const std::string keyword = validator.GetInvalidSchemaKeyword();
-    const rapidjson::Value* at_schema = validator.GetInvalidSchemaPointer().Get(sd);
-    const rapidjson::Value* at_doc = validator.GetInvalidDocumentPointer().Get(d);
-    const std::string detail =
-        at_schema && at_doc && at_schema->IsObject()
-            ? violation_detail(sd, *at_schema, keyword, *at_doc,
-                               pointer_text(validator.GetInvalidDocumentPointer()), 0)
-            : "";
-    r.errors.push_back(
-        "schema violation: " + (detail.empty() ? "" : detail + " (") + "keyword \"" + keyword +
-        "\" at document " + pointer_text(validator.GetInvalidDocumentPointer()) + ", schema " +
-        pointer_text(validator.GetInvalidSchemaPointer()) + (detail.empty() ? "" : ")"));
+    // The same first violation, described at its field (one more validation, on failure only).
+    const std::string detail = describe_violation(sd, d, "#", 0);
+    r.errors.push_back("schema violation: " + (detail.empty() ? "" : detail + " (") + "keyword \"" +
+                       std::string(validator.GetInvalidSchemaKeyword()) + "\" at document " +
+                       pointer_text(validator.GetInvalidDocumentPointer()) + ", schema " +
+                       pointer_text(validator.GetInvalidSchemaPointer()) +
+                       (detail.empty() ? "" : ")"));
     return;
   }
   semantic_checks(d, r);

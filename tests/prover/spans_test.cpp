@@ -12,6 +12,7 @@
 #include <jolt/taxonomy.hpp>
 #include <map>
 #include <string>
+#include <thread>
 
 #include "mini_trace.hpp"
 
@@ -107,6 +108,30 @@ bool has_root(const jolt::HeapSnapshotRecord& r, const std::string& root) {
   return false;
 }
 }  // namespace
+
+// The prover runs in a task arena of its own, whose workers a scheduler observer on the default
+// arena never sees: they were "thread-N" in every trace. Which tasks a worker steals is up to
+// the scheduler, so the prove is repeated until a worker has recorded a span.
+TEST_CASE("the prover's worker threads are named tbb-worker-N in the trace") {
+  auto tr = testutil::sample_trace(40);
+  ProverOptions opt;
+  opt.num_threads = 2;
+  int workers_with_spans = 0;
+  for (int attempt = 0; attempt < 8 && workers_with_spans == 0; ++attempt) {
+    jolt::RecordingSession::start({});
+    (void)prove(tr.statement, tr.rows, opt);
+    jolt::Profile p = jolt::RecordingSession::stop();
+    for (const auto& th : p.threads) {
+      bool caller = false;  // the thread that called prove() holds the root span
+      for (const auto& e : th.events) caller = caller || e.name == "jolt_prover::prove";
+      if (caller || th.events.empty()) continue;
+      INFO(th.name);
+      CHECK(th.name.rfind("tbb-worker-", 0) == 0);
+      ++workers_with_spans;
+    }
+  }
+  if (std::thread::hardware_concurrency() >= 2) CHECK(workers_with_spans > 0);
+}
 
 TEST_CASE("stage-boundary heap snapshots: only when asked, inside their stage, in order") {
   auto tr = testutil::sample_trace(5);

@@ -16,7 +16,6 @@
 
 #include "jolt/core/build_info.hpp"
 #include "jolt/core/huge_pages.hpp"
-#include "jolt/core/thread_naming.hpp"
 #include "jolt/host/progress.hpp"
 
 namespace jolt::core {
@@ -63,8 +62,6 @@ MeasuredProve measured_prove(const host::LoadedJob& loaded, jolt::prover::PcsKin
                              const MeasuredProveOptions& options) {
   MeasuredProve out;
   std::unique_ptr<SystemMonitor> monitor;
-  std::unique_ptr<TbbThreadNamer> namer;
-  if (options.record) namer = std::make_unique<TbbThreadNamer>();
   host::ProveProgress progress(host::ProveProgress::mode_for(options.quiet),
                                jolt::taxonomy::kEmittedStageSpans.size(),
                                options.previous_stage_ns);

@@ -5,6 +5,7 @@
 // rounds) and the instruction key bits, 7 claim reduction, 8 joint opening.
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
+#include <tbb/task_scheduler_observer.h>
 
 #include <array>
 #include <atomic>
@@ -26,6 +27,7 @@
 #include <map>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <unordered_map>
 
 #include "pipeline/fraction_tree.hpp"
@@ -1083,9 +1085,30 @@ std::vector<std::uint8_t> run_prover(const Statement& st, std::size_t log_t,
   return p.finish();
 }
 
+// Names the worker threads that join the prover's arena "tbb-worker-N" in the trace, N counted
+// over the process (a thread keeps the name it got first). An observer sees only the arena it
+// was made for: one on the default arena never sees the prover's workers.
+class WorkerNamer final : public tbb::task_scheduler_observer {
+ public:
+  explicit WorkerNamer(tbb::task_arena& arena) : tbb::task_scheduler_observer(arena) {
+    observe(true);
+  }
+  ~WorkerNamer() override { observe(false); }
+  void on_scheduler_entry(bool is_worker) override {
+    if (!is_worker) return;
+    thread_local bool named = false;
+    if (named) return;
+    named = true;
+    static std::atomic<int> next{0};
+    jolt::set_current_thread_name("tbb-worker-" + std::to_string(next.fetch_add(1)));
+  }
+};
+
 template <class F>
 auto in_arena(std::size_t threads, F&& f) {
   tbb::task_arena arena(threads == 0 ? tbb::task_arena::automatic : static_cast<int>(threads));
+  arena.initialize();  // an observer needs an initialized arena
+  WorkerNamer namer(arena);
   return arena.execute(std::forward<F>(f));
 }
 

@@ -160,6 +160,12 @@ ProfileSummary summarize(const Profile& profile) {
     r.peak_memory_gib = windowed_max(memory, root->interval);
     out.root = r;
   }
+  // The kernel's high-water mark (getrusage) can lag the resident count the monitor samples by a
+  // few pages (the kernel folds its per-thread counters in now and then); a high-water mark is
+  // never below a sample of what it bounds, so the larger of the two is reported.
+  if (out.peak_rss_gib)
+    for (const CounterSample* s : memory)
+      if (s->value > *out.peak_rss_gib) out.peak_rss_gib = s->value;
 
   // Stages: taxonomy order first, then the other prove_stage* labels in close order.
   std::vector<const ClosedSpan*> ordered;

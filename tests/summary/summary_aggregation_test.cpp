@@ -74,6 +74,12 @@ TEST_CASE("stage rollup folds boundary RSS and windowed peaks; counters summaris
   CHECK(s.stages[1].peak_memory_gib == std::optional<double>(3.0));
   CHECK(s.peak_rss_gib == std::optional<double>(4.0));
   CHECK(s.counters.at("memory_gib").samples == 3);
+  // A getrusage peak that lags a monitor sample (3 GiB) is raised to it; without one, none.
+  jolt::Profile lagging = jolt::testing::fixture_profile();
+  lagging.peak_rss_bytes = 2ull << 30;
+  CHECK(summarize(lagging).peak_rss_gib == std::optional<double>(3.0));
+  lagging.peak_rss_bytes.reset();
+  CHECK_FALSE(summarize(lagging).peak_rss_gib);
   CHECK(s.counters.at("memory_gib").max == 3.0);
   CHECK(s.counters.at("memory_gib").mean == doctest::Approx(2.0));
   CHECK(s.counters.at("cpu_percent").samples == 1);

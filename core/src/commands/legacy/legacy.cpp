@@ -26,7 +26,9 @@
 #include <jolt/atomic_file.hpp>
 #include <new>
 #include <optional>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <unistd.h>
@@ -65,11 +67,26 @@ constexpr const char* kUsage =
     "snapshots\n"
     "options";
 
-// The stages the legacy prover drew flame charts for: 2 to 7. A snapshot label names its stage
-// right after "Stage" ("Stage2Batch_prepared", "Stage6a_prepared", "Stage3_start").
-bool is_stage_2_to_7(const std::string& label) {
-  return label.size() > 5 && label.compare(0, 5, "Stage") == 0 && label[5] >= '2' &&
-         label[5] <= '7';
+// The stages the legacy prover drew flame charts for: 2 to 7 (the spans prove_stage2 ...
+// prove_stage7, 6a and 6b included).
+bool is_stage_2_to_7(const std::string& stage_span) {
+  constexpr std::string_view kPrefix = "prove_stage";
+  return stage_span.size() > kPrefix.size() && stage_span.starts_with(kPrefix) &&
+         stage_span[kPrefix.size()] >= '2' && stage_span[kPrefix.size()] <= '7';
+}
+
+// The labels of the heap snapshots taken while one of stages 2-7 ran, by the stage spans'
+// intervals (their stage_rss rows): the stage's own ("Stage2Batch_prepared", "Stage3_start")
+// and its kernels' ("RamReadWriteChecking_prepared" in stage 2).
+std::set<std::string> snapshots_in_stages_2_to_7(const jolt::Profile& profile) {
+  std::set<std::string> labels;
+  for (const jolt::HeapSnapshotRecord& h : profile.heap)
+    for (const jolt::StageRssRow& row : profile.stage_rss)
+      if (is_stage_2_to_7(row.stage) && row.open_ns <= h.ts_ns && h.ts_ns <= row.close_ns) {
+        labels.insert(h.label);
+        break;
+      }
+  return labels;
 }
 
 // The legacy prover's chart name for a stage-boundary snapshot ("Stage3_start" ->
@@ -206,9 +223,10 @@ int run_legacy_profile(int argc, char** argv) {
       // of that name exists).
       const std::string charts_dir = charts_root + "/" + trace.stem;
       std::size_t charts = 0, boundary_charts = 0;
+      const std::set<std::string> in_stages = snapshots_in_stages_2_to_7(profile);
       for (const jolt::heap::SnapshotSummary& s :
            jolt::heap::collect_snapshots(profile, std::nullopt)) {
-        if (!is_stage_2_to_7(s.label)) continue;
+        if (in_stages.count(s.label) == 0) continue;
         if (charts == 0) create_folder(charts_dir);
         const std::string file = chart_file_name(s.label);
         const std::string path = charts_dir + "/" + file;
@@ -225,7 +243,7 @@ int run_legacy_profile(int argc, char** argv) {
                        " stage start/end heap snapshots in stages 2-7, not 12");
       std::printf(
           "Flame charts: %zu in %s (stage{N}_start / stage{N}_end for stages 2-7, and one per "
-          "stage's per-batch snapshot, after its prepare)\n",
+          "per-batch snapshot taken in them, after its prepare)\n",
           charts, charts_dir.c_str());
     }
     return 0;

@@ -18,7 +18,8 @@ struct State {
   RunLock* lock = nullptr;
   const RunDirectory* run = nullptr;
   bool published = false;
-  std::string published_path;  // the run last published, kept after its Armed scope ends
+  std::string published_path;          // the run last published, kept after its Armed scope ends
+  std::atomic<bool> signalled{false};  // the watcher took a signal (set before it locks)
 };
 
 // Never destroyed: the detached watcher may still read it while the process exits.
@@ -32,6 +33,7 @@ void watch(sigset_t set) {
   while (::sigwait(&set, &sig) != 0) {
   }
   State& s = state();
+  s.signalled.store(true);
   std::fprintf(stderr, "\njolt-run profile: interrupted (%s)%s\n", ::strsignal(sig),
                s.mutex.try_lock() ? "" : "; waiting for the sinks to finish");
   std::lock_guard<std::recursive_mutex> g(s.mutex);  // recursive: try_lock may have taken it
@@ -89,6 +91,17 @@ InterruptWatcher::Armed::~Armed() {
   std::lock_guard<std::recursive_mutex> g(s.mutex);
   s.lock = nullptr;
   s.run = nullptr;
+}
+
+InterruptWatcher::Finishing::Finishing() {
+  state().mutex.lock();
+}
+
+InterruptWatcher::Finishing::~Finishing() {
+  State& s = state();
+  s.mutex.unlock();
+  if (!s.signalled.load()) return;
+  for (;;) ::pause();  // the watcher holds the mutex next and ends the process
 }
 
 void InterruptWatcher::Armed::published() {

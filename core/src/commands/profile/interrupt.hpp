@@ -7,9 +7,9 @@
 //   InterruptWatcher::start();                 // first thing, before any thread exists
 //   RunLock lock(...); RunDirectory run = ...;
 //   InterruptWatcher::Armed armed(lock, run);  // from here a signal removes `run`
-//   { std::lock_guard g(InterruptWatcher::finishing()); sinks...; publish_latest(...);
-//     armed.published(); }
+//   { InterruptWatcher::Finishing f; sinks...; publish_latest(...); armed.published(); }
 #pragma once
+#include <atomic>
 #include <mutex>
 
 #include "jolt/core/run_directory.hpp"
@@ -30,6 +30,17 @@ class InterruptWatcher {
     Armed(const Armed&) = delete;
     Armed& operator=(const Armed&) = delete;
     void published();  // the run is finished: a later signal keeps its directory
+  };
+
+  // Holds finishing() for a scope. A signal that arrived while it was held is the watcher's to
+  // finish: on leaving the scope (returning or throwing) the calling thread waits for the watcher,
+  // which ends the process with 128 + signal, instead of racing it to exit with its own status.
+  class Finishing {
+   public:
+    Finishing();
+    ~Finishing();
+    Finishing(const Finishing&) = delete;
+    Finishing& operator=(const Finishing&) = delete;
   };
 };
 

@@ -379,7 +379,7 @@ int run_profile(int argc, char** argv) {
     // modular_timings.csv) run last, and get the out dir only when every other sink succeeded:
     // a shared file never records a run that failed. A signal arriving while the sinks write
     // waits for them (see interrupt.hpp).
-    std::lock_guard<std::recursive_mutex> finishing(InterruptWatcher::finishing());
+    InterruptWatcher::Finishing finishing;
     std::vector<const LoadedSink*> write_order;
     for (const auto& s : loaded_sinks)
       if ((s.capabilities & JOLT_CAP_SHARED_FILES) == 0) write_order.push_back(&s);

@@ -1,4 +1,4 @@
-// spdlog configuration from --log-level / JOLT_LOG.
+// spdlog configuration from --log-level / JOLT_LOG / RUST_LOG.
 #include "jolt/core/logging.hpp"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -16,6 +16,17 @@ void configure_logging(const std::string& level_flag) {
     const char* env = std::getenv("JOLT_LOG");
     level = env ? env : "info";
     source = env ? "JOLT_LOG" : "default";
+    // The original's variable, as the seed's commands set it (RUST_LOG=debug ... profile): used
+    // when it is one plain level; a Rust filter list ("jolt_core=debug,info") is not ours to read.
+    const char* rust = std::getenv("RUST_LOG");
+    if (!env && rust) {
+      const std::string r = rust;
+      for (const char* name : {"trace", "debug", "info", "warn", "error", "off"})
+        if (r == name) {
+          level = r;
+          source = "RUST_LOG";
+        }
+    }
   }
   auto parsed = spdlog::level::from_str(level);
   if (parsed == spdlog::level::off && level != "off")

@@ -436,6 +436,27 @@ TEST_CASE("jolt-run proves on transparent huge pages unless told not to") {
   }
 }
 
+TEST_CASE("the log level: --log-level, else JOLT_LOG, else RUST_LOG when it is one plain level") {
+  Workspace w;
+  const std::string cmd = "profile --workload fibonacci --scale 10 --format none";
+  const std::string debug_line = "malloc before prove: ";
+  struct Case {
+    const char* env;
+    bool debug;
+  };
+  const Case cases[] = {{"RUST_LOG=debug", true},
+                        {"RUST_LOG=jolt_core=debug", false},
+                        {"RUST_LOG=debug JOLT_LOG=info", false},
+                        {"JOLT_LOG=debug", true}};
+  for (const Case& c : cases) {
+    INFO(c.env);
+    // Neither variable leaks in from the environment the tests run in.
+    const Result r = run(cmd, w.dir, std::string("env -u JOLT_LOG -u RUST_LOG ") + c.env);
+    CHECK(r.code == 0);
+    CHECK((r.output.find(debug_line) != std::string::npos) == c.debug);
+  }
+}
+
 TEST_CASE("the memory pre-flight check refuses a run that cannot fit, before writing anything") {
   Workspace w;
   // 2^13 with Basefold is estimated at 41.9 MiB, 2^12 at 38.4 MiB: a 41 MiB budget holds only

@@ -25,7 +25,9 @@ void GuestOptions::add_to(po::options_description& desc) {
       "plugin-path", po::value(&plugin_paths)->composing(),
       "extra folder searched for plugins (repeatable)")(
       "log-level", po::value(&log_level),
-      "trace|debug|info|warn|error|off (default: env JOLT_LOG or info)");
+      "trace|debug|info|warn|error|off (default: env JOLT_LOG, else RUST_LOG when it is one of "
+      "these "
+      "levels, else info)");
 }
 
 void GuestOptions::add_pcs_to(po::options_description& desc) {

@@ -133,6 +133,17 @@ TEST_CASE("profile writes a run directory, moves latest_, and its artifacts are 
   CHECK(dark >= 0.0);
   CHECK(dark <= 1.0);
   CHECK(s["peak_rss_gib"].IsNumber());
+  // The original's closing lines: root span and dark time as the summary has them, the run, its
+  // trace and summary files.
+  char closing[160];
+  std::snprintf(closing, sizeof closing,
+                "modular fibonacci (2^13): root span %.2fs, dark time %.1f%%\n",
+                static_cast<double>(s["root"]["wall_time_ns"].GetUint64()) / 1e9, 100.0 * dark);
+  CHECK(console.find(closing) != std::string::npos);
+  const std::string run_path = run_dir.string();
+  CHECK(console.find("Run:     " + run_path + " (-> ") != std::string::npos);
+  CHECK(console.find("Trace:   " + run_path + "/trace.json\n") != std::string::npos);
+  CHECK(console.find("Summary: " + run_path + "/summary.json\n") != std::string::npos);
   std::vector<std::string> stages;
   for (const auto& st : s["stages"].GetArray()) {
     stages.push_back(st["label"].GetString());

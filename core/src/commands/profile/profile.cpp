@@ -415,14 +415,27 @@ int run_profile(int argc, char** argv) {
                                 "); the run directory " + run.path + " is incomplete and latest_" +
                                 trace_name + " was not moved");
     }
+    // The original's closing lines: the root span and its dark time, the run, and the trace and
+    // summary files the sinks wrote.
+    const std::optional<jolt::ProfileSummary> summary =
+        needs_trace ? std::optional<jolt::ProfileSummary>(jolt::summarize(profile)) : std::nullopt;
+    if (summary && summary->root)
+      std::printf("modular %s (2^%u): root span %.2fs, dark time %.1f%%\n",
+                  loaded.job.workload.c_str(), loaded.scale,
+                  static_cast<double>(summary->root->wall_time_ns) / 1e9,
+                  100.0 * summary->root->dark_time_fraction);
     publish_latest(out_dir, trace_name, run);
     armed.published();
     std::printf("Run:     %s (-> %s/latest_%s)\n", run.path.c_str(), out_dir.c_str(),
                 trace_name.c_str());
-    if (!quiet && needs_trace) {
+    for (const auto& [label, file] :
+         {std::pair{"Trace:  ", "trace.json"}, std::pair{"Summary:", "summary.json"}})
+      if (std::error_code ec; std::filesystem::exists(std::filesystem::path(run.path) / file, ec))
+        std::printf("%s %s/%s\n", label, run.path.c_str(), file);
+    if (!quiet && summary) {
       // The short form of `jolt-run report`, from the same aggregation the summary sink writes.
       const std::string table =
-          render_stage_table(report_from_summary(jolt::summarize(profile), kDefaultReportTop));
+          render_stage_table(report_from_summary(*summary, kDefaultReportTop));
       if (!table.empty()) {
         std::cout << "\n" << table;
         if (std::any_of(loaded_sinks.begin(), loaded_sinks.end(),

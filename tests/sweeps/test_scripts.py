@@ -60,9 +60,12 @@ class ScriptsTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         lines = r.stdout.splitlines()
         self.assertEqual(lines[0], "Benchmark Summary (kHz)")
-        self.assertIn("Fibonacci", lines[2])
-        self.assertIn("SHA2-chain", lines[2])
+        self.assertEqual(lines[1], "=" * 60)
+        # The original's four columns, in its order, even those without a row (blank cells).
+        self.assertEqual([c.strip() for c in lines[2].split("|")],
+                         ["Scale", "Fibonacci", "SHA2-chain", "SHA3-chain", "BTreeMap"])
         row10 = next(l for l in lines if l.strip().startswith("2^10"))
+        self.assertEqual(len(row10.split("|")), 5)
         row11 = next(l for l in lines if l.strip().startswith("2^11"))
         self.assertIn("20.5 kHz", row10)
         self.assertIn("25.6 kHz", row11)  # last row for (fibonacci, 11) wins

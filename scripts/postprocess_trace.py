@@ -11,6 +11,9 @@ as instants; this script replaces each such instant, in place, by one counter ev
 with the instant's ts, pid and tid (so every thread's events stay in time order), which Perfetto
 draws as one counter track per metric. The instant's other args, if any, are dropped with it.
 A value must be a number or a string holding a finite number (it is written as a number).
+As the original's script, an event whose name contains "monitor.rs" (its monitor's log events)
+is taken too, and removed even when it carries no counters. Each file gets the original's line
+"<file>: <n> counters".
 
   python3 scripts/postprocess_trace.py benchmark-runs/perfetto_traces/*.json
 
@@ -63,7 +66,11 @@ def metric_value(value, where):
 
 
 def is_metric_instant(event):
-    return (isinstance(event, dict) and event.get("ph") in ("i", "I")
+    if not isinstance(event, dict):
+        return False
+    if isinstance(event.get("name"), str) and "monitor.rs" in event["name"]:
+        return True  # the original monitor's events, with or without counters
+    return (event.get("ph") in ("i", "I")
             and isinstance(event.get("args"), dict)
             and any(isinstance(k, str) and k.startswith(PREFIX) for k in event["args"]))
 
@@ -76,7 +83,8 @@ def convert(events):
             out.append(event)
             continue
         instants += 1
-        for key, value in event["args"].items():
+        args = event.get("args") if isinstance(event.get("args"), dict) else {}
+        for key, value in args.items():
             if not key.startswith(PREFIX):
                 continue
             metric = key[len(PREFIX):]
@@ -121,13 +129,14 @@ def process(path):
     events = events_of(doc)
     converted, instants, counters = convert(events)
     if instants == 0:
-        return f"{path}: no counters.* instants (already counter tracks, or no --monitor); unchanged"
+        return (f"{path}: 0 counters (no counters.* instants: already counter tracks, or no "
+                "--monitor); unchanged")
     if isinstance(doc, list):
         doc = converted
     else:
         doc["traceEvents"] = converted
     write_atomically(path, doc)
-    return f"{path}: {counters} counter samples from {instants} metric instants -> counter tracks"
+    return f"{path}: {counters} counters"
 
 
 def main(argv):

@@ -77,7 +77,7 @@ class PostprocessTraceTest(unittest.TestCase):
         path = self.write("fibonacci_20260101-000000.json", legacy_trace(samples=3))
         r = script(path)
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("15 counter samples from 3 metric instants", r.stdout)
+        self.assertEqual(r.stdout, f"{path}: 15 counters\n")  # the original's line
         events = load_json(path)
         counters = [e for e in events if e["ph"] == "C"]
         self.assertEqual(len(counters), 15)
@@ -96,6 +96,24 @@ class PostprocessTraceTest(unittest.TestCase):
         self.assertEqual([e for e in events if e["ph"] != "C"],
                          [e for e in legacy_trace(3) if e.get("name") != "metrics_sample"])
         self.assertIn("15 counter samples", self.validate(path))
+
+    def test_the_original_monitors_events_are_taken_with_or_without_counters(self):
+        events = [{"name": "event crates/jolt-profiling/src/monitor.rs:70", "ph": "i", "ts": 5.0,
+                   "pid": 1, "tid": 3, "s": "t",
+                   "args": {"counters.memory_gib": 1.5, "counters.cpu_percent": "12.5"}},
+                  {"name": "event crates/jolt-profiling/src/monitor.rs:90", "ph": "i", "ts": 9.0,
+                   "pid": 1, "tid": 3, "s": "t", "args": {"message": "MetricsMonitor stopping"}},
+                  {"name": "prove", "ph": "X", "ts": 1.0, "dur": 10.0, "pid": 1, "tid": 1}]
+        path = self.write("rust.json", events)
+        r = script(path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, f"{path}: 2 counters\n")
+        self.assertEqual(load_json(path), [
+            {"name": "memory_gib", "ph": "C", "ts": 5.0, "pid": 1, "tid": 3,
+             "args": {"memory_gib": 1.5}},
+            {"name": "cpu_percent", "ph": "C", "ts": 5.0, "pid": 1, "tid": 3,
+             "args": {"cpu_percent": 12.5}},
+            events[2]])
 
     def test_second_run_changes_nothing(self):
         path = self.write("t.json", legacy_trace(samples=2))
@@ -138,7 +156,7 @@ class PostprocessTraceTest(unittest.TestCase):
             self.assertEqual(read_bytes(paths[name]), before[name], name)
         self.assertIn(f"{missing}: No such file or directory; file left unchanged", r.stderr)
         # The good file among them is still converted.
-        self.assertIn("5 counter samples", r.stdout)
+        self.assertIn("good.json: 5 counters\n", r.stdout)
         self.validate(good)
         self.assertEqual(sorted(os.listdir(self.dir)), sorted([*cases, "good.json"]))
 

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <jolt/prover/pipeline/prover.hpp>
 #include <jolt/prover/tracer/tracer.hpp>
@@ -71,11 +72,24 @@ prover::Execution run_guest(const GuestJob& job, const prover::ElfImage& image, 
           return prover::execute(image, job.input, prover::ExecOptions{record, bound.cycles});
         });
   } catch (const prover::GuestFault& e) {
-    if (e.cycle() >= bound.cycles)
-      throw PipelineError("guest '" + job.workload + "' ran " + std::to_string(bound.cycles) +
-                          " cycles without exiting, the bound (" + bound.source +
-                          "); a guest that needs more needs a larger --scale or --max-cycles "
-                          "(`jolt-run trace` shows the length it needs)");
+    if (e.cycle() >= bound.cycles) {
+      // --max-cycles only lowers the bound the scale sets.
+      const bool by_flag = bound.source.starts_with("--max-cycles");
+      std::string what = "guest '" + job.workload + "' ran " + std::to_string(bound.cycles) +
+                         " cycles without exiting, the bound (" + bound.source +
+                         "); a guest that needs more needs a larger " +
+                         (by_flag ? "--max-cycles or --scale" : "--scale") +
+                         " (`jolt-run trace` shows the length it needs)";
+      // A workload's input grows with the scale by its cycles_per_op(): when that number is too
+      // small, every scale runs out so.
+      if (job.checker && !by_flag) {
+        char per_op[32];
+        std::snprintf(per_op, sizeof per_op, "%g", job.checker->cycles_per_op());
+        what += std::string("; if every scale ends so, the workload's cycles_per_op() (") + per_op +
+                ") understates the trace rows one op takes, so its input outgrows every scale";
+      }
+      throw PipelineError(what);
+    }
     throw PipelineError("guest '" + job.workload + "' faulted: " + e.what());
   } catch (const prover::ElfError& e) {
     throw PipelineError("guest '" + job.workload + "' cannot run: " + e.what());

@@ -89,10 +89,22 @@ TEST_CASE("profile writes a run directory, moves latest_, and its artifacts are 
   const rapidjson::Value& events = trace.events();
   std::set<std::string> begun;
   bool counter_track = false;
+  std::map<std::int64_t, std::string> thread_names;  // tid -> thread_name metadata
+  std::set<std::int64_t> span_tids;
   for (const auto& e : events.GetArray()) {
     const std::string ph = e["ph"].GetString();
-    if (ph == "B") begun.insert(e["name"].GetString());
+    if (ph == "B") {
+      begun.insert(e["name"].GetString());
+      span_tids.insert(e["tid"].GetInt64());
+    }
     if (ph == "C") counter_track = true;
+    if (ph == "M" && std::string(e["name"].GetString()) == "thread_name")
+      thread_names[e["tid"].GetInt64()] = e["args"]["name"].GetString();
+  }
+  // Every thread with spans is the prover's caller or one of its TBB workers, named so.
+  for (std::int64_t tid : span_tids) {
+    INFO(thread_names[tid]);
+    CHECK((thread_names[tid] == "main" || thread_names[tid].rfind("tbb-worker-", 0) == 0));
   }
   for (auto label : jolt::taxonomy::kAlwaysPresentSpans) {
     INFO(label);
@@ -260,6 +272,33 @@ TEST_CASE("a sink that crashes the process leaves nothing that blocks a rerun") 
   CHECK(fs::exists(w.runs() / (std::string("latest_") + kTrace) / "summary.json"));
 }
 
+TEST_CASE("a sink that throws (ABI 4.3) fails as a named sink; the other sinks still write") {
+  Workspace w;
+  Result threw =
+      run("profile --workload fibonacci --scale 10 --sink '" JOLT_THROWING_SINK "' --sink summary",
+          w.dir);
+  INFO(threw.output);
+  CHECK(threw.code == 1);
+  CHECK(threw.output.find("sink 'throwing' (") != std::string::npos);
+  CHECK(threw.output.find("threw an exception: write boom (test sink)") != std::string::npos);
+  CHECK(threw.output.find("1 of 2 sinks failed ('throwing')") != std::string::npos);
+  CHECK_FALSE(fs::exists(w.runs() / "latest_modular_fibonacci_10"));
+  std::size_t kept = 0;  // the failed run's directory, marked, with the summary sink's file
+  for (const auto& e : fs::directory_iterator(w.runs()))
+    if (fs::exists(e.path() / ".incomplete")) kept += fs::exists(e.path() / "summary.json");
+  CHECK(kept == 1);
+  // From configure(): refused before anything is proved.
+  Result early =
+      run("profile --workload fibonacci --scale 10 --sink '" JOLT_THROWING_SINK ":at=configure'",
+          w.dir);
+  INFO(early.output);
+  CHECK(early.code != 0);
+  CHECK(early.output.find("sink 'throwing' (") != std::string::npos);
+  CHECK(early.output.find("configure threw an exception: configure boom (test sink)") !=
+        std::string::npos);
+  CHECK(early.output.find("proving:") == std::string::npos);
+}
+
 TEST_CASE("--sink NAME:key=value passes options; a wrong option fails before proving") {
   Workspace w;
   Result ok = run("profile --workload fibonacci --scale 10 --sink '" JOLT_OPTIONS_SINK
@@ -299,6 +338,22 @@ TEST_CASE("bad plugin arguments get errors that name the plugin and what to do")
       run("profile --workload fibonacci --scale 13 --sink summary --sink summary", w.dir);
   CHECK(twice.code != 0);
   CHECK(twice.output.find("sink 'summary' is given twice") != std::string::npos);
+  // One plugin file named by two spellings (a path, the same path through "./", its bare name in
+  // a plugin folder): refused, not run once with one spelling's options dropped.
+  const fs::path options(JOLT_OPTIONS_SINK);
+  const std::string dotted = (options.parent_path() / "." / options.filename()).string();
+  for (const std::string& other :
+       {dotted, std::string("options --plugin-path '") + options.parent_path().string() + "'"}) {
+    Result spelled = run("profile --workload fibonacci --scale 10 --sink '" JOLT_OPTIONS_SINK
+                         ":file=a.txt' --sink " +
+                             (other == dotted ? "'" + other + ":file=b.txt'" : other),
+                         w.dir);
+    INFO(spelled.output);
+    CHECK(spelled.code != 0);
+    CHECK(spelled.output.find("name the same plugin (" + fs::canonical(options).string() + ")") !=
+          std::string::npos);
+    CHECK(spelled.output.find("proving:") == std::string::npos);
+  }
   Result wrong = run("profile --workload chrome --scale 13", w.dir);
   CHECK(wrong.code != 0);
   CHECK(wrong.output.find("is a sink plugin ('chrome')") != std::string::npos);

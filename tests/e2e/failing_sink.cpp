@@ -4,12 +4,14 @@
 // with JOLT_TEST_OPTIONS_SINK it is "options", which takes the options file=NAME (required) and
 // note=TEXT and writes "note=TEXT" into NAME in the run directory; built with JOLT_TEST_SLOW_SINK
 // it is "slow", which writes slow.started into the run directory and then takes 3 s (a signal sent
-// once that file exists lands while the sinks write).
+// once that file exists lands while the sinks write); built with JOLT_TEST_THROWING_SINK it is
+// "throwing", whose write() throws (and whose configure() throws given the option at=configure).
 #include <chrono>
 #include <csignal>
 #include <fstream>
 #include <jolt/plugin.hpp>
 #include <jolt/sink.hpp>
+#include <stdexcept>
 #include <thread>
 
 namespace {
@@ -37,6 +39,19 @@ class OptionsSink final : public jolt::Sink {
   std::string file_, note_;
 };
 #endif
+#ifdef JOLT_TEST_THROWING_SINK
+class ThrowingSink final : public jolt::Sink {
+ public:
+  jolt::Status configure(const jolt::SinkOptions& options) override {
+    if (options.count("at") && options.at("at") == "configure")
+      throw std::runtime_error("configure boom (test sink)");
+    return {};
+  }
+  jolt::Status write(const jolt::Profile&, const jolt::SinkContext&) override {
+    throw std::runtime_error("write boom (test sink)");
+  }
+};
+#endif
 #ifdef JOLT_TEST_SLOW_SINK
 class SlowSink final : public jolt::Sink {
  public:
@@ -58,7 +73,9 @@ class FailingSink final : public jolt::Sink {
 };
 }  // namespace
 
-#if defined(JOLT_TEST_SLOW_SINK)
+#if defined(JOLT_TEST_THROWING_SINK)
+JOLT_DEFINE_SINK_PLUGIN(ThrowingSink, "throwing", "throws from write (test fixture)", 0)
+#elif defined(JOLT_TEST_SLOW_SINK)
 JOLT_DEFINE_SINK_PLUGIN(SlowSink, "slow", "takes 3 s to write (test fixture)", 0)
 #elif defined(JOLT_TEST_OPTIONS_SINK)
 JOLT_DEFINE_SINK_PLUGIN(OptionsSink, "options", "writes its options (test fixture)", 0)

@@ -9,9 +9,16 @@
 #include <jolt/sink.hpp>
 #include <jolt/version.hpp>
 
-TEST_CASE("plugin ABI is 4.2, summary.json schema 3") {
+TEST_CASE("plugin ABI is 4.3, summary.json schema 3") {
   CHECK(jolt::kAbiMajor == 4);
-  CHECK(jolt::kAbiMinor == 2);
+  CHECK(jolt::kAbiMinor == 3);
+  // 4.3: a sink's write and configure may throw (the host reports it as the sink's failure).
+  jolt::Sink* sink = nullptr;
+  const jolt::Profile profile;
+  const jolt::SinkContext ctx;
+  const jolt::SinkOptions options;
+  static_assert(!noexcept(sink->write(profile, ctx)));
+  static_assert(!noexcept(sink->configure(options)));
   CHECK(jolt::kSummarySchemaVersion == 3);
   // The capability bits a sink declares (4.2 added JOLT_CAP_SHARED_FILES).
   CHECK(JOLT_CAP_HEAP_SNAPSHOTS == 1);

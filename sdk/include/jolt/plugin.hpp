@@ -4,10 +4,11 @@
 //   class MarkdownSink final : public jolt::Sink { ... };
 //   JOLT_DEFINE_SINK_PLUGIN(MarkdownSink, "markdown", "top spans as Markdown", 0)
 //
-// Rules: no exception crosses the boundary (the macros catch them in create); the host keeps the
-// library loaded until every object it created is destroyed; objects are C++ classes compiled
-// against this SDK, so a plugin must be built with a libstdc++-compatible compiler — that
-// contract is part of the ABI major.
+// Rules: the macros catch a constructor's exception in create (the host then reports that the
+// object could not be created); Sink::write and configure may throw into the host since ABI 4.3
+// (sink.hpp), nothing else may; the host keeps the library loaded until every object it created
+// is destroyed; objects are C++ classes compiled against this SDK, so a plugin must be built with
+// a libstdc++-compatible compiler — that contract is part of the ABI major.
 #pragma once
 #include <cstdint>
 #include <new>

@@ -13,9 +13,11 @@
 // Spans: read them through jolt::replay_spans (spans.hpp), never by matching begin/end events
 // yourself; the numbers of summary.json come from jolt::summarize (summary.hpp).
 //
-// write() runs once per run, after prove and verify, on the main thread. It must not throw;
-// report failure through the Status (naming the file and what to do). Write files atomically
-// (jolt::write_file_atomically) so an earlier artifact is never half-overwritten.
+// write() runs once per run, after prove and verify, on the main thread. Report failure through
+// the Status (naming the file and what to do). Since ABI 4.3 write() and configure() may also
+// throw: the host reports the exception's message as this sink's failure, the other sinks still
+// run (a 4.2 host ends the process instead, as their overriders were noexcept). Write files
+// atomically (jolt::write_file_atomically) so an earlier artifact is never half-overwritten.
 //
 // Options: `--sink NAME:key=value,key2=value2` hands the pairs to configure(), called once right
 // after the sink is created and before anything is proved, so a wrong option fails the run before
@@ -42,9 +44,10 @@ using SinkOptions = std::map<std::string, std::string>;
 class Sink {
  public:
   virtual ~Sink() = default;
-  virtual Status write(const Profile& profile, const SinkContext& ctx) noexcept = 0;
-  // Since ABI 4.
-  virtual Status configure(const SinkOptions& options) noexcept {
+  // Not noexcept since ABI 4.3 (an overrider may still be).
+  virtual Status write(const Profile& profile, const SinkContext& ctx) = 0;
+  // Since ABI 4; not noexcept since ABI 4.3.
+  virtual Status configure(const SinkOptions& options) {
     if (options.empty()) return {};
     return Status::error("takes no options (got '" + options.begin()->first + "')");
   }

@@ -20,6 +20,7 @@
 #include <jolt/spans.hpp>
 #include <jolt/summary.hpp>
 #include <jolt/taxonomy.hpp>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -284,27 +285,47 @@ int run_profile(int argc, char** argv) {
     }
 
     std::vector<LoadedSink> loaded_sinks;
-    std::set<std::string> seen_paths;
-    for (const auto& spec : sink_specs) {
+    // A plugin file by its canonical path, and the --sink that named it (empty: the shorthand).
+    std::map<std::string, std::string> named_by;
+    for (std::size_t i = 0; i < sink_specs.size(); ++i) {
+      const host::SinkSpec& spec = sink_specs[i];
       const std::string& s = spec.plugin;
+      const bool is_explicit = i < explicit_names.size();
       host::LoadedPlugin p = loader.load(s, JOLT_PLUGIN_SINK);
-      if (!seen_paths.insert(p.path()).second) {
-        // The shorthand and an explicit --sink may name the same plugin: that is one sink.
-        bool explicit_twice = std::count(explicit_names.begin(), explicit_names.end(), s) > 1;
-        if (explicit_twice)
+      std::error_code ec;
+      std::string file = std::filesystem::weakly_canonical(p.path(), ec).string();
+      if (ec) file = p.path();
+      if (const auto seen = named_by.find(file); seen != named_by.end()) {
+        // The shorthand and an explicit --sink may name the same plugin: that is one sink. Two
+        // --sink options naming one file, in any spelling, would run it once and drop one's
+        // options.
+        if (is_explicit && !seen->second.empty())
           throw host::PipelineError(
-              "sink '" + s + "' is given twice; each sink runs once per run — drop the repeat");
+              seen->second == s
+                  ? "sink '" + s + "' is given twice; each sink runs once per run — drop the repeat"
+                  : "--sink '" + s + "' and --sink '" + seen->second + "' name the same plugin (" +
+                        file +
+                        "); each sink runs once per run — drop one, and give its options "
+                        "to the other");
         continue;
       }
+      named_by[file] = is_explicit ? s : "";
       for (const auto& l : loaded_sinks)
         if (l.name == p.name())
           throw host::PipelineError("two sinks are named '" + p.name() + "' (" + l.path + " and " +
-                                    p.path() + "); pass only one of them");
+                                    file + "); pass only one of them");
       loaded_sinks.push_back(
-          LoadedSink{p.name(), p.path(), p.descriptor().capabilities, p.create<jolt::Sink>()});
-      // Options are checked now, before anything is proved.
-      if (const jolt::Status st = loaded_sinks.back().sink->configure(spec.options); !st)
-        throw host::PluginError("sink '" + p.name() + "' (" + p.path() + "): " + st.message);
+          LoadedSink{p.name(), file, p.descriptor().capabilities, p.create<jolt::Sink>()});
+      // Options are checked now, before anything is proved. Since ABI 4.3 configure may throw.
+      jolt::Status st;
+      try {
+        st = loaded_sinks.back().sink->configure(spec.options);
+      } catch (const std::exception& e) {
+        st = jolt::Status::error(std::string("configure threw an exception: ") + e.what());
+      } catch (...) {
+        st = jolt::Status::error("configure threw an unknown exception");
+      }
+      if (!st) throw host::PluginError("sink '" + p.name() + "' (" + file + "): " + st.message);
     }
     bool needs_trace = format == "default";
     bool wants_heap = false;

@@ -46,7 +46,9 @@ class LoadedPlugin {
   std::shared_ptr<Interface> create() const {
     void* raw = desc_->create ? desc_->create() : nullptr;
     if (!raw)
-      throw PluginError("plugin '" + name() + "' (" + path_ + ") failed to create its object");
+      throw PluginError("plugin '" + name() + "' (" + path_ +
+                        ") failed to create its object (its constructor threw, "
+                        "or new failed)");
     auto lib = lib_;
     auto destroy = desc_->destroy;
     return std::shared_ptr<Interface>(static_cast<Interface*>(raw), [lib, destroy](Interface* p) {

@@ -9,6 +9,7 @@
 #include "jolt/core/build_info.hpp"
 #include "jolt/core/command.hpp"
 #include "jolt/core/huge_pages.hpp"
+#include "jolt/host/subprocess.hpp"
 
 namespace {
 
@@ -41,6 +42,7 @@ int call(const jolt::core::Command& cmd, int first, int argc, char** argv,
 }  // namespace
 
 int main(int argc, char** argv) {
+  jolt::host::end_with_parent();            // a sweep's child ends with the sweep
   jolt::core::rerun_with_huge_pages(argv);  // glibc.malloc.hugetlb=1 (huge_pages.hpp)
   if (argc == 1 || is_help(argv[1])) {
     print_usage(std::cout);

@@ -719,6 +719,38 @@ TEST_CASE("SIGINT, SIGTERM and kill -9 at a random point of a real run; the reru
   }
 }
 
+TEST_CASE("a benchmark killed with SIGKILL takes its running child with it; a rerun then works") {
+  Workspace w;
+  const std::vector<std::string> args = {"benchmark",   "--min-scale", "15",
+                                         "--max-scale", "15",          "--benchmarks",
+                                         "fibonacci",   "--out-dir",   w.runs().string()};
+  const pid_t pid = spawn_jolt(args, w.dir, w.dir / "sweep.log");
+  // The child profile creates its run directory before it proves (several seconds at 2^15).
+  auto unfinished = [&] {
+    boost::system::error_code ec;
+    std::size_t n = 0;
+    for (fs::directory_iterator it(w.runs(), ec), end; !ec && it != end; it.increment(ec))
+      n += it->path().filename().string().ends_with("_modular_fibonacci_15");
+    return n;
+  };
+  for (int i = 0; i < 6000 && unfinished() == 0; ++i) ::usleep(10000);
+  REQUIRE(unfinished() == 1);
+  ::kill(pid, SIGKILL);
+  (void)wait_status(pid);
+  // The child gets SIGTERM from the kernel: it removes its unfinished run and releases the lock
+  // (without it, it proved on and published the run while holding the lock).
+  for (int i = 0; i < 1000 && unfinished() != 0; ++i) ::usleep(10000);
+  INFO(slurp(w.dir / "sweep.log"));
+  CHECK(unfinished() == 0);
+  CHECK_FALSE(fs::exists(w.runs() / "latest_modular_fibonacci_15"));
+  CHECK(slurp(w.dir / "sweep.log").find("interrupted (Terminated)") != std::string::npos);
+  Result again = run("benchmark --min-scale 13 --max-scale 13 --benchmarks fibonacci --out-dir '" +
+                         w.runs().string() + "'",
+                     w.dir);
+  INFO(again.output);
+  CHECK(again.code == 0);
+}
+
 TEST_CASE("Ctrl-C while the sinks write: they finish, the run is kept and published, exit 130") {
   Workspace w;
   const pid_t pid =

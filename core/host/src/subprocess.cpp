@@ -2,6 +2,7 @@
 #include "jolt/host/subprocess.hpp"
 
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -9,14 +10,19 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 extern char** environ;
 
 namespace jolt::host {
 
 namespace {
+constexpr const char* kParentPidVariable = "JOLT_RUN_PARENT_PID";
+
 volatile std::sig_atomic_t g_child_pid = 0;  // the child run_process waits for, or 0
 volatile std::sig_atomic_t g_interrupt = 0;
 
@@ -26,6 +32,18 @@ void on_interrupt(int sig) {
   if (child > 0) ::kill(child, sig);  // async-signal-safe
 }
 }  // namespace
+
+void end_with_parent() {
+  const char* value = std::getenv(kParentPidVariable);
+  if (!value) return;
+  char* end = nullptr;
+  const long parent = std::strtol(value, &end, 10);
+  if (end == value || *end != '\0' || parent <= 1) return;
+  ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+  // The parent may have died before the call: this process was then handed to init (or a
+  // subreaper), and no death signal will come.
+  if (::getppid() != static_cast<pid_t>(parent) && ::getppid() == 1) ::raise(SIGTERM);
+}
 
 void forward_interrupts_to_children() {
   struct sigaction sa {};
@@ -85,8 +103,18 @@ ProcessResult run_process(const std::vector<std::string>& argv, ChildStdout out)
   posix_spawnattr_setsigmask(&attr, &none);
   posix_spawnattr_setsigdefault(&attr, &defaults);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  // Our environment, with JOLT_RUN_PARENT_PID naming us (end_with_parent in the child).
+  const std::string parent_entry =
+      std::string(kParentPidVariable) + "=" + std::to_string(::getpid());
+  std::vector<char*> env;
+  for (char** e = environ; *e; ++e)
+    if (std::strncmp(*e, kParentPidVariable, std::strlen(kParentPidVariable)) != 0 ||
+        (*e)[std::strlen(kParentPidVariable)] != '=')
+      env.push_back(*e);
+  env.push_back(const_cast<char*>(parent_entry.c_str()));
+  env.push_back(nullptr);
   pid_t pid = 0;
-  const int rc = ::posix_spawn(&pid, args[0], &actions, &attr, args.data(), environ);
+  const int rc = ::posix_spawn(&pid, args[0], &actions, &attr, args.data(), env.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   if (rc == 0) {

@@ -31,8 +31,15 @@ struct ProcessResult {
   std::string describe() const;
 };
 
+// The child's environment is ours plus JOLT_RUN_PARENT_PID=<our pid>.
 ProcessResult run_process(const std::vector<std::string>& argv,
                           ChildStdout out = ChildStdout::kInherit);
+
+// In a process run_process started (JOLT_RUN_PARENT_PID is set): the kernel sends it SIGTERM when
+// its parent dies — a sweep killed with SIGKILL leaves no child running on, holding its run's
+// lock — and it sends itself SIGTERM now if the parent is already gone. Call first thing in
+// main(); without the variable it does nothing.
+void end_with_parent();
 
 // From now on SIGINT and SIGTERM do not end this process: they are recorded (see
 // pending_interrupt) and passed on to the child that run_process is waiting for, so the child

@@ -17,6 +17,7 @@
 
 #include <boost/filesystem.hpp>
 #include <boost/program_options.hpp>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -101,6 +102,15 @@ std::string chart_file_name(const std::string& label) {
 struct StagedFile {
   std::string path;
   ~StagedFile() { ::unlink(path.c_str()); }
+};
+
+// Removes the staged flame-chart folder if the run ends before renaming it into place.
+struct StagedFolder {
+  std::string path;
+  ~StagedFolder() {
+    boost::system::error_code ec;
+    fs::remove_all(path, ec);
+  }
 };
 
 void create_folder(const std::string& dir) {
@@ -220,16 +230,19 @@ int run_legacy_profile(int argc, char** argv) {
       write_cpu_profiles(*measured.cpu_profiler, pprof_rate->hz, out_abs + "/pprof", name + "_");
     if (heap_svg) {
       // Named by the trace's stem, which publish_new_file made unique (and checked no folder
-      // of that name exists).
+      // of that name exists). The charts are written into a staging folder (a dot folder) that
+      // is renamed into place once all of them are there: the folder is whole or absent.
       const std::string charts_dir = charts_root + "/" + trace.stem;
+      StagedFolder staging{charts_root + "/." + trace.stem + "." + std::to_string(::getpid()) +
+                           ".staging"};
       std::size_t charts = 0, boundary_charts = 0;
       const std::set<std::string> in_stages = snapshots_in_stages_2_to_7(profile);
       for (const jolt::heap::SnapshotSummary& s :
            jolt::heap::collect_snapshots(profile, std::nullopt)) {
         if (in_stages.count(s.label) == 0) continue;
-        if (charts == 0) create_folder(charts_dir);
+        if (charts == 0) create_folder(staging.path);
         const std::string file = chart_file_name(s.label);
-        const std::string path = charts_dir + "/" + file;
+        const std::string path = staging.path + "/" + file;
         if (const jolt::Status st =
                 jolt::write_file_atomically(path, jolt::heap::render_flame_svg(s.label, s.stacks));
             !st)
@@ -241,6 +254,9 @@ int run_legacy_profile(int argc, char** argv) {
       if (boundary_charts != 12)
         throw RunError("--heap-svg: the prover took " + std::to_string(boundary_charts) +
                        " stage start/end heap snapshots in stages 2-7, not 12");
+      if (::rename(staging.path.c_str(), charts_dir.c_str()) != 0)
+        throw RunError("cannot rename the flame charts' folder " + staging.path + " to " +
+                       charts_dir + ": " + std::strerror(errno));
       std::printf(
           "Flame charts: %zu in %s (stage{N}_start / stage{N}_end for stages 2-7, and one per "
           "per-batch snapshot taken in them, after its prepare)\n",

@@ -101,6 +101,25 @@ TEST_CASE("profile --pprof writes one decodable CPU profile per stage and one fo
   }));
 }
 
+TEST_CASE("PPROF_PREFIX, the original's variable, names where the CPU profiles go") {
+  Workspace w;
+  const fs::path prefix = w.dir / "elsewhere" / "custom_";
+  for (const char* cmd : {"profile --workload fibonacci --scale 10 --format none --pprof -q",
+                          "legacy profile --name fibonacci --scale 10 --pprof -q"}) {
+    INFO(cmd);
+    fs::remove_all(w.dir / "elsewhere");
+    const Result r = run(cmd, w.dir, "PPROF_PREFIX='" + prefix.string() + "'");
+    INFO(r.output);
+    REQUIRE(r.code == 0);
+    CHECK(fs::exists(w.dir / "elsewhere" / "custom_prove.pb"));
+    CHECK(fs::exists(w.dir / "elsewhere" / "custom_prove_stage0.pb"));
+    CHECK(fs::exists(w.dir / "elsewhere" / "custom_prove_stage8.pb"));
+  }
+  // Not in the run directory or the legacy pprof folder.
+  CHECK_FALSE(fs::exists(w.dir / "benchmark-runs" / "latest_modular_fibonacci_10" / "pprof"));
+  CHECK_FALSE(fs::exists(w.dir / "benchmark-runs" / "pprof"));
+}
+
 TEST_CASE("profile --pprof with a PPROF_FREQ that is not a number fails before proving") {
   Workspace w;
   const Result r = run("profile --workload fibonacci --scale 10 --pprof", w.dir, "PPROF_FREQ=fast");

@@ -169,7 +169,15 @@ void print_prove_result(const char* lane, const jolt::Profile& p, std::uint64_t 
 }
 
 void write_cpu_profiles(const jolt::cpu_profile::StageCpuProfiler& profiler, unsigned hz,
-                        const std::string& dir, const std::string& prefix) {
+                        const std::string& default_dir, const std::string& default_prefix) {
+  std::string dir = default_dir, prefix = default_prefix;
+  if (const char* env = std::getenv("PPROF_PREFIX"); env && *env) {
+    // "out/sha3_" -> out/sha3_prove.pb; "out/" -> out/prove.pb; "sha3_" -> ./sha3_prove.pb.
+    const std::string p = env;
+    const std::size_t slash = p.rfind('/');
+    dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : p.substr(0, slash));
+    prefix = slash == std::string::npos ? p : p.substr(slash + 1);
+  }
   const std::vector<std::string> files = profiler.write(dir, prefix);
   const jolt::cpu_profile::SamplingResult& cpu = profiler.result();
   std::printf("pprof:   %zu CPU profiles in %s (%zu samples at %u Hz", files.size(), dir.c_str(),

@@ -70,9 +70,11 @@ void fill_run_results(jolt::Profile& profile, jolt::RunInfo run, const host::Pro
 void print_prove_result(const char* lane, const jolt::Profile& profile,
                         std::uint64_t prove_cpu_time_ns);
 
-// Writes the CPU profiles to {dir}/{prefix}{stage}.pb and {dir}/{prefix}prove.pb and prints one
-// line saying where and how many samples. Throws std::runtime_error naming a file it could not
-// write (the ones written before are removed).
+// Writes the CPU profiles to {dir}/{prefix}{stage}.pb and {dir}/{prefix}prove.pb — or, when the
+// environment sets PPROF_PREFIX (the original's variable), to {PPROF_PREFIX}{stage}.pb and
+// {PPROF_PREFIX}prove.pb, its folder created — and prints one line saying where and how many
+// samples. Throws std::runtime_error naming a file it could not write (the ones written before
+// are removed).
 void write_cpu_profiles(const jolt::cpu_profile::StageCpuProfiler& profiler, unsigned hz,
                         const std::string& dir, const std::string& prefix);
 

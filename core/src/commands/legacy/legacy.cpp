@@ -25,11 +25,11 @@
 #include <ctime>
 #include <iostream>
 #include <jolt/atomic_file.hpp>
+#include <jolt/taxonomy.hpp>
 #include <new>
 #include <optional>
 #include <set>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include <unistd.h>
@@ -71,9 +71,9 @@ constexpr const char* kUsage =
 // The stages the legacy prover drew flame charts for: 2 to 7 (the spans prove_stage2 ...
 // prove_stage7, 6a and 6b included).
 bool is_stage_2_to_7(const std::string& stage_span) {
-  constexpr std::string_view kPrefix = "prove_stage";
-  return stage_span.size() > kPrefix.size() && stage_span.starts_with(kPrefix) &&
-         stage_span[kPrefix.size()] >= '2' && stage_span[kPrefix.size()] <= '7';
+  constexpr std::size_t n = jolt::taxonomy::kStageSpanPrefix.size();
+  return jolt::taxonomy::is_stage_span(stage_span) && stage_span.size() > n &&
+         stage_span[n] >= '2' && stage_span[n] <= '7';
 }
 
 // The labels of the heap snapshots taken while one of stages 2-7 ran, by the stage spans'

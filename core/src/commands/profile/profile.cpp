@@ -25,7 +25,6 @@
 #include <mutex>
 #include <new>
 #include <optional>
-#include <set>
 
 #include "commands/benchmark/repeats.hpp"
 #include "commands/profile/common_options.hpp"
@@ -261,11 +260,7 @@ int run_profile(int argc, char** argv) {
     if (!format_given) format = sinks.empty() ? "chrome" : "";
     // --sink NAME[:key=value,...]: the plugin and the options its configure() receives.
     std::vector<host::SinkSpec> sink_specs;
-    std::vector<std::string> explicit_names;
-    for (const auto& s : sinks) {
-      sink_specs.push_back(host::parse_sink_spec(s));
-      explicit_names.push_back(sink_specs.back().plugin);
-    }
+    for (const auto& s : sinks) sink_specs.push_back(host::parse_sink_spec(s));
     if (format == "chrome") {
       for (const char* s : {"chrome", "summary", "csv"}) sink_specs.push_back({s, {}});
     } else if (format == "none" || format == "default") {
@@ -290,7 +285,7 @@ int run_profile(int argc, char** argv) {
     for (std::size_t i = 0; i < sink_specs.size(); ++i) {
       const host::SinkSpec& spec = sink_specs[i];
       const std::string& s = spec.plugin;
-      const bool is_explicit = i < explicit_names.size();
+      const bool is_explicit = i < sinks.size();  // the --sink options come first
       host::LoadedPlugin p = loader.load(s, JOLT_PLUGIN_SINK);
       std::error_code ec;
       std::string file = std::filesystem::weakly_canonical(p.path(), ec).string();

@@ -1087,7 +1087,9 @@ std::vector<std::uint8_t> run_prover(const Statement& st, std::size_t log_t,
 
 // Names the worker threads that join the prover's arena "tbb-worker-N" in the trace, N counted
 // over the process (a thread keeps the name it got first). An observer sees only the arena it
-// was made for: one on the default arena never sees the prover's workers.
+// was made for: one on the default arena never sees the prover's workers. Only while a session
+// records: naming gives the thread its trace buffer, and the caller's buffer, made by the root
+// span opened before the arena, then comes first in the trace's thread order.
 class WorkerNamer final : public tbb::task_scheduler_observer {
  public:
   explicit WorkerNamer(tbb::task_arena& arena) : tbb::task_scheduler_observer(arena) {
@@ -1095,7 +1097,7 @@ class WorkerNamer final : public tbb::task_scheduler_observer {
   }
   ~WorkerNamer() override { observe(false); }
   void on_scheduler_entry(bool is_worker) override {
-    if (!is_worker) return;
+    if (!is_worker || !jolt::recording()) return;
     thread_local bool named = false;
     if (named) return;
     named = true;

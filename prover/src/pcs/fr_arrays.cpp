@@ -6,6 +6,8 @@
 #include <jolt/prover/pcs/fr_arrays.hpp>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "ntt_lanes.hpp"
 
@@ -55,50 +57,98 @@ void multiply_rows(const Fr* rows, std::size_t row_stride, std::size_t k, Fr* ou
   }
 }
 
-void affine_chunk_sums(const Fr* f, const Fr* df, std::size_t row_stride, std::size_t rows,
-                       std::size_t chunk, std::span<const char> at, Fr* out, std::size_t out_stride,
-                       std::size_t n) {
-  if (chunk == 0 || rows % chunk != 0)
-    throw std::invalid_argument("affine_chunk_sums: " + std::to_string(rows) +
-                                " rows in chunks of " + std::to_string(chunk));
-  std::size_t i = 0;
-  if (basefold::lanes::enabled()) {
-    i = n - n % 8;
-    if (i > 0)
-      basefold::lanes::affine_chunk_sums(f, df, row_stride, rows, chunk, at.data(), at.size(), out,
-                                         out_stride, i);
-  }
-  std::vector<Fr> x(i < n ? rows : 0);
-  for (; i < n; ++i) {
-    for (std::size_t b = 0; b < rows; ++b) x[b] = f[b * row_stride + i];
-    for (std::size_t t = 0, k = 0; t < at.size(); ++t) {
-      if (t > 0)
-        for (std::size_t b = 0; b < rows; ++b) x[b] += df[b * row_stride + i];
-      if (!at[t]) continue;
-      Fr sum;
-      for (std::size_t v = 0; v < rows / chunk; ++v) {
-        Fr p = x[v * chunk];
-        for (std::size_t e = 1; e < chunk; ++e) p = p * x[v * chunk + e];
-        sum += p;
-      }
-      out[k++ * out_stride + i] = sum;
-    }
+namespace {
+
+// Rows D + 1 .. M − 1 of a polynomial of degree ≤ D in t whose rows 0 .. D are known (rows of n
+// entries, `stride` apart), by finite differences: a[j] = ∇^(D−j) y_D is built with D(D + 1)/2
+// subtractions, then each new point costs D additions (∇^k y_(t+1) = ∇^k y_t + ∇^(k+1) y_(t+1),
+// the D-th difference constant). `a` is scratch of (D + 1)·n entries.
+void extend_rows(Fr* v, std::size_t stride, std::size_t D, std::size_t M, std::size_t n, Fr* a) {
+  if (M <= D + 1) return;
+  for (std::size_t j = 0; j <= D; ++j) std::copy_n(v + j * stride, n, a + j * n);
+  for (std::size_t k = 1; k <= D; ++k)
+    for (std::size_t j = 0; j + k <= D; ++j)
+      for (std::size_t i = 0; i < n; ++i) a[j * n + i] = a[(j + 1) * n + i] - a[j * n + i];
+  for (std::size_t t = D + 1; t < M; ++t) {
+    for (std::size_t j = 1; j <= D; ++j)
+      for (std::size_t i = 0; i < n; ++i) a[j * n + i] += a[(j - 1) * n + i];
+    std::copy_n(a + D * n, n, v + t * stride);
   }
 }
 
-void gather_products(std::span<const Fr* const> tables, const std::uint32_t* index,
-                     std::size_t index_stride, Fr* out, std::size_t n) {
-  if (tables.empty()) throw std::invalid_argument("gather_products: no tables");
-  std::size_t i = 0;
-  if (basefold::lanes::enabled()) {
-    i = n - n % 8;
-    if (i > 0)
-      basefold::lanes::gather_products(tables.data(), index, index_stride, tables.size(), out, i);
+// The product tree of chunk_product_sums over leaves [l0, l0 + cnt) at t = 0 .. need − 1: rows
+// of n entries, n apart, into dst (with `mark`, only the rows it marks are multiplied — the top
+// of the tree, whose other rows are not read). Each child is formed at as many points as its
+// degree needs (or at `need` when the leaves already hold that many: no extension to pay), then
+// extended to `need`. `arena` is a stack of scratch entries from `top` on.
+struct ProductTree {
+  const Fr* vals;
+  std::size_t m, stride, n;
+  Fr* arena;
+
+  void product(std::size_t l0, std::size_t cnt, std::size_t need, Fr* dst, const char* mark,
+               std::size_t top) {
+    if (cnt == 1) {
+      const std::size_t have = std::min(m, need);
+      for (std::size_t t = 0; t < have; ++t)
+        std::copy_n(vals + (l0 * m + t) * stride, n, dst + t * n);
+      extend_rows(dst, n, m - 1, need, n, arena + top);
+      return;
+    }
+    const std::size_t c1 = cnt / 2, c2 = cnt - c1;
+    Fr* left = arena + top;
+    Fr* right = left + need * n;
+    const std::size_t below = top + 2 * need * n;
+    for (const auto& [first, count, to] :
+         {std::tuple{l0, c1, left}, std::tuple{l0 + c1, c2, right}}) {
+      const std::size_t degree = count * (m - 1);
+      const std::size_t rows = m >= need ? need : std::min(need, degree + 1);
+      product(first, count, rows, to, nullptr, below);
+      extend_rows(to, n, degree, need, n, arena + below);
+    }
+    for (std::size_t t = 0; t < need; ++t)
+      if (mark == nullptr || mark[t]) multiply_arrays(left + t * n, right + t * n, dst + t * n, n);
   }
-  for (; i < n; ++i) {
-    Fr x = tables[0][index[i]];
-    for (std::size_t g = 1; g < tables.size(); ++g) x = x * tables[g][index[g * index_stride + i]];
-    out[i] = x;
+};
+
+// Scratch entries ProductTree::product(·, cnt, need, …) uses from its `top` on (its larger
+// child, the second, bounds both).
+std::size_t tree_scratch(std::size_t cnt, std::size_t need, std::size_t m, std::size_t n) {
+  if (cnt == 1) return m * n;
+  const std::size_t c2 = cnt - cnt / 2, degree = c2 * (m - 1);
+  const std::size_t rows = m >= need ? need : std::min(need, degree + 1);
+  return 2 * need * n + std::max(tree_scratch(c2, rows, m, n), (degree + 1) * n);
+}
+
+}  // namespace
+
+void chunk_product_sums(const Fr* vals, std::size_t m, std::size_t stride, std::size_t leaves,
+                        std::size_t chunk, std::span<const char> at, Fr* out,
+                        std::size_t out_stride, std::size_t n) {
+  if (m == 0 || chunk == 0 || leaves % chunk != 0 || n > stride)
+    throw std::invalid_argument("chunk_product_sums: " + std::to_string(leaves) + " leaves at " +
+                                std::to_string(m) + " points in chunks of " +
+                                std::to_string(chunk) + " (" + std::to_string(n) +
+                                " pairs, stride " + std::to_string(stride) + ")");
+  if (n == 0 || at.empty()) return;
+  const std::size_t need = at.size();
+  // Per thread, kept between calls (the kernels call once per block of pairs).
+  thread_local std::vector<Fr> arena;
+  const std::size_t size = need * n + tree_scratch(chunk, need, m, n);
+  if (arena.size() < size) arena.resize(size);
+  ProductTree tree{vals, m, stride, n, arena.data()};
+  Fr* prod = arena.data();
+  for (std::size_t v = 0; v < leaves / chunk; ++v) {
+    tree.product(v * chunk, chunk, need, prod, at.data(), need * n);
+    for (std::size_t t = 0, k = 0; t < need; ++t) {
+      if (!at[t]) continue;
+      Fr* o = out + k++ * out_stride;
+      const Fr* p = prod + t * n;
+      if (v == 0)
+        std::copy_n(p, n, o);
+      else
+        for (std::size_t i = 0; i < n; ++i) o[i] += p[i];
+    }
   }
 }
 

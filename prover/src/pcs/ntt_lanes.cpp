@@ -614,13 +614,6 @@ JOLT_LANES_FN void strip_layers(Fr* v, std::size_t M, std::size_t B, std::size_t
     }
 }
 
-// Eight field elements base[idx[0]], …, base[idx[7]]: one 32-byte load each, transposed as
-// load8 does (the AVX-512 gathers were slower on this project's machines).
-JOLT_LANES_INLINE Lanes gather8(const Fr* base, const std::uint32_t* idx) {
-  return from_rows(row_of(base + idx[0], base + idx[1]), row_of(base + idx[2], base + idx[3]),
-                   row_of(base + idx[4], base + idx[5]), row_of(base + idx[6], base + idx[7]));
-}
-
 // For each chain c < count: x = factor(c, 0)·factor(c, 1)·…·factor(c, k − 1) (Montgomery
 // products, each factor < r), then done(c, x) — two chains' products interleaved (mont_mul_n<2>),
 // then the odd one alone. A running product x < 2r times a factor < r stays below
@@ -662,16 +655,6 @@ JOLT_LANES_INLINE void running_products(std::size_t k, Fr* out, std::size_t n,
       });
 }
 
-JOLT_LANES_FN void gather_products(const Fr* const* tables, const std::uint32_t* index,
-                                   std::size_t index_stride, std::size_t k, Fr* out,
-                                   std::size_t n) {
-  if (n % 8 != 0 || k == 0)
-    throw std::invalid_argument("basefold lanes: gather_products needs k ≥ 1 and a multiple of 8");
-  running_products(k, out, n, [&](std::size_t g, std::size_t i) JOLT_LANES_LAMBDA {
-    return gather8(tables[g], index + g * index_stride + i);
-  });
-}
-
 JOLT_LANES_FN void multiply_rows(const Fr* rows, std::size_t row_stride, std::size_t k, Fr* out,
                                  std::size_t n) {
   if (n % 8 != 0 || k == 0)
@@ -679,59 +662,6 @@ JOLT_LANES_FN void multiply_rows(const Fr* rows, std::size_t row_stride, std::si
   running_products(k, out, n, [&](std::size_t g, std::size_t i) JOLT_LANES_LAMBDA {
     return load8(rows + g * row_stride + i);
   });
-}
-
-JOLT_LANES_FN void affine_chunk_sums(const Fr* f, const Fr* df, std::size_t row_stride,
-                                     std::size_t rows, std::size_t chunk, const char* at,
-                                     std::size_t points, Fr* out, std::size_t out_stride,
-                                     std::size_t n) {
-  if (n % 8 != 0 || chunk == 0 || rows % chunk != 0)
-    throw std::invalid_argument(
-        "basefold lanes: affine_chunk_sums needs a multiple of 8 and whole chunks of rows");
-  // Per row: f + t·df (below r, normalised) and df, in lane form.
-  std::uint64_t* g = scratch.get(2 * rows * kWordsPerGroup);
-  for (std::size_t i = 0; i < n; i += 8) {
-    for (std::size_t b = 0; b < rows; ++b) {
-      store_group(g + 2 * b * kWordsPerGroup, load8(f + b * row_stride + i));
-      store_group(g + (2 * b + 1) * kWordsPerGroup, load8(df + b * row_stride + i));
-    }
-    for (std::size_t t = 0, k = 0; t < points; ++t) {
-      if (t > 0)
-        for (std::size_t b = 0; b < rows; ++b) {
-          // (f + t·df) + df < 2r: one conditional subtraction keeps it below r.
-          Lanes x = load_group(g + 2 * b * kWordsPerGroup);
-          const Lanes d = load_group(g + (2 * b + 1) * kWordsPerGroup);
-          for (int w = 0; w < 5; ++w) x.v[w] = _mm512_add_epi64(x.v[w], d.v[w]);
-          normalize(x);
-          subtract_where_at_least(x, 1);
-          store_group(g + 2 * b * kWordsPerGroup, x);
-        }
-      if (!at[t]) continue;
-      // Each chunk's running product stays below 2r (chained_products); the chunks' products,
-      // each reduced below r, are summed with the bound tracked.
-      Lanes acc{};
-      for (int w = 0; w < 5; ++w) acc.v[w] = _mm512_setzero_si512();
-      unsigned bound = 0;  // acc < bound·r
-      const auto add = [&](std::size_t, Lanes x) JOLT_LANES_LAMBDA {
-        subtract_where_at_least(x, 1);
-        if (bound + 1 > kMaxBound) {
-          reduce(acc, bound);
-          bound = 1;
-        }
-        for (int w = 0; w < 5; ++w) acc.v[w] = _mm512_add_epi64(acc.v[w], x.v[w]);
-        ++bound;
-      };
-      // Chunk v's factors are rows v·chunk … v·chunk + chunk − 1 (their f + t·df groups).
-      chained_products(
-          rows / chunk, chunk,
-          [&](std::size_t v, std::size_t e)
-              JOLT_LANES_LAMBDA { return load_group(g + 2 * (v * chunk + e) * kWordsPerGroup); },
-          add);
-      reduce(acc, bound);
-      store8(out + k * out_stride + i, acc);
-      ++k;
-    }
-  }
 }
 
 JOLT_LANES_FN Fr dot_arrays(const Fr* a, const Fr* b, std::size_t n) {

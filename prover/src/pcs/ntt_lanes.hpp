@@ -64,12 +64,6 @@ void strip_layers(Fr* v, std::size_t M, std::size_t B, std::size_t j0, std::size
 // b. For benchmarks of the lane multiply against Fr's operator* over independent streams.
 void mul_arrays(const Fr* a, const Fr* b, Fr* out, std::size_t n);
 
-// out[i] = Π_{g < k} tables[g][index[g·index_stride + i]] for i < n (n a multiple of 8, k ≥ 1,
-// every index < 2^29): the factors gathered into the lanes word by word, the running product
-// kept there (below 2r between products) and reduced once.
-void gather_products(const Fr* const* tables, const std::uint32_t* index, std::size_t index_stride,
-                     std::size_t k, Fr* out, std::size_t n);
-
 // out[i] = lo[i] + r·(hi[i] − lo[i]) for i < n (n a multiple of 8): a table's variable bound to
 // r, the difference, product and sum in the lanes; out may alias lo or hi.
 void bind_arrays(const Fr* lo, const Fr* hi, const Fr& r, Fr* out, std::size_t n);
@@ -81,11 +75,5 @@ Fr dot_arrays(const Fr* a, const Fr* b, std::size_t n);
 // out[i] = Π_{g < k} rows[g·row_stride + i] for i < n (n a multiple of 8, k ≥ 1), the running
 // product kept in the lanes; out may alias the first row.
 void multiply_rows(const Fr* rows, std::size_t row_stride, std::size_t k, Fr* out, std::size_t n);
-
-// fr_arrays.hpp's affine_chunk_sums for n a multiple of 8: each group of eight columns' rows
-// f and df read into the lanes once, f + t·df stepped there (kept below r) from point to point.
-void affine_chunk_sums(const Fr* f, const Fr* df, std::size_t row_stride, std::size_t rows,
-                       std::size_t chunk, const char* at, std::size_t points, Fr* out,
-                       std::size_t out_stride, std::size_t n);
 
 }  // namespace jolt::prover::basefold::lanes

@@ -286,21 +286,13 @@ TEST_CASE("dot_arrays equals the sum of Fr's products, lanes on and off") {
 
 // Running products kept in the lanes: up to 17 factors (the bound between products must hold),
 // values at the edges (r − 1, r − 2) included, every length with its scalar tail, lanes on and
-// off (24: the lanes take two groups together, then one alone), out aliasing the first row; the
-// gathered form reads repeated and scattered indices.
-TEST_CASE("multiply_rows and gather_products equal Fr's products, lanes on and off") {
+// off (24: the lanes take two groups together, then one alone), out aliasing the first row.
+TEST_CASE("multiply_rows equals Fr's products, lanes on and off") {
   std::mt19937_64 rng(36);
-  constexpr std::size_t kMaxN = 37, kMaxK = 17, kTable = 300;
+  constexpr std::size_t kMaxN = 37, kMaxK = 17;
   std::vector<Fr> rows = pcs_test::random_frs(rng, kMaxK * kMaxN);
   for (std::size_t i = 0; i < kMaxN; i += 3) rows[i] = -Fr::one();
   for (std::size_t i = kMaxN; i < 2 * kMaxN; i += 4) rows[i] = -Fr::one() - Fr::one();
-  std::vector<std::vector<Fr>> tables(kMaxK);
-  for (auto& t : tables) {
-    t = pcs_test::random_frs(rng, kTable);
-    t[7] = -Fr::one();
-  }
-  std::vector<std::uint32_t> index(kMaxK * kMaxN);
-  for (auto& ix : index) ix = rng() % 4 == 0 ? 7 : static_cast<std::uint32_t>(rng() % kTable);
   const bool was = lanes::enabled();
   for (bool on : {true, false}) {
     lanes::set_enabled(on);
@@ -310,14 +302,10 @@ TEST_CASE("multiply_rows and gather_products equal Fr's products, lanes on and o
         CAPTURE(on);
         CAPTURE(k);
         CAPTURE(n);
-        std::vector<Fr> want(n), gathered_want(n);
+        std::vector<Fr> want(n);
         for (std::size_t i = 0; i < n; ++i) {
           want[i] = rows[i];
-          gathered_want[i] = tables[0][index[i]];
-          for (std::size_t g = 1; g < k; ++g) {
-            want[i] = want[i] * rows[g * kMaxN + i];
-            gathered_want[i] = gathered_want[i] * tables[g][index[g * kMaxN + i]];
-          }
+          for (std::size_t g = 1; g < k; ++g) want[i] = want[i] * rows[g * kMaxN + i];
         }
         std::vector<Fr> got(n, Fr::from_u64(99));
         jolt::prover::multiply_rows(rows.data(), kMaxN, k, got.data(), n);
@@ -325,11 +313,6 @@ TEST_CASE("multiply_rows and gather_products equal Fr's products, lanes on and o
         std::vector<Fr> in_place = rows;
         jolt::prover::multiply_rows(in_place.data(), kMaxN, k, in_place.data(), n);
         CHECK(std::equal(want.begin(), want.end(), in_place.begin()));
-        std::vector<const Fr*> ptrs;
-        for (std::size_t g = 0; g < k; ++g) ptrs.push_back(tables[g].data());
-        std::vector<Fr> gathered(n, Fr::from_u64(99));
-        jolt::prover::gather_products(ptrs, index.data(), kMaxN, gathered.data(), n);
-        CHECK(gathered == gathered_want);
       }
   }
   lanes::set_enabled(was);
@@ -337,60 +320,73 @@ TEST_CASE("multiply_rows and gather_products equal Fr's products, lanes on and o
                   std::invalid_argument);
 }
 
-// The RA virtualization's rounds: chunk products of affine rows f + t·df at the marked points,
-// stepped from point to point in the lanes. Against Fr's arithmetic over every t: rows holding
-// r − 1 (each step wraps around), chunks of 1, 4 and 16 rows (up to 64 rows), points marked with
-// gaps (the split rounds skip X = 1), every length with its scalar tail, lanes on and off, and
-// the refusal of rows that are no whole number of chunks.
-TEST_CASE("affine_chunk_sums equals the chunks' products at each marked point") {
-  std::mt19937_64 rng(41);
-  constexpr std::size_t kStride = 21, kMaxRows = 64;
-  std::vector<Fr> f = pcs_test::random_frs(rng, kMaxRows * kStride);
-  std::vector<Fr> df = pcs_test::random_frs(rng, kMaxRows * kStride);
-  for (std::size_t i = 0; i < f.size(); i += 5) f[i] = -Fr::one();
-  for (std::size_t i = 0; i < df.size(); i += 7) df[i] = -Fr::one();
+// The product tree: leaves as polynomials of degree < m (random coefficients, some of lower
+// degree, r − 1 among them) given at t = 0 .. m − 1; the chunks' products summed at marked
+// points up to 19 (beyond each chunk's degree + 1, and with gaps), against Horner's values
+// multiplied by Fr. Chunks of 1 to 16 leaves (odd ones: children of unequal degree), leaves at
+// 1, 2, 3 and 5 points, every length with its scalar tail, lanes on and off.
+TEST_CASE("chunk_product_sums equals the chunks' products at each marked point") {
+  std::mt19937_64 rng(43);
+  constexpr std::size_t kStride = 21, kMaxLeaves = 48;
+  const std::vector<std::vector<char>> marks = {{1},
+                                                {1, 0, 1, 1},
+                                                std::vector<char>(17, 1),
+                                                {1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+                                                std::vector<char>(20, 1),
+                                                {0, 1, 0, 0, 1}};
   const bool was = lanes::enabled();
-  const std::vector<std::vector<char>> marks = {
-      {1}, {1, 0, 1, 1}, {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, {0, 1, 0, 0, 1}};
-  for (bool on : {true, false}) {
-    lanes::set_enabled(on);
-    for (const auto& shape : std::vector<std::pair<std::size_t, std::size_t>>{
-             {1, 1}, {4, 4}, {8, 1}, {12, 4}, {64, 16}})
-      for (const auto& at : marks)
-        for (std::size_t n : {std::size_t{1}, std::size_t{8}, std::size_t{13}, kStride}) {
-          const std::size_t rows = shape.first, chunk = shape.second;
-          CAPTURE(on);
-          CAPTURE(rows);
-          CAPTURE(chunk);
-          CAPTURE(at.size());
-          CAPTURE(n);
-          const std::size_t count = static_cast<std::size_t>(std::count(at.begin(), at.end(), 1));
-          std::vector<Fr> want(count * n), got(count * n, Fr::from_u64(99));
-          for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t t = 0, k = 0; t < at.size(); ++t) {
-              if (!at[t]) continue;
-              Fr sum;
-              for (std::size_t v = 0; v < rows / chunk; ++v) {
-                Fr p = Fr::one();
-                for (std::size_t e = 0; e < chunk; ++e) {
-                  const std::size_t b = v * chunk + e;
-                  p = p * (f[b * kStride + i] + Fr::from_u64(t) * df[b * kStride + i]);
+  for (std::size_t m : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{5}}) {
+    // coef[(ℓ·m + c)·kStride + i]: leaf ℓ's coefficient of t^c for pair i.
+    std::vector<Fr> coef = pcs_test::random_frs(rng, kMaxLeaves * m * kStride);
+    for (std::size_t i = 0; i < coef.size(); i += 11) coef[i] = -Fr::one();
+    for (std::size_t l = 0; l < kMaxLeaves; l += 3)  // some leaves of degree < m − 1
+      for (std::size_t i = 0; i < kStride; ++i) coef[((l + 1) * m - 1) * kStride + i] = Fr::zero();
+    auto leaf_at = [&](std::size_t l, std::size_t t, std::size_t i) {
+      Fr y;
+      for (std::size_t c = m; c-- > 0;) y = y * Fr::from_u64(t) + coef[(l * m + c) * kStride + i];
+      return y;
+    };
+    std::vector<Fr> vals(kMaxLeaves * m * kStride);
+    for (std::size_t l = 0; l < kMaxLeaves; ++l)
+      for (std::size_t t = 0; t < m; ++t)
+        for (std::size_t i = 0; i < kStride; ++i)
+          vals[(l * m + t) * kStride + i] = leaf_at(l, t, i);
+    for (bool on : {true, false}) {
+      lanes::set_enabled(on);
+      for (const auto& [leaves, chunk] : std::vector<std::pair<std::size_t, std::size_t>>{
+               {1, 1}, {4, 2}, {6, 3}, {12, 4}, {10, 5}, {48, 16}})
+        for (const auto& at : marks)
+          for (std::size_t n : {std::size_t{1}, std::size_t{8}, std::size_t{13}, kStride}) {
+            CAPTURE(m);
+            CAPTURE(on);
+            CAPTURE(leaves);
+            CAPTURE(chunk);
+            CAPTURE(at.size());
+            CAPTURE(n);
+            const std::size_t count = static_cast<std::size_t>(std::count(at.begin(), at.end(), 1));
+            std::vector<Fr> want(count * n), got(count * n, Fr::from_u64(99));
+            for (std::size_t i = 0; i < n; ++i)
+              for (std::size_t t = 0, k = 0; t < at.size(); ++t) {
+                if (!at[t]) continue;
+                Fr sum;
+                for (std::size_t v = 0; v < leaves / chunk; ++v) {
+                  Fr p = Fr::one();
+                  for (std::size_t e = 0; e < chunk; ++e) p = p * leaf_at(v * chunk + e, t, i);
+                  sum += p;
                 }
-                sum += p;
+                want[k++ * n + i] = sum;
               }
-              want[k++ * n + i] = sum;
-            }
-          jolt::prover::affine_chunk_sums(f.data(), df.data(), kStride, rows, chunk, at, got.data(),
-                                          n, n);
-          CHECK(got == want);
-        }
+            jolt::prover::chunk_product_sums(vals.data(), m, kStride, leaves, chunk, at, got.data(),
+                                             n, n);
+            CHECK(got == want);
+          }
+    }
   }
   lanes::set_enabled(was);
   const std::vector<char> one = {1};
-  std::vector<Fr> out(8);
-  CHECK_THROWS_AS(
-      jolt::prover::affine_chunk_sums(f.data(), df.data(), kStride, 6, 4, one, out.data(), 8, 8),
-      std::invalid_argument);
+  std::vector<Fr> vals(16), out(8);
+  CHECK_THROWS_AS(jolt::prover::chunk_product_sums(vals.data(), 2, 8, 6, 4, one, out.data(), 8, 8),
+                  std::invalid_argument);
 }
 
 TEST_CASE(

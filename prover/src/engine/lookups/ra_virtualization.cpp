@@ -133,8 +133,9 @@ class RaVirtualizationKernel final : public SumcheckKernel {
       return prove_round_tabled(d, half, pts, claim);
     // Per pair (x, x + half) each bit, each factor r_b·bit + (1 − r_b)(1 − bit) and each eq is
     // affine in X. Pairs are taken kBlock at a time so that the products run over arrays
-    // (multiply_arrays, affine_chunk_sums: the IFMA lanes where the CPU has them). The RA part is
-    // evaluated at X = 0 .. d: the chunks' products (β^v in their first factor) summed, then times
+    // (multiply_arrays: the IFMA lanes where the CPU has them). The RA part is evaluated at
+    // X = 0 .. d: the chunks' products (β^v in their first factor; chunk_product_sums' tree over
+    // each factor's values at X = 0 and 1) summed, then times
     // the weight (and the gate) — or, split, times W's other factors only and at pts.at only; the
     // booleanity part is accumulated as the coefficients of eq(ρ)·Σ ζ^b (bit² − bit), a cubic,
     // and evaluated at the end.
@@ -142,7 +143,8 @@ class RaVirtualizationKernel final : public SumcheckKernel {
     Sums s = tbb::parallel_reduce(
         tbb::blocked_range<std::size_t>(0, half, kGrain), zero,
         [&](const tbb::blocked_range<std::size_t>& range, Sums acc) {
-          std::vector<Fr> f(key_bits_ * kBlock), df(key_bits_ * kBlock);
+          // Bit b's factor at X = 0 and X = 1: leaf[(2b + t)·kBlock + i].
+          std::vector<Fr> leaf(2 * key_bits_ * kBlock);
           std::vector<Fr> lo(kBlock), diff(kBlock), tmp(kBlock), tmp2(kBlock);
           std::vector<Fr> e5(kBlock), de5(kBlock), q(3 * kBlock), sums(pts.count() * kBlock);
           std::vector<Fr> g(gated_ ? kBlock : 0), dg(gated_ ? kBlock : 0);
@@ -156,8 +158,8 @@ class RaVirtualizationKernel final : public SumcheckKernel {
               pat_hi[i] = patterns_at(x0 + i + half);
             }
             for (std::size_t b = 0; b < key_bits_; ++b) {
-              Fr* fb = f.data() + b * kBlock;
-              Fr* dfb = df.data() + b * kBlock;
+              Fr* fb = leaf.data() + 2 * b * kBlock;
+              Fr* f1b = fb + kBlock;
               if (bits_.empty()) {
                 const std::size_t sh = key_bits_ - 1 - b;
                 for (std::size_t i = 0; i < n; ++i) {
@@ -171,11 +173,14 @@ class RaVirtualizationKernel final : public SumcheckKernel {
                   diff[i] = t[x0 + i + half] - lo[i];
                 }
               }
-              // f = (1 − r_b) + (2r_b − 1)·lo, df = (2r_b − 1)·diff
+              // f(0) = (1 − r_b) + (2r_b − 1)·lo, f(1) = f(0) + (2r_b − 1)·diff
               std::fill(tmp.begin(), tmp.begin() + n, two_r_minus_one_[b]);
               multiply_arrays(tmp.data(), lo.data(), fb, n);
-              multiply_arrays(tmp.data(), diff.data(), dfb, n);
-              for (std::size_t i = 0; i < n; ++i) fb[i] += one_minus_r_[b];
+              multiply_arrays(tmp.data(), diff.data(), f1b, n);
+              for (std::size_t i = 0; i < n; ++i) {
+                fb[i] += one_minus_r_[b];
+                f1b[i] += fb[i];
+              }
               // ζ^b(bit² − bit) = ζ^b·lo(lo − 1) + X·ζ^b·diff(2lo − 1) + X²·ζ^b·diff²
               std::fill(tmp.begin(), tmp.begin() + n, zeta_pow_[b]);
               multiply_arrays(tmp.data(), lo.data(), tmp2.data(), n);   // ζ^b·lo
@@ -202,9 +207,9 @@ class RaVirtualizationKernel final : public SumcheckKernel {
             }
             // The chunks' products summed at every point (the factors stepped from point
             // to point in the lanes), then times the weight (and the gate) point by point.
-            affine_chunk_sums(f.data(), df.data(), kBlock, key_bits_, cb_,
-                              std::span<const char>(pts.at.data(), pts.last + 1), sums.data(),
-                              kBlock, n);
+            chunk_product_sums(leaf.data(), 2, kBlock, key_bits_, cb_,
+                               std::span<const char>(pts.at.data(), pts.last + 1), sums.data(),
+                               kBlock, n);
             for (std::size_t t = 0, k = 0; t <= pts.last; ++t) {
               if (t > 0) step_weights(e5.data(), de5.data(), g.data(), dg.data(), n);
               if (!pts.at[t]) continue;
@@ -233,7 +238,6 @@ class RaVirtualizationKernel final : public SumcheckKernel {
                                      const Fr& claim) {
     const unsigned P = 1u << bound_;
     const unsigned s = kTableIndexBits / (2 * P);  // bits per sub-chunk: 4, 2, 1
-    // The tables hold the points at.at marks, the k-th of them at slot k.
     const std::size_t n_chunks = beta_pow_.size(), pts = at.count();
     constexpr std::size_t kSpan = std::size_t{1} << kTableIndexBits;
     struct Sub {
@@ -249,13 +253,22 @@ class RaVirtualizationKernel final : public SumcheckKernel {
     }
     chunk_sub.push_back(subs.size());
     const std::size_t n_pairs = std::size_t{1} << (2 * P), p_mask = (std::size_t{1} << P) - 1;
-    // tables[(g·pts + t)·kSpan + idx], booleanity[(g·3 + c)·kSpan + idx]
-    std::vector<Fr> tables(subs.size() * pts * kSpan), booleanity(subs.size() * 3 * kSpan);
+    const std::size_t per_chunk = chunk_sub[1] - chunk_sub[0];  // the same for every chunk
+    // The tables hold each sub-chunk's product at t = 0 .. m − 1 and the product tree of
+    // chunk_product_sums takes it to the marked points. With 8 or more sub-chunks per chunk the
+    // tables hold only the s + 1 points of a sub-chunk's degree and the tree extends its nodes by
+    // additions (16 one-bit sub-chunks: 78 products per pair and chunk instead of 240); with
+    // fewer, the extensions would cost more than the products they save (4 four-bit
+    // sub-chunks: 34 products and about 300 additions against 48 products), so the tables hold
+    // every point and the tree only multiplies.
+    const std::size_t m = per_chunk >= 8 ? s + 1 : at.last + 1;
+    // tables[(g·m + t)·kSpan + idx], booleanity[(g·3 + c)·kSpan + idx]
+    std::vector<Fr> tables(subs.size() * m * kSpan), booleanity(subs.size() * 3 * kSpan);
     tbb::parallel_for(std::size_t{0}, subs.size(), [&](std::size_t g) {
       const Sub sub = subs[g];
-      // Per bit of the sub-chunk and pair (p_lo | p_hi << P): its factor at each point and its
-      // three booleanity coefficients.
-      std::vector<Fr> factor(sub.count * n_pairs * pts), coef(sub.count * n_pairs * 3);
+      // Per bit of the sub-chunk and pair (p_lo | p_hi << P): its factor at t = 0 .. m − 1 and
+      // its three booleanity coefficients.
+      std::vector<Fr> factor(sub.count * n_pairs * m), coef(sub.count * n_pairs * 3);
       for (unsigned i = 0; i < sub.count; ++i) {
         const std::size_t b = sub.first_bit + i;
         for (std::size_t pr = 0; pr < n_pairs; ++pr) {
@@ -267,19 +280,18 @@ class RaVirtualizationKernel final : public SumcheckKernel {
           c[2] = zeta_pow_[b] * dv * dv;
           Fr f = one_minus_r_[b] + two_r_minus_one_[b] * v0;
           const Fr df = two_r_minus_one_[b] * dv;
-          for (std::size_t t = 0, k = 0; t <= at.last; ++t, f += df)
-            if (at.at[t]) factor[(i * n_pairs + pr) * pts + k++] = f;
+          for (std::size_t t = 0; t < m; ++t, f += df) factor[(i * n_pairs + pr) * m + t] = f;
         }
       }
       const std::size_t entries = std::size_t{1} << (2 * P * sub.count);
-      Fr* tab = tables.data() + g * pts * kSpan;
+      Fr* tab = tables.data() + g * m * kSpan;
       Fr* bq = booleanity.data() + g * 3 * kSpan;
       for (std::size_t idx = 0; idx < entries; ++idx) {
         for (unsigned i = 0; i < sub.count; ++i) {
           const std::size_t pr = (idx >> (2 * P * i)) & (n_pairs - 1);
-          const Fr* f = factor.data() + (i * n_pairs + pr) * pts;
+          const Fr* f = factor.data() + (i * n_pairs + pr) * m;
           const Fr* c = coef.data() + (i * n_pairs + pr) * 3;
-          for (std::size_t t = 0; t < pts; ++t)
+          for (std::size_t t = 0; t < m; ++t)
             tab[t * kSpan + idx] = i == 0 ? f[t] : tab[t * kSpan + idx] * f[t];
           for (std::size_t k = 0; k < 3; ++k) bq[k * kSpan + idx] += c[k];
         }
@@ -292,8 +304,9 @@ class RaVirtualizationKernel final : public SumcheckKernel {
         tbb::blocked_range<std::size_t>(0, half, kGrain), zero,
         [&](const tbb::blocked_range<std::size_t>& range, Sums acc) {
           std::vector<std::uint32_t> idx(subs.size() * kBlock);
-          std::vector<Fr> prod(kBlock), ra(kBlock), e5(kBlock), de5(kBlock);
-          std::vector<const Fr*> tabs(cb_);  // a chunk's sub-chunk tables at the point
+          // Sub-chunk g's product at t for pair i: leaf[(g·m + t)·kBlock + i].
+          std::vector<Fr> leaf(subs.size() * m * kBlock), sums(pts * kBlock);
+          std::vector<Fr> e5(kBlock), de5(kBlock);
           std::vector<Fr> g(gated_ ? kBlock : 0), dg(gated_ ? kBlock : 0);
           // Row 2P·j + y holds key y of the pair's lower half shifted left by j, row 2P·j + P + y
           // the upper half's: column s is then the index of the sub-chunk whose first bit is s.
@@ -334,22 +347,22 @@ class RaVirtualizationKernel final : public SumcheckKernel {
             }
             accumulate_booleanity(x0, half, n, qs.data(), qs.data() + kBlock,
                                   qs.data() + 2 * kBlock, acc.booleanity);
+            // Each chunk's product (β^v in its first sub-chunk's table) by the product tree,
+            // the chunks summed, then times the weight and the gate point by point.
+            for (std::size_t gi = 0; gi < subs.size(); ++gi)
+              for (std::size_t t = 0; t < m; ++t) {
+                const Fr* tab = tables.data() + (gi * m + t) * kSpan;
+                const std::uint32_t* ix = idx.data() + gi * kBlock;
+                Fr* to = leaf.data() + (gi * m + t) * kBlock;
+                for (std::size_t i = 0; i < n; ++i) to[i] = tab[ix[i]];
+              }
+            chunk_product_sums(leaf.data(), m, kBlock, subs.size(), per_chunk,
+                               std::span<const char>(at.at.data(), at.last + 1), sums.data(),
+                               kBlock, n);
             for (std::size_t t = 0, k = 0; t <= at.last; ++t) {
               if (t > 0) step_weights(e5.data(), de5.data(), g.data(), dg.data(), n);
               if (!at.at[t]) continue;
-              // Each chunk's product (β^v in its first sub-chunk's table), the chunks summed,
-              // then times the weight and the gate.
-              for (std::size_t v = 0; v < n_chunks; ++v) {
-                Fr* to = v == 0 ? ra.data() : prod.data();
-                const std::size_t g0 = chunk_sub[v], gk = chunk_sub[v + 1] - g0;
-                for (std::size_t g = 0; g < gk; ++g)
-                  tabs[g] = tables.data() + ((g0 + g) * pts + k) * kSpan;
-                gather_products(std::span<const Fr* const>(tabs.data(), gk),
-                                idx.data() + g0 * kBlock, kBlock, to, n);
-                if (v > 0)
-                  for (std::size_t i = 0; i < n; ++i) ra[i] += prod[i];
-              }
-              acc.ra[t] += weighted_sum(ra.data(), e5.data(), g.data(), n);
+              acc.ra[t] += weighted_sum(sums.data() + k * kBlock, e5.data(), g.data(), n);
               ++k;
             }
           }

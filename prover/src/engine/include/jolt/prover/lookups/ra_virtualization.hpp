@@ -24,7 +24,10 @@
 // Bit b of cycle j is bit key_bits − 1 − b of keys[j] (r_addr's order, MSB first). The first
 // rounds read the bits from the keys; field tables exist only from T/16 entries on. The first
 // three rounds group each chunk's bits into sub-chunks (4, 2, then 1 bit) and look each
-// sub-chunk's product up in a table indexed by the bits' patterns at the pair's two halves.
+// sub-chunk's product up in a table indexed by the bits' patterns at the pair's two halves. A
+// chunk's product of affine factors is formed by a product tree whose nodes are extended to
+// more points by finite differences (fr_arrays.hpp's chunk_product_sums), not by one running
+// product per point.
 // When W is one eq polynomial, eq(r, ·), given as its point, each round keeps the eq factor of
 // the variable it binds apart (Gruen's split): s_ra(X) = eq(r_j, X)·q(X) with q of one degree
 // less, evaluated directly at 0, 2, 3, …, d − 1 and at 1 from the round's claim (less the

@@ -353,10 +353,11 @@ TEST_CASE("chunk_product_sums equals the chunks' products at each marked point")
           vals[(l * m + t) * kStride + i] = leaf_at(l, t, i);
     for (bool on : {true, false}) {
       lanes::set_enabled(on);
-      for (const auto& [leaves, chunk] : std::vector<std::pair<std::size_t, std::size_t>>{
+      for (const auto& shape : std::vector<std::pair<std::size_t, std::size_t>>{
                {1, 1}, {4, 2}, {6, 3}, {12, 4}, {10, 5}, {48, 16}})
         for (const auto& at : marks)
           for (std::size_t n : {std::size_t{1}, std::size_t{8}, std::size_t{13}, kStride}) {
+            const std::size_t leaves = shape.first, chunk = shape.second;
             CAPTURE(m);
             CAPTURE(on);
             CAPTURE(leaves);

@@ -139,6 +139,21 @@ class RaVirtualizationKernel final : public SumcheckKernel {
     // the weight (and the gate) — or, split, times W's other factors only and at pts.at only; the
     // booleanity part is accumulated as the coefficients of eq(ρ)·Σ ζ^b (bit² − bit), a cubic,
     // and evaluated at the end.
+    // While the bits are read from the keys (no bit tables yet) a bit is one of the pattern
+    // values v = pattern_values_[p]: its factor (1 − r_b) + (2r_b − 1)·v, ζ^b·v(v − 1) and ζ^b·v
+    // come from tables by bit and pattern built once per round, so a bit costs a pair one
+    // product (its booleanity's X² coefficient) instead of seven.
+    const std::size_t patterns = bits_.empty() ? pattern_values_.size() : 0;
+    std::vector<Fr> pat_f(key_bits_ * patterns), pat_z(pat_f.size()), pat_y(pat_f.size());
+    if (patterns > 0)
+      tbb::parallel_for(std::size_t{0}, key_bits_, [&](std::size_t b) {
+        for (std::size_t p = 0, e = b * patterns; p < patterns; ++p, ++e) {
+          const Fr& v = pattern_values_[p];
+          pat_f[e] = one_minus_r_[b] + two_r_minus_one_[b] * v;
+          pat_y[e] = zeta_pow_[b] * v;
+          pat_z[e] = pat_y[e] * (v - Fr::one());
+        }
+      });
     Sums zero{std::vector<Fr>(d + 1), {}};
     Sums s = tbb::parallel_reduce(
         tbb::blocked_range<std::size_t>(0, half, kGrain), zero,
@@ -160,18 +175,30 @@ class RaVirtualizationKernel final : public SumcheckKernel {
             for (std::size_t b = 0; b < key_bits_; ++b) {
               Fr* fb = leaf.data() + 2 * b * kBlock;
               Fr* f1b = fb + kBlock;
-              if (bits_.empty()) {
+              if (patterns > 0) {
+                // ζ^b(v(X)² − v(X)) at X = 0 into q0, at X = 1 into q1 (made the X coefficient
+                // after the last bit), ζ^b·diff² into q2.
                 const std::size_t sh = key_bits_ - 1 - b;
+                const Fr* pf = pat_f.data() + b * patterns;
+                const Fr* pz = pat_z.data() + b * patterns;
+                const Fr* py = pat_y.data() + b * patterns;
                 for (std::size_t i = 0; i < n; ++i) {
-                  lo[i] = pattern_values_[pat_lo[i][sh]];
-                  diff[i] = pattern_values_[pat_hi[i][sh]] - lo[i];
+                  const std::uint8_t pl = pat_lo[i][sh], ph = pat_hi[i][sh];
+                  fb[i] = pf[pl];
+                  f1b[i] = pf[ph];
+                  q[i] += pz[pl];
+                  q[kBlock + i] += pz[ph];
+                  tmp[i] = py[ph] - py[pl];
+                  diff[i] = pattern_values_[ph] - pattern_values_[pl];
                 }
-              } else {
-                const Fr* t = bits_[b].data();
-                for (std::size_t i = 0; i < n; ++i) {
-                  lo[i] = t[x0 + i];
-                  diff[i] = t[x0 + i + half] - lo[i];
-                }
+                multiply_arrays(tmp.data(), diff.data(), tmp2.data(), n);
+                for (std::size_t i = 0; i < n; ++i) q[2 * kBlock + i] += tmp2[i];
+                continue;
+              }
+              const Fr* t = bits_[b].data();
+              for (std::size_t i = 0; i < n; ++i) {
+                lo[i] = t[x0 + i];
+                diff[i] = t[x0 + i + half] - lo[i];
               }
               // f(0) = (1 − r_b) + (2r_b − 1)·lo, f(1) = f(0) + (2r_b − 1)·diff
               std::fill(tmp.begin(), tmp.begin() + n, two_r_minus_one_[b]);
@@ -196,6 +223,9 @@ class RaVirtualizationKernel final : public SumcheckKernel {
               multiply_arrays(tmp.data(), diff.data(), tmp2.data(), n);
               for (std::size_t i = 0; i < n; ++i) q[2 * kBlock + i] += tmp2[i];
             }
+            if (patterns > 0)  // q1 held the value at X = 1: c1 = B(1) − c0 − c2
+              for (std::size_t i = 0; i < n; ++i)
+                q[kBlock + i] = q[kBlock + i] - q[i] - q[2 * kBlock + i];
             accumulate_booleanity(x0, half, n, q.data(), q.data() + kBlock, q.data() + 2 * kBlock,
                                   acc.booleanity);
             for (std::size_t i = 0; i < n; ++i) {
@@ -205,8 +235,9 @@ class RaVirtualizationKernel final : public SumcheckKernel {
                 dg[i] = gate_[x0 + i + half] - g[i];
               }
             }
-            // The chunks' products summed at every point (the factors stepped from point
-            // to point in the lanes), then times the weight (and the gate) point by point.
+            // The chunks' products summed at every point (chunk_product_sums' tree over the
+            // factors' values at X = 0 and 1), then times the weight (and the gate) point by
+            // point.
             chunk_product_sums(leaf.data(), 2, kBlock, key_bits_, cb_,
                                std::span<const char>(pts.at.data(), pts.last + 1), sums.data(),
                                kBlock, n);

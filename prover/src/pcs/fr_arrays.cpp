@@ -60,19 +60,27 @@ void multiply_rows(const Fr* rows, std::size_t row_stride, std::size_t k, Fr* ou
 namespace {
 
 // Rows D + 1 .. M − 1 of a polynomial of degree ≤ D in t whose rows 0 .. D are known (rows of n
-// entries, `stride` apart), by finite differences: a[j] = ∇^(D−j) y_D is built with D(D + 1)/2
-// subtractions, then each new point costs D additions (∇^k y_(t+1) = ∇^k y_t + ∇^(k+1) y_(t+1),
-// the D-th difference constant). `a` is scratch of (D + 1)·n entries.
+// entries, `stride` apart), by finite differences: a[j] = ∇^(D−j) y_D for j < D is built with
+// D(D + 1)/2 subtractions (the first pass reading the rows themselves), then each new point
+// costs D additions (∇^k y_(t+1) = ∇^k y_t + ∇^(k+1) y_(t+1), the D-th difference constant, the
+// last addition written straight into the new row). `a` is scratch of D·n entries.
 void extend_rows(Fr* v, std::size_t stride, std::size_t D, std::size_t M, std::size_t n, Fr* a) {
   if (M <= D + 1) return;
-  for (std::size_t j = 0; j <= D; ++j) std::copy_n(v + j * stride, n, a + j * n);
-  for (std::size_t k = 1; k <= D; ++k)
+  if (D == 0) {
+    for (std::size_t t = 1; t < M; ++t) std::copy_n(v, n, v + t * stride);
+    return;
+  }
+  for (std::size_t j = 0; j < D; ++j)
+    for (std::size_t i = 0; i < n; ++i) a[j * n + i] = v[(j + 1) * stride + i] - v[j * stride + i];
+  for (std::size_t k = 2; k <= D; ++k)
     for (std::size_t j = 0; j + k <= D; ++j)
       for (std::size_t i = 0; i < n; ++i) a[j * n + i] = a[(j + 1) * n + i] - a[j * n + i];
   for (std::size_t t = D + 1; t < M; ++t) {
-    for (std::size_t j = 1; j <= D; ++j)
+    for (std::size_t j = 1; j < D; ++j)
       for (std::size_t i = 0; i < n; ++i) a[j * n + i] += a[(j - 1) * n + i];
-    std::copy_n(a + D * n, n, v + t * stride);
+    const Fr* last = v + (t - 1) * stride;
+    Fr* next = v + t * stride;
+    for (std::size_t i = 0; i < n; ++i) next[i] = last[i] + a[(D - 1) * n + i];
   }
 }
 

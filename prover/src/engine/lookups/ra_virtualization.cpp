@@ -293,7 +293,8 @@ class RaVirtualizationKernel final : public SumcheckKernel {
     // sub-chunks: 34 products and about 300 additions against 48 products), so the tables hold
     // every point and the tree only multiplies.
     const std::size_t m = per_chunk >= 8 ? s + 1 : at.last + 1;
-    // tables[(g·m + t)·kSpan + idx], booleanity[(g·3 + c)·kSpan + idx]
+    // tables[(g·kSpan + idx)·m + t], booleanity[(g·kSpan + idx)·3 + c]: an entry's points (and
+    // its three coefficients) side by side, so a pair reads each sub-chunk's from one place.
     std::vector<Fr> tables(subs.size() * m * kSpan), booleanity(subs.size() * 3 * kSpan);
     tbb::parallel_for(std::size_t{0}, subs.size(), [&](std::size_t g) {
       const Sub sub = subs[g];
@@ -315,16 +316,16 @@ class RaVirtualizationKernel final : public SumcheckKernel {
         }
       }
       const std::size_t entries = std::size_t{1} << (2 * P * sub.count);
-      Fr* tab = tables.data() + g * m * kSpan;
-      Fr* bq = booleanity.data() + g * 3 * kSpan;
+      Fr* tab = tables.data() + g * kSpan * m;
+      Fr* bq = booleanity.data() + g * kSpan * 3;
       for (std::size_t idx = 0; idx < entries; ++idx) {
         for (unsigned i = 0; i < sub.count; ++i) {
           const std::size_t pr = (idx >> (2 * P * i)) & (n_pairs - 1);
           const Fr* f = factor.data() + (i * n_pairs + pr) * m;
           const Fr* c = coef.data() + (i * n_pairs + pr) * 3;
           for (std::size_t t = 0; t < m; ++t)
-            tab[t * kSpan + idx] = i == 0 ? f[t] : tab[t * kSpan + idx] * f[t];
-          for (std::size_t k = 0; k < 3; ++k) bq[k * kSpan + idx] += c[k];
+            tab[idx * m + t] = i == 0 ? f[t] : tab[idx * m + t] * f[t];
+          for (std::size_t k = 0; k < 3; ++k) bq[idx * 3 + k] += c[k];
         }
       }
     });
@@ -364,10 +365,10 @@ class RaVirtualizationKernel final : public SumcheckKernel {
                 const std::uint32_t ix =
                     cols[sh] & ((std::uint32_t{1} << (2 * P * subs[gi].count)) - 1);
                 idx[gi * kBlock + i] = ix;
-                const Fr* bq = booleanity.data() + gi * 3 * kSpan + ix;
+                const Fr* bq = booleanity.data() + (gi * kSpan + ix) * 3;
                 q[0] += bq[0];
-                q[1] += bq[kSpan];
-                q[2] += bq[2 * kSpan];
+                q[1] += bq[1];
+                q[2] += bq[2];
               }
               for (std::size_t k = 0; k < 3; ++k) qs[k * kBlock + i] = q[k];
               weight_line(x, half, e5[i], de5[i]);
@@ -380,13 +381,14 @@ class RaVirtualizationKernel final : public SumcheckKernel {
                                   qs.data() + 2 * kBlock, acc.booleanity);
             // Each chunk's product (β^v in its first sub-chunk's table) by the product tree,
             // the chunks summed, then times the weight and the gate point by point.
-            for (std::size_t gi = 0; gi < subs.size(); ++gi)
-              for (std::size_t t = 0; t < m; ++t) {
-                const Fr* tab = tables.data() + (gi * m + t) * kSpan;
-                const std::uint32_t* ix = idx.data() + gi * kBlock;
-                Fr* to = leaf.data() + (gi * m + t) * kBlock;
-                for (std::size_t i = 0; i < n; ++i) to[i] = tab[ix[i]];
+            for (std::size_t gi = 0; gi < subs.size(); ++gi) {
+              const Fr* tab = tables.data() + gi * kSpan * m;
+              Fr* to = leaf.data() + gi * m * kBlock;
+              for (std::size_t i = 0; i < n; ++i) {
+                const Fr* e = tab + std::size_t{idx[gi * kBlock + i]} * m;
+                for (std::size_t t = 0; t < m; ++t) to[t * kBlock + i] = e[t];
               }
+            }
             chunk_product_sums(leaf.data(), m, kBlock, subs.size(), per_chunk,
                                std::span<const char>(at.at.data(), at.last + 1), sums.data(),
                                kBlock, n);

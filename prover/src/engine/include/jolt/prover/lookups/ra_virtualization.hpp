@@ -27,7 +27,8 @@
 // sub-chunk's product up in a table indexed by the bits' patterns at the pair's two halves. A
 // chunk's product of affine factors is formed by a product tree whose nodes are extended to
 // more points by finite differences (fr_arrays.hpp's chunk_product_sums), not by one running
-// product per point.
+// product per point. A round that reads the bits from the keys without sub-chunk tables takes
+// each bit's factor and booleanity terms from tables by bit and pattern value.
 // When W is one eq polynomial, eq(r, ·), given as its point, each round keeps the eq factor of
 // the variable it binds apart (Gruen's split): s_ra(X) = eq(r_j, X)·q(X) with q of one degree
 // less, evaluated directly at 0, 2, 3, …, d − 1 and at 1 from the round's claim (less the

@@ -353,6 +353,16 @@ TEST_CASE("RA virtualization: pattern tables give the direct path's rounds and o
       {12, 12, 12, true, Keys::Random, 7},
       {12, 12, 12, true, Keys::Repeating, 8},
       {11, 12, 12, true, Keys::MostlyZero, 9},
+      // Chunk widths the sub-chunks (4, 2, 1 bits) do not divide, so each chunk's last
+      // sub-chunk is shorter than its tables' points assume: 15, 17 and 29 bits have 8 or more
+      // two-bit sub-chunks per chunk (tabled at s + 1 points, extended by the product tree), 9
+      // and 13 fewer (every point tabled).
+      {12, 15, 15, true, Keys::Random, 10},
+      {12, 17, 17, false, Keys::Random, 11},
+      {12, 30, 15, false, Keys::Repeating, 12},
+      {12, 29, 29, true, Keys::Random, 13},
+      {12, 9, 9, true, Keys::Random, 14},
+      {12, 13, 13, false, Keys::MostlyZero, 15},
   };
   for (const Config& c : configs) check_config(c);
 }
@@ -420,10 +430,13 @@ TEST_CASE(
   // Configs of every shape above, with tables and without; then points with a coordinate 0 (the
   // round evaluates q(1) itself) or 1, and T = 2 .. 2^4 (rounds too small for tables).
   std::vector<Config> configs = {
-      {12, 64, 16, false, Keys::Random, 31},    {11, 64, 16, false, Keys::MostlyZero, 32},
-      {12, 11, 11, false, Keys::Repeating, 33}, {12, 12, 12, true, Keys::Random, 34},
-      {12, 8, 4, false, Keys::Random, 35},      {11, 5, 5, true, Keys::Random, 36},
-      {12, 3, 1, false, Keys::Random, 37},      {12, 2, 2, true, Keys::MostlyZero, 38},
+      {12, 64, 16, false, Keys::Random, 31},     {11, 64, 16, false, Keys::MostlyZero, 32},
+      {12, 11, 11, false, Keys::Repeating, 33},  {12, 12, 12, true, Keys::Random, 34},
+      {12, 8, 4, false, Keys::Random, 35},       {11, 5, 5, true, Keys::Random, 36},
+      {12, 3, 1, false, Keys::Random, 37},       {12, 2, 2, true, Keys::MostlyZero, 38},
+      {12, 15, 15, true, Keys::Random, 70},      {12, 17, 17, false, Keys::Random, 71},
+      {12, 30, 15, false, Keys::Repeating, 72},  {12, 29, 29, true, Keys::Random, 73},
+      {12, 13, 13, false, Keys::MostlyZero, 75},
   };
   for (unsigned log_t = 1; log_t <= 4; ++log_t)
     configs.push_back({log_t, 8, 4, log_t % 2 == 0, Keys::Random, 40 + log_t});
@@ -467,40 +480,5 @@ TEST_CASE(
     if (coords == 3) r.weights.clear();
     CHECK_THROWS_WITH_AS(make_ra_virtualization_kernel(std::move(r), kLabels),
                          doctest::Contains("weight point"), std::invalid_argument);
-  }
-}
-
-// Chunk widths that the tabled rounds' sub-chunks (4, 2, 1 bits) do not divide, so each chunk's
-// last sub-chunk is shorter than its tables' s + 1 points assume (15, 17, 29 bits: with two-bit
-// sub-chunks 8 or more per chunk, the last of one bit, tabled at s + 1 points and extended by the
-// tree; 9 and 13: fewer than 8, every point tabled), with W as a table and as a point: every
-// path equals the others and passes the verifier's checks.
-TEST_CASE(
-    "RA virtualization with odd chunk widths: short last sub-chunks, W as table and as point") {
-  const std::vector<Config> configs = {
-      {12, 15, 15, true, Keys::Random, 70},     {12, 17, 17, false, Keys::Random, 71},
-      {12, 30, 15, false, Keys::Repeating, 72}, {12, 29, 29, true, Keys::Random, 73},
-      {12, 9, 9, true, Keys::Random, 74},       {12, 13, 13, false, Keys::MostlyZero, 75},
-  };
-  for (const Config& c : configs) check_config(c);
-  for (const Config& c : configs) {
-    INFO(describe(c));
-    Instance in = make_instance(c);
-    std::mt19937_64 rng(c.seed ^ 0xe9);
-    std::vector<Fr> point = rand_point(rng, c.log_t);
-    in.weights = EqPolynomial::evals(point);
-    const Fr sum = expected_sum(in);
-    auto split = [&](bool tables) {
-      RaVirtualizationInput r = input_of(in, tables);
-      r.weights.clear();
-      r.weight_point = point;
-      return make_ra_virtualization_kernel(std::move(r), kLabels);
-    };
-    auto table = make_kernel(in, false);
-    auto sd = split(false), st = split(true);
-    const Driven d = drive({table.get(), sd.get(), st.get()}, sum, c.seed);
-    check_same(d.traces[1], d.traces[0], "split direct");
-    check_same(d.traces[2], d.traces[0], "split tabled");
-    check_as_verifier(in, d, d.traces[2], sum, "split tabled");
   }
 }

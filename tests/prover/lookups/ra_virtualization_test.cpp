@@ -353,16 +353,6 @@ TEST_CASE("RA virtualization: pattern tables give the direct path's rounds and o
       {12, 12, 12, true, Keys::Random, 7},
       {12, 12, 12, true, Keys::Repeating, 8},
       {11, 12, 12, true, Keys::MostlyZero, 9},
-      // Chunk widths the sub-chunks (4, 2, 1 bits) do not divide, so each chunk's last
-      // sub-chunk is shorter than its tables' points assume: 15, 17 and 29 bits have 8 or more
-      // two-bit sub-chunks per chunk (tabled at s + 1 points, extended by the product tree), 9
-      // and 13 fewer (every point tabled).
-      {12, 15, 15, true, Keys::Random, 10},
-      {12, 17, 17, false, Keys::Random, 11},
-      {12, 30, 15, false, Keys::Repeating, 12},
-      {12, 29, 29, true, Keys::Random, 13},
-      {12, 9, 9, true, Keys::Random, 14},
-      {12, 13, 13, false, Keys::MostlyZero, 15},
   };
   for (const Config& c : configs) check_config(c);
 }
@@ -372,12 +362,27 @@ TEST_CASE(
     "odd chunks") {
   // Chunks of up to 5 bits are also checked against the dense oracle.
   const std::vector<Config> configs = {
-      {12, 8, 4, false, Keys::Random, 10},     {11, 8, 4, false, Keys::Repeating, 11},
-      {11, 8, 4, false, Keys::MostlyZero, 12}, {12, 8, 4, true, Keys::Random, 13},
-      {12, 6, 3, false, Keys::Random, 14},     {11, 6, 3, false, Keys::Repeating, 15},
-      {11, 5, 5, true, Keys::Random, 16},      {12, 3, 1, false, Keys::Random, 17},
-      {12, 2, 2, true, Keys::MostlyZero, 18},  {12, 16, 8, false, Keys::Random, 19},
+      {12, 8, 4, false, Keys::Random, 10},
+      {11, 8, 4, false, Keys::Repeating, 11},
+      {11, 8, 4, false, Keys::MostlyZero, 12},
+      {12, 8, 4, true, Keys::Random, 13},
+      {12, 6, 3, false, Keys::Random, 14},
+      {11, 6, 3, false, Keys::Repeating, 15},
+      {11, 5, 5, true, Keys::Random, 16},
+      {12, 3, 1, false, Keys::Random, 17},
+      {12, 2, 2, true, Keys::MostlyZero, 18},
+      {12, 16, 8, false, Keys::Random, 19},
       {11, 21, 7, true, Keys::Repeating, 20},
+      // Chunk widths the sub-chunks (4, 2, 1 bits) do not divide, so each chunk's last
+      // sub-chunk is shorter than its tables' points assume: 15, 17 and 29 bits have 8 or more
+      // two-bit sub-chunks per chunk (tabled at s + 1 points, extended by the product tree), 9
+      // and 13 fewer (every point tabled).
+      {12, 15, 15, true, Keys::Random, 21},
+      {12, 17, 17, false, Keys::Random, 22},
+      {12, 30, 15, false, Keys::Repeating, 23},
+      {12, 29, 29, true, Keys::Random, 24},
+      {12, 9, 9, true, Keys::Random, 25},
+      {12, 13, 13, false, Keys::MostlyZero, 26},
   };
   for (const Config& c : configs) check_config(c);
 }

@@ -212,7 +212,7 @@ int main(int argc, char** argv) {
     const auto [random, bits] = random_and_bits(n + 200, n);
     std::mt19937_64 rng(n + 300);  // the query positions
     const std::size_t R = 4, M = random.size() * R;
-    const bf::Twiddles tw = bf::twiddles(n);
+    const bf::CosetTwiddles tw(n, 2);
     std::vector<bf::CosetEncoder> cosets;
     for (std::size_t r = 0; r < R; ++r) cosets.emplace_back(n, 2, r, tw);
     // 88 query leaves j < M/2, each opened with its level-2 quad: both values of 4 leaves, M/8

@@ -618,6 +618,31 @@ Twiddles twiddles(unsigned log_size) {
   return Twiddles(log_size);
 }
 
+CosetTwiddles::CosetTwiddles(unsigned log_n, unsigned log_inv_rate, bool compact)
+    : log_n_(log_n),
+      log_inv_rate_(log_inv_rate),
+      R_(std::size_t{1} << log_inv_rate),
+      half_(std::max<std::size_t>((std::size_t{1} << log_n) / 2, 1)) {
+  if (log_n + log_inv_rate > Fr::two_adicity())
+    throw std::invalid_argument("basefold::CosetTwiddles: 2^" + std::to_string(log_n) +
+                                " entries at rate 2^-" + std::to_string(log_inv_rate) +
+                                " exceed the NTT domains of Fr");
+  if (compact || lanes::enabled()) {
+    domain_ = Twiddles(log_n);
+    return;
+  }
+  tables_.resize(R_ * half_);
+  const Fr w = Fr::root_of_unity(log_n + log_inv_rate), wR = w.pow(R_);
+  for (std::size_t s = 0; s < R_; ++s) {
+    Fr* t = tables_.data() + s * half_;
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, half_, 4096),
+                      [&](const tbb::blocked_range<std::size_t>& rg) {
+                        Fr x = w.pow(s) * wR.pow(rg.begin());
+                        for (std::size_t i = rg.begin(); i < rg.end(); ++i, x *= wR) t[i] = x;
+                      });
+  }
+}
+
 namespace {
 
 // Layers with blocks of up to kBlock elements run block by block (cache-resident), each layer's
@@ -711,23 +736,31 @@ void rs_encode(std::span<const Fr> msg, unsigned log_inv_rate, std::span<Fr> out
   rs_transform(out, rep, tw, tw_stride);
 }
 
-CosetEncoder::CosetEncoder(unsigned log_n, unsigned log_inv_rate, std::size_t r, const Twiddles& tw)
+CosetEncoder::CosetEncoder(unsigned log_n, unsigned log_inv_rate, std::size_t r,
+                           const CosetTwiddles& tw)
     : log_n_(log_n), r_(r), tw_(&tw) {
   if (log_n + log_inv_rate > Fr::two_adicity() || r >= (std::size_t{1} << log_inv_rate) ||
-      tw.empty() || tw.log_size() != log_n)
-    throw std::invalid_argument("basefold::CosetEncoder: coset " + std::to_string(r) + " of a 2^" +
-                                std::to_string(log_n) + " table at rate 2^-" +
-                                std::to_string(log_inv_rate) + " with twiddles of 2^" +
-                                std::to_string(tw.log_size()));
+      tw.log_n() != log_n || tw.log_inv_rate() != log_inv_rate)
+    throw std::invalid_argument(
+        "basefold::CosetEncoder: coset " + std::to_string(r) + " of a 2^" + std::to_string(log_n) +
+        " table at rate 2^-" + std::to_string(log_inv_rate) + " with the twiddles of 2^" +
+        std::to_string(tw.log_n()) + " entries at rate 2^-" + std::to_string(tw.log_inv_rate()));
   c_ = r == 0 ? Fr::one() : Fr::root_of_unity(log_n + log_inv_rate).pow(r);
   if (log_n < 3) return;
   // Slot m of a group holds entry t0 + bit_reverse3(m)·N/8, whose factor is c^t0 times
   // d^bit_reverse3(m) with d = c^(N/8): the rows take the second factor, the group the first.
   const Fr d = c_.pow(std::uint64_t{1} << (log_n - 3));
   for (std::size_t m = 0; m < kSlots; ++m) slot_factor_[m] = d.pow(bit_reverse(m, 3));
-  // The block twiddles rs_transform uses, so butterfly_layers takes its products over arrays.
-  const std::size_t B = std::min<std::size_t>(std::size_t{1} << log_n, kBlock);
-  small_ = block_twiddles(B, std::size_t{1} << log_n, [&](std::uint64_t e) { return tw.at(e); });
+  // The block twiddles, so butterfly_layers takes its products over arrays.
+  const std::size_t N = std::size_t{1} << log_n, B = std::min<std::size_t>(N, kBlock);
+  if (tw.per_coset()) {
+    small_.assign(B, Fr::one());
+    for (std::size_t len = 2; len <= B; len <<= 1)
+      for (std::size_t J = 0; J < len / 2; ++J)
+        small_[len / 2 + J] = tw.at(len <= kSlots ? 0 : r, N / len, J);
+  } else {
+    small_ = block_twiddles(B, N, [&](std::uint64_t e) { return tw.domain().at(e); });
+  }
   small_lanes_ = block_lane_twiddles(small_, B);
   factors_.resize(64 * kSlots);
   for (std::size_t u = 0; u < factors_.size(); ++u) factors_[u] = slot_factor_[u % kSlots];
@@ -777,14 +810,15 @@ void CosetEncoder::encode_patterns(std::span<const std::uint8_t> patterns,
   // (t0 = bit_reverse(g0) < stride). The blocks are taken in order of t0, so a worker's
   // consecutive blocks read neighbouring patterns (a cache line of them serves 64 blocks) while
   // each writes its own stretch of out.
+  const bool scale = r_ != 0 && !tw_->per_coset();
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, stride, 64), [&](const auto& rg) {
-    std::vector<Fr> x(r_ == 0 ? 0 : nb), x8(r_ == 0 ? 0 : kSlots * nb);
+    std::vector<Fr> x(scale ? nb : 0), x8(scale ? kSlots * nb : 0);
     for (std::size_t t0 = rg.begin(); t0 < rg.end(); ++t0) {
       Fr* dst = out.data() + kSlots * bit_reverse(t0, L - 3);
       for (std::size_t v = 0; v < nb; ++v)
         std::copy_n(rows_.data() + kSlots * patterns[t0 + block_rev_[v] * stride], kSlots,
                     dst + kSlots * v);
-      if (r_ == 0) continue;
+      if (!scale) continue;
       // Each group times its c^t0' = c^t0·block_pow_[v], products over arrays.
       std::fill(x.begin(), x.end(), c_.pow(t0));
       multiply_arrays(x.data(), block_pow_.data(), x.data(), nb);
@@ -810,11 +844,16 @@ void CosetEncoder::encode(const PolynomialBatch& polys, std::size_t i,
                                 std::to_string(log_n_) + " expected)");
   const unsigned L = log_n_;
   if (L < 3) {
+    // out[j] = Σ_t table[t]·(c·ω_N^j)^t, directly.
     std::vector<Fr> block(N);
     polys.read(i, 0, block);
-    Fr x = Fr::one();
-    for (std::size_t t = 0; t < N; ++t, x *= c_) out[bit_reverse(t, L)] = block[t] * x;
-    rs_transform(out, 1, *tw_, 1);
+    const Fr omega = Fr::root_of_unity(L);
+    Fr x = c_;
+    for (std::size_t j = 0; j < N; ++j, x *= omega) {
+      Fr sum = Fr::zero(), xt = Fr::one();
+      for (std::size_t t = 0; t < N; ++t, xt *= x) sum += block[t] * xt;
+      out[j] = sum;
+    }
     return;
   }
   // Group t0 < N/8 — entries t0 + s·N/8 (s < 8), at slots 8·bit_reverse(t0) + bit_reverse3(s)
@@ -827,7 +866,7 @@ void CosetEncoder::encode(const PolynomialBatch& polys, std::size_t i,
           "basefold::CosetEncoder::encode: " + std::to_string(patterns.size()) +
           " bit patterns for " + std::to_string(G) + " groups");
     encode_patterns(patterns, out);
-    rs_transform(out, 1, *tw_, 1, kSlots);
+    transform(out);
     return;
   }
   const Fr one = Fr::one();
@@ -865,7 +904,7 @@ void CosetEncoder::encode(const PolynomialBatch& polys, std::size_t i,
           multiply_arrays(run + o, factors_.data(), run + o, std::min(factors_.size(), len - o));
       butterfly_layers(run, len, 2, kSlots, small_.data(), small_lanes_);
     }
-    if (r_ != 0) {
+    if (r_ != 0 && !tw_->per_coset()) {
       // Every group times its c^t0, over the whole range at once.
       Fr x = c_.pow(a);
       for (std::size_t u = 0; u < n; ++u, x *= c_) std::fill_n(vals.data() + kSlots * u, kSlots, x);
@@ -875,7 +914,49 @@ void CosetEncoder::encode(const PolynomialBatch& polys, std::size_t i,
       std::copy_n(loc.data() + kSlots * u, kSlots, out.data() + kSlots * bit_reverse(a + u, L - 3));
   };
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, G, 512), groups);
-  rs_transform(out, 1, *tw_, 1, kSlots);
+  transform(out);
+}
+
+void CosetEncoder::transform(std::span<Fr> out) const {
+  if (!tw_->per_coset()) {
+    rs_transform(out, 1, tw_->domain(), 1, kSlots);
+    return;
+  }
+  // The layers of a transform with the coset's twiddles (no unit twiddle at J = 0): scalar,
+  // redundant between the layers of a block (or a strip), below r after its last.
+  const std::size_t N = out.size(), B = std::min(N, kBlock);
+  Fr* v = out.data();
+  tbb::parallel_for(std::size_t{0}, N / B, [&](std::size_t b) {
+    Fr* blk = v + b * B;
+    for (std::size_t len = 2 * kSlots; len <= B; len <<= 1) {
+      const std::size_t half = len / 2;
+      const Fr* w = small_.data() + half;
+      for (std::size_t base = 0; base < B; base += len) {
+        if (len == B)
+          butterfly_run<Layer::kReducing>(blk + base, blk + base + half, w, 1, half);
+        else
+          butterfly_run<Layer::kRedundant>(blk + base, blk + base + half, w, 1, half);
+      }
+    }
+  });
+  if (N == B) return;
+  // The layers longer than B a strip of W columns at a time (as rs_transform): twiddle J = c·B + j
+  // of the layer at row c < len/(2B) and column j.
+  const std::size_t rows = N / B, W = std::clamp<std::size_t>(4096 / rows, 2, 64);
+  tbb::parallel_for(std::size_t{0}, B / W, [&](std::size_t strip) {
+    const std::size_t j0 = strip * W;
+    auto layer = [&]<Layer kLayer>(std::size_t len) {
+      const std::size_t half = len / 2, hrows = half / B, step = N / len;
+      for (std::size_t c0 = 0; c0 < rows; c0 += 2 * hrows)
+        for (std::size_t c = 0; c < hrows; ++c) {
+          Fr* lo = v + (c0 + c) * B + j0;
+          butterfly_run<kLayer>(lo, lo + half, tw_->run(r_, step, c * B + j0), step, W);
+        }
+    };
+    for (std::size_t len = 2 * B; len < N; len <<= 1)
+      layer.template operator()<Layer::kRedundant>(len);
+    layer.template operator()<Layer::kReducing>(N);
+  });
 }
 
 // C[p] = Σ_b ω_M^(p·b)·A_b[p mod S] = Σ_{c<K} ω_M^(p·c)·H_c with H_c = Σ_{b ≡ c mod K}
@@ -1221,7 +1302,9 @@ pcs::MerkleTree oracle_tree(const std::vector<Fr>& msg, const Shape& s, unsigned
   if (leaves % R != 0 || per * width != msg.size())
     throw std::logic_error("basefold: oracle " + std::to_string(layer) + " of " +
                            std::to_string(msg.size()) + " entries does not split into cosets");
-  const Twiddles tw = twiddles(log_n);
+  // The compact twiddles: the oracles are at most half the committed tables, and their encoding
+  // runs while the opening holds its fold tables (the stage's peak).
+  const CosetTwiddles tw(log_n, s.log_inv_rate, /*compact=*/true);
   const std::vector<std::span<const Fr>> tables = {msg};
   const SpanBatch batch(tables);
   // Both written whole by the workers (their first touch): the coset by the encoder, every
@@ -1304,7 +1387,7 @@ Committed Basefold::commit(const PolynomialBatch& polys) const {
   // Leaf l pairs C[l] and C[l + M/2] (M = R·len), both in coset l mod R: coset r's entries j and
   // j + len/2 make leaf R·j + r. The codewords are encoded a coset at a time (len entries, not M)
   // and the leaf digests kept coset-major: leaf[r·len/2 + j] is leaf R·j + r's.
-  const Twiddles tw = twiddles(n);
+  const CosetTwiddles tw(n, params_.log_inv_rate);
   std::vector<CosetEncoder> cosets;
   for (std::size_t r = 0; r < R; ++r) cosets.emplace_back(n, params_.log_inv_rate, r, tw);
   pcs::FrArray buf(G * len);  // coset r of G tables at a time

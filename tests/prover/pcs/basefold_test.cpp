@@ -116,6 +116,37 @@ TEST_CASE("basefold: the twiddles hold every power of ω in half a table") {
   }
 }
 
+TEST_CASE("basefold: the coset twiddles are each coset's layer twiddles") {
+  for (unsigned R : {1u, 2u})
+    for (unsigned L : {0u, 1u, 3u, 6u}) {
+      CAPTURE(R);
+      CAPTURE(L);
+      const bf::CosetTwiddles tw(L, R);
+      CHECK(tw.log_n() == L);
+      CHECK(tw.log_inv_rate() == R);
+      if (!tw.per_coset()) {  // the lane layers read twiddles(log_n)
+        CHECK(tw.domain().log_size() == L);
+        continue;
+      }
+      const std::size_t N = std::size_t{1} << L, cosets = std::size_t{1} << R;
+      CHECK(tw.heap_bytes() == cosets * std::max<std::size_t>(N / 2, 1) * sizeof(Fr));
+      // Coset r's layer of length len: (ω^r)^(N/len)·ω_len^J = ω^((r + J·R)·N/len).
+      const Fr w = Fr::root_of_unity(L + R);
+      bool all = true;
+      for (std::size_t r = 0; r < cosets; ++r)
+        for (std::size_t len = 2; len <= N; len <<= 1)
+          for (std::size_t J = 0; J < len / 2; ++J)
+            all = all && tw.at(r, N / len, J) == w.pow((r + J * cosets) * (N / len)) &&
+                  tw.run(r, N / len, 0) + J * (N / len) == tw.run(r, N / len, J);
+      CHECK(all);
+    }
+  CHECK_THROWS_AS(bf::CosetTwiddles(Fr::two_adicity(), 1), std::invalid_argument);
+  const bf::CosetTwiddles other(5, 1);
+  CHECK_THROWS_AS(bf::CosetEncoder(5, 2, 0, other), std::invalid_argument);
+  CHECK_THROWS_AS(bf::CosetEncoder(4, 1, 0, other), std::invalid_argument);
+  CHECK_THROWS_AS(bf::CosetEncoder(5, 1, 2, other), std::invalid_argument);
+}
+
 TEST_CASE("basefold: the blocked encoder equals ReedSolomonCode::encode") {
   std::mt19937_64 rng(5);
   for (unsigned R : {1u, 2u, 3u})
@@ -252,13 +283,17 @@ TEST_CASE("basefold: messages of 0/1 values encode as ReedSolomonCode::encode do
           CHECK(got == expect);
           // Coset r of the table's codeword is every 2^R-th entry from r.
           const std::vector<std::span<const Fr>> tables = {msg};
-          const auto tw_n = bf::twiddles(L);
-          std::vector<Fr> from_cosets(expect.size()), coset(N);
-          for (std::size_t r = 0; r < (std::size_t{1} << R); ++r) {
-            bf::CosetEncoder(L, R, r, tw_n).encode(jolt::prover::SpanBatch(tables), 0, coset);
-            for (std::size_t j = 0; j < N; ++j) from_cosets[(j << R) + r] = coset[j];
+          // Both forms of the twiddles: the coset tables (portable layers) and the compact ones.
+          for (bool compact : {false, true}) {
+            CAPTURE(compact);
+            const bf::CosetTwiddles tw_n(L, R, compact);
+            std::vector<Fr> from_cosets(expect.size()), coset(N);
+            for (std::size_t r = 0; r < (std::size_t{1} << R); ++r) {
+              bf::CosetEncoder(L, R, r, tw_n).encode(jolt::prover::SpanBatch(tables), 0, coset);
+              for (std::size_t j = 0; j < N; ++j) from_cosets[(j << R) + r] = coset[j];
+            }
+            CHECK(from_cosets == expect);
           }
-          CHECK(from_cosets == expect);
           std::vector<std::uint64_t> at(176);
           for (auto& p : at) p = rng() % expect.size();
           std::vector<Fr> at_got(at.size());
@@ -292,14 +327,17 @@ TEST_CASE("basefold: a codeword's cosets past one block are its every 2^R-th ent
         std::vector<Fr> expect(N << R);
         bf::rs_encode(msg, R, expect, bf::twiddles(L + R), 1);
         const std::vector<std::span<const Fr>> tables = {msg};
-        const auto tw_n = bf::twiddles(L);
-        std::vector<Fr> coset(N);
-        for (std::size_t r = 0; r < (std::size_t{1} << R); ++r) {
-          CAPTURE(r);
-          bf::CosetEncoder(L, R, r, tw_n).encode(jolt::prover::SpanBatch(tables), 0, coset);
-          bool same = true;
-          for (std::size_t j = 0; j < N; ++j) same = same && coset[j] == expect[(j << R) + r];
-          CHECK(same);
+        for (bool compact : {false, true}) {
+          CAPTURE(compact);
+          const bf::CosetTwiddles tw_n(L, R, compact);
+          std::vector<Fr> coset(N);
+          for (std::size_t r = 0; r < (std::size_t{1} << R); ++r) {
+            CAPTURE(r);
+            bf::CosetEncoder(L, R, r, tw_n).encode(jolt::prover::SpanBatch(tables), 0, coset);
+            bool same = true;
+            for (std::size_t j = 0; j < N; ++j) same = same && coset[j] == expect[(j << R) + r];
+            CHECK(same);
+          }
         }
       }
   bf::lanes::set_enabled(lanes_were);
@@ -341,7 +379,7 @@ TEST_CASE("basefold: a table stored as bits encodes as the same table read as fi
           CHECK(rows);
           CHECK(bf::CosetEncoder::bit_patterns(fields, 0).empty());
           CHECK(bf::CosetEncoder::bit_patterns(unstored, 0).empty());
-          const auto tw_n = bf::twiddles(L);
+          const bf::CosetTwiddles tw_n(L, R, /*compact=*/(L + R) % 2 == 1);
           std::vector<Fr> want(N), got(N);
           for (std::size_t r = 0; r < (std::size_t{1} << R); ++r) {
             CAPTURE(r);

@@ -278,6 +278,41 @@ Twiddles twiddles(unsigned log_size);
 // M). Parallel inside; byte-identical at any thread count.
 void rs_encode(std::span<const Fr> msg, unsigned log_inv_rate, std::span<Fr> out,
                const Twiddles& tw, std::size_t tw_stride);
+// The twiddles CosetEncoder's cosets read. With R = 2^log_inv_rate cosets of N = 2^log_n
+// entries, M = R·N and ω = Fr::root_of_unity(log M): where the encoder's layers are the portable
+// scalar ones (no AVX-512 IFMA), every power ω^e with e < M/2, held coset-major —
+// table(s)[i] = ω^(s + i·R) for s < R, i < N/2 (M/2 entries: four times twiddles(log_n)'s at rate
+// 1/2). Coset r's transform of t ↦ table[t]·ω^(r·t) is then a transform of the table itself whose
+// layer of length len (step = N/len) has the twiddles (ω^r)^step·ω_len^J = ω^((r + J·R)·step) for
+// J < len/2 — at(r, step, J), contiguous in J at stride `step` (run) — so the coset's factor
+// ω^(r·t) costs no product per entry and no layer forms a twiddle by a product. Where the lane
+// layers run, or when `compact` asks for a quarter of the memory, twiddles(log_n) (domain()),
+// whose even and low powers the layers read: each coset but the first then takes its factor by
+// one product per entry, and the last layer one product per butterfly. Built in parallel.
+class CosetTwiddles {
+ public:
+  CosetTwiddles(unsigned log_n, unsigned log_inv_rate, bool compact = false);
+  unsigned log_n() const { return log_n_; }
+  unsigned log_inv_rate() const { return log_inv_rate_; }
+  // Whether the coset tables are held (the portable layers), else domain().
+  bool per_coset() const { return !tables_.empty(); }
+  const Twiddles& domain() const { return domain_; }
+  // ω^((r + J·R)·step) for r < R, step = N/len a power of two, J < len/2 (per_coset() only).
+  Fr at(std::size_t r, std::size_t step, std::size_t J) const { return *run(r, step, J); }
+  // Where that twiddle is: J + 1's is `step` entries on.
+  const Fr* run(std::size_t r, std::size_t step, std::size_t J) const {
+    const std::size_t e = r * step;
+    return tables_.data() + (e & (R_ - 1)) * half_ + (e >> log_inv_rate_) + J * step;
+  }
+  std::size_t heap_bytes() const { return tables_.capacity() * sizeof(Fr) + domain_.heap_bytes(); }
+
+ private:
+  unsigned log_n_, log_inv_rate_;
+  std::size_t R_, half_;  // R, and max(N/2, 1) entries per coset table
+  std::vector<Fr> tables_;
+  Twiddles domain_;
+};
+
 // One coset of a table's codeword: with R = 2^log_inv_rate, N = 2^log_n entries and C =
 // rs_encode(table) of M = N·R entries, encode(polys, i, out) writes out[j] = C[R·j + r] for j < N
 // — the size-N transform of t ↦ table[t]·ω_M^(r·t) — so a whole codeword is never held: the
@@ -286,11 +321,11 @@ void rs_encode(std::span<const Fr> msg, unsigned log_inv_rate, std::span<Fr> out
 // the transform's first three layers from a table of 256 rows. A table the batch stores as bits
 // (PolynomialBatch::read_bits) is read once for all its cosets, as one byte per group — its row
 // (bit_patterns) — and each coset's input is then written in order, group by group, from the
-// rows (no field element of the table is read, no scattered store). tw = twiddles(log_n), kept
-// alive by the caller. Parallel inside; byte-identical at any thread count.
+// rows (no field element of the table is read, no scattered store). tw = CosetTwiddles(log_n,
+// log_inv_rate), kept alive by the caller. Parallel inside; byte-identical at any thread count.
 class CosetEncoder {
  public:
-  CosetEncoder(unsigned log_n, unsigned log_inv_rate, std::size_t r, const Twiddles& tw);
+  CosetEncoder(unsigned log_n, unsigned log_inv_rate, std::size_t r, const CosetTwiddles& tw);
   // encode(polys, i, bit_patterns(polys, i), out).
   void encode(const PolynomialBatch& polys, std::size_t i, std::span<Fr> out) const;
   // The same with table i's bit_patterns, computed once for all the cosets.
@@ -302,14 +337,20 @@ class CosetEncoder {
 
  private:
   static constexpr std::size_t kSlots = 8;
-  // The bit-pattern path: the input groups from the rows in output order, times their c^t0.
+  // The bit-pattern path: the input groups from the rows in output order, times their c^t0
+  // (with domain()'s twiddles; the coset tables' twiddles carry that factor).
   void encode_patterns(std::span<const std::uint8_t> patterns, std::span<Fr> out) const;
+  // The layers after the first three (of length 16 … N) on out.
+  void transform(std::span<Fr> out) const;
   unsigned log_n_;
   std::size_t r_;
-  const Twiddles* tw_;
-  Fr c_;                                    // ω_M^r
-  std::array<Fr, kSlots> slot_factor_{};    // (ω_M^r)^(N/8 · bit_reverse3(m)) for slot m
-  std::vector<Fr> small_;                   // block twiddles (the first three layers' in front)
+  const CosetTwiddles* tw_;
+  Fr c_;                                  // ω_M^r
+  std::array<Fr, kSlots> slot_factor_{};  // (ω_M^r)^(N/8 · bit_reverse3(m)) for slot m
+  // Block twiddles, small_[len/2 + J] for len ≤ min(N, 2^13): the first three layers' ω_len^J
+  // (the slot factors carry the coset there), then the coset's (tw.at(r, N/len, J) with the
+  // coset tables, else ω_len^J).
+  std::vector<Fr> small_;
   std::vector<std::uint64_t> small_lanes_;  // their lane form, or empty
   std::vector<Fr> factors_;                 // slot_factor_ repeated, for products over arrays
   std::vector<Fr> rows_;                    // rows_[p·8 + m]: slot m after three layers, pattern p

@@ -1,6 +1,7 @@
 // The memory pre-flight check of profile and prove (core/src/commands/profile/preflight.hpp):
 // the plan against a budget, the largest scale that fits, the refusal text, --force.
 #include <doctest/doctest.h>
+#include <cmath>
 
 #include <jolt/prover/pipeline/prover.hpp>
 
@@ -53,10 +54,25 @@ TEST_CASE("preflight: the refusal says what, how much, from where, and the ways 
   opt.force = true;
   CHECK_FALSE(preflight_memory(opt, "sha2-chain", 24, PcsKind::kBasefold).has_value());
   opt.force = false;
+  // A budget that is not a positive number of GiB is named as given, not planned against (an
+  // explicit 0 is not "unset").
+  for (const double gib : {-1.0, 0.0, std::nan(""), 1e-12}) {
+    CAPTURE(gib);
+    opt.memory_budget_gib = gib;
+    REQUIRE(opt.error().has_value());
+    const auto bad = preflight_memory(opt, "sha2-chain", 10, PcsKind::kBasefold);
+    REQUIRE(bad.has_value());
+    CHECK(bad->find("--memory-budget ") == 0);
+    CHECK(bad->find("expected a positive number of GiB") != std::string::npos);
+  }
   opt.memory_budget_gib = -1;
-  const auto bad = preflight_memory(opt, "sha2-chain", 10, PcsKind::kBasefold);
-  REQUIRE(bad.has_value());
-  CHECK(bad->find("--memory-budget") != std::string::npos);
+  CHECK(preflight_memory(opt, "sha2-chain", 10, PcsKind::kBasefold)->find("--memory-budget -1:") ==
+        0);
+  opt.memory_budget_gib = 0;
+  CHECK(preflight_memory(opt, "sha2-chain", 10, PcsKind::kBasefold)->find("--memory-budget 0:") ==
+        0);
+  opt.memory_budget_gib.reset();
+  CHECK_FALSE(opt.error().has_value());
 }
 
 TEST_CASE("preflight: this machine's available memory is readable and plausible") {

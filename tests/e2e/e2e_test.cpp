@@ -562,6 +562,18 @@ TEST_CASE("the memory pre-flight check refuses a run that cannot fit, before wri
           "--memory-budget 0.04 --force --out-dir sweep2",
           w.dir);
   CHECK(r.output.find("Completed: 1") != std::string::npos);
+  // A budget that is not a positive number of GiB is refused before anything runs (0 is not
+  // "unset").
+  for (const char* cmd : {"benchmark --benchmarks fibonacci --min-scale 12 --max-scale 12 "
+                          "--memory-budget 0 --out-dir sweep3",
+                          "profile --workload fibonacci --scale 12 --memory-budget -1 --out-dir "
+                          "sweep3"}) {
+    CAPTURE(cmd);
+    r = run(cmd, w.dir);
+    CHECK(r.code == 2);
+    CHECK(r.output.find("expected a positive number of GiB") != std::string::npos);
+    CHECK_FALSE(fs::exists(w.dir / "sweep3"));
+  }
 }
 
 TEST_CASE("a lock file left behind by a dead run does not block the next run") {

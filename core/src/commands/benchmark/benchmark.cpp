@@ -11,6 +11,7 @@
 #include <boost/algorithm/string.hpp>
 #include <boost/filesystem.hpp>
 #include <boost/program_options.hpp>
+#include <charconv>
 #include <chrono>
 #include <csignal>
 #include <cstdint>
@@ -419,9 +420,11 @@ int run_benchmark(int argc, char** argv) {
     if (heap) args.push_back("--heap");
     if (pair.backend != "optimized") args.insert(args.end(), {"--backend", pair.backend});
     if (preflight.force) args.push_back("--force");
-    if (vm.count("memory-budget")) {
-      args.push_back("--memory-budget");
-      args.push_back(std::to_string(preflight.memory_budget_gib));
+    if (preflight.memory_budget_gib) {
+      // The shortest text that reads back as the same double.
+      char gib[64];
+      const auto end = std::to_chars(gib, gib + sizeof gib, *preflight.memory_budget_gib).ptr;
+      args.insert(args.end(), {"--memory-budget", std::string(gib, end)});
     }
     return args;
   };

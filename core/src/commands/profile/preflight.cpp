@@ -42,8 +42,24 @@ void PreflightOptions::add_to(po::options_description& desc) {
   desc.add_options()("force", po::bool_switch(&force),
                      "run even when the memory pre-flight check estimates that the prover's peak "
                      "exceeds the memory available")(
-      "memory-budget", po::value(&memory_budget_gib),
+      // Checked as the options are parsed: a usage error (exit code 2) before anything runs.
+      "memory-budget", po::value<double>()->value_name("GiB")->notifier([this](double gib) {
+        memory_budget_gib = gib;
+        if (auto why = error()) throw po::error(*why);
+      }),
       "GiB the pre-flight check plans against instead of the memory available now");
+}
+
+std::optional<std::string> PreflightOptions::error() const {
+  if (!memory_budget_gib) return std::nullopt;
+  const double gib = *memory_budget_gib;
+  if (gib > 0 && std::isfinite(gib) && gib * static_cast<double>(1u << 30) >= 1)
+    return std::nullopt;
+  std::ostringstream out;
+  out << "--memory-budget " << gib
+      << ": expected a positive number of GiB (the memory the run may use, e.g. 16); leave it "
+         "out to plan against the memory available now";
+  return out.str();
 }
 
 std::optional<std::uint64_t> available_memory_bytes(std::string* source) {
@@ -110,13 +126,11 @@ std::optional<std::string> preflight_memory(const PreflightOptions& opt,
                                             const std::string& workload, unsigned scale,
                                             jolt::prover::PcsKind pcs,
                                             jolt::prover::ProverBackend backend) {
-  if (opt.memory_budget_gib < 0 || !std::isfinite(opt.memory_budget_gib))
-    return "--memory-budget " + std::to_string(opt.memory_budget_gib) +
-           ": expected a positive number of GiB";
   std::uint64_t available = 0;
   std::string source;
-  if (opt.memory_budget_gib > 0) {
-    available = static_cast<std::uint64_t>(opt.memory_budget_gib * static_cast<double>(1u << 30));
+  if (auto why = opt.error()) return why;
+  if (opt.memory_budget_gib) {
+    available = static_cast<std::uint64_t>(*opt.memory_budget_gib * static_cast<double>(1u << 30));
     source = "--memory-budget";
   } else if (auto a = available_memory_bytes(&source)) {
     available = *a;

@@ -16,9 +16,11 @@ namespace jolt::core {
 
 struct PreflightOptions {
   bool force = false;
-  double memory_budget_gib = 0;  // 0: what the machine has available
+  std::optional<double> memory_budget_gib;  // unset: what the machine has available
 
   void add_to(boost::program_options::options_description& desc);
+  // Why the options cannot be used (a --memory-budget that is not a positive number of GiB).
+  std::optional<std::string> error() const;
 };
 
 // Memory this process may still use: MemAvailable from /proc/meminfo, lowered to the cgroup v2

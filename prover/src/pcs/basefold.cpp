@@ -631,7 +631,7 @@ CosetTwiddles::CosetTwiddles(unsigned log_n, unsigned log_inv_rate, bool compact
     domain_ = Twiddles(log_n);
     return;
   }
-  tables_.resize(R_ * half_);
+  tables_ = pcs::FrArray(R_ * half_);
   const Fr w = Fr::root_of_unity(log_n + log_inv_rate), wR = w.pow(R_);
   for (std::size_t s = 0; s < R_; ++s) {
     Fr* t = tables_.data() + s * half_;

@@ -295,7 +295,7 @@ class CosetTwiddles {
   unsigned log_n() const { return log_n_; }
   unsigned log_inv_rate() const { return log_inv_rate_; }
   // Whether the coset tables are held (the portable layers), else domain().
-  bool per_coset() const { return !tables_.empty(); }
+  bool per_coset() const { return tables_.size() != 0; }
   const Twiddles& domain() const { return domain_; }
   // ω^((r + J·R)·step) for r < R, step = N/len a power of two, J < len/2 (per_coset() only).
   Fr at(std::size_t r, std::size_t step, std::size_t J) const { return *run(r, step, J); }
@@ -304,12 +304,12 @@ class CosetTwiddles {
     const std::size_t e = r * step;
     return tables_.data() + (e & (R_ - 1)) * half_ + (e >> log_inv_rate_) + J * step;
   }
-  std::size_t heap_bytes() const { return tables_.capacity() * sizeof(Fr) + domain_.heap_bytes(); }
+  std::size_t heap_bytes() const { return tables_.size() * sizeof(Fr) + domain_.heap_bytes(); }
 
  private:
   unsigned log_n_, log_inv_rate_;
   std::size_t R_, half_;  // R, and max(N/2, 1) entries per coset table
-  std::vector<Fr> tables_;
+  pcs::FrArray tables_;   // written whole by the workers (their first touch)
   Twiddles domain_;
 };
 

@@ -618,6 +618,10 @@ Twiddles twiddles(unsigned log_size) {
   return Twiddles(log_size);
 }
 
+bool CosetTwiddles::tables_for(unsigned log_n, unsigned log_inv_rate, bool compact) {
+  return !compact && !lanes::enabled() && log_n + log_inv_rate <= kMaxTablesLog;
+}
+
 CosetTwiddles::CosetTwiddles(unsigned log_n, unsigned log_inv_rate, bool compact)
     : log_n_(log_n),
       log_inv_rate_(log_inv_rate),
@@ -627,7 +631,7 @@ CosetTwiddles::CosetTwiddles(unsigned log_n, unsigned log_inv_rate, bool compact
     throw std::invalid_argument("basefold::CosetTwiddles: 2^" + std::to_string(log_n) +
                                 " entries at rate 2^-" + std::to_string(log_inv_rate) +
                                 " exceed the NTT domains of Fr");
-  if (compact || lanes::enabled()) {
+  if (!tables_for(log_n, log_inv_rate, compact)) {
     domain_ = Twiddles(log_n);
     return;
   }

@@ -141,6 +141,12 @@ TEST_CASE("basefold: the coset twiddles are each coset's layer twiddles") {
       CHECK(all);
     }
   CHECK_THROWS_AS(bf::CosetTwiddles(Fr::two_adicity(), 1), std::invalid_argument);
+  // The tables only for codewords of up to 2^kMaxTablesLog entries, never when compact.
+  const bool portable = !bf::lanes::enabled();
+  CHECK(bf::CosetTwiddles::tables_for(bf::CosetTwiddles::kMaxTablesLog - 1, 1, false) == portable);
+  CHECK_FALSE(bf::CosetTwiddles::tables_for(bf::CosetTwiddles::kMaxTablesLog, 1, false));
+  CHECK_FALSE(bf::CosetTwiddles::tables_for(10, 1, true));
+  CHECK(bf::CosetTwiddles(6, 1).per_coset() == bf::CosetTwiddles::tables_for(6, 1, false));
   const bf::CosetTwiddles other(5, 1);
   CHECK_THROWS_AS(bf::CosetEncoder(5, 2, 0, other), std::invalid_argument);
   CHECK_THROWS_AS(bf::CosetEncoder(4, 1, 0, other), std::invalid_argument);

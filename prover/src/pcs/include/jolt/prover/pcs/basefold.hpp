@@ -286,12 +286,17 @@ void rs_encode(std::span<const Fr> msg, unsigned log_inv_rate, std::span<Fr> out
 // layer of length len (step = N/len) has the twiddles (ω^r)^step·ω_len^J = ω^((r + J·R)·step) for
 // J < len/2 — at(r, step, J), contiguous in J at stride `step` (run) — so the coset's factor
 // ω^(r·t) costs no product per entry and no layer forms a twiddle by a product. Where the lane
-// layers run, or when `compact` asks for a quarter of the memory, twiddles(log_n) (domain()),
+// layers run, when `compact` asks for a quarter of the memory, or for codewords longer than
+// 2^kMaxTablesLog (the last layer would stream a table as long as half the coset: at 2^25 the
+// encoding measured slower with the tables, docs/performance.md), twiddles(log_n) (domain()),
 // whose even and low powers the layers read: each coset but the first then takes its factor by
 // one product per entry, and the last layer one product per butterfly. Built in parallel.
 class CosetTwiddles {
  public:
+  static constexpr unsigned kMaxTablesLog = 23;  // codewords of up to 2^23 entries (128 MiB)
   CosetTwiddles(unsigned log_n, unsigned log_inv_rate, bool compact = false);
+  // Whether CosetTwiddles(log_n, log_inv_rate, compact) holds the coset tables on this CPU.
+  static bool tables_for(unsigned log_n, unsigned log_inv_rate, bool compact);
   unsigned log_n() const { return log_n_; }
   unsigned log_inv_rate() const { return log_inv_rate_; }
   // Whether the coset tables are held (the portable layers), else domain().
